@@ -1,0 +1,55 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Multihead",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "Multihead", targets: ["Multihead"]),
+        .library(name: "MultiheadX11", targets: ["MultiheadX11"]),
+        .library(name: "MultiheadTesting", targets: ["MultiheadTesting"]),
+        .executable(name: "multihead", targets: ["multihead"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CXlib",
+            pkgConfig: "x11 xrandr xext xtst",
+            providers: [.apt(["libx11-dev", "libxrandr-dev", "libxext-dev", "libxtst-dev"])]
+        ),
+        .target(
+            name: "Multihead",
+            dependencies: [.product(name: "Logging", package: "swift-log")]
+        ),
+        .target(
+            name: "MultiheadX11",
+            dependencies: ["Multihead", "CXlib", .product(name: "Logging", package: "swift-log")]
+        ),
+        .target(
+            name: "MultiheadTesting",
+            dependencies: ["Multihead", "MultiheadX11", "CXlib"]
+        ),
+        .executableTarget(
+            name: "multihead",
+            dependencies: [
+                "Multihead", "MultiheadX11", "MultiheadTesting",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // The raw C/Xlib baseline that every benchmark runs beside the Swift API.
+        .executableTarget(
+            name: "XlibBaseline",
+            dependencies: ["CXlib"]
+        ),
+        .executableTarget(
+            name: "multihead-bench",
+            dependencies: ["Multihead", "MultiheadX11", "MultiheadTesting"]
+        ),
+        .testTarget(name: "MultiheadTests", dependencies: ["Multihead"]),
+        .testTarget(name: "MultiheadX11Tests", dependencies: ["Multihead", "MultiheadX11", "MultiheadTesting"]),
+        .testTarget(name: "multiheadTests", dependencies: ["MultiheadTesting"]),
+    ]
+)

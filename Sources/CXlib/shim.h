@@ -1,0 +1,23 @@
+#ifndef MULTIHEAD_CXLIB_SHIM_H
+#define MULTIHEAD_CXLIB_SHIM_H
+
+#include <X11/Xlib.h>
+#include <X11/Xutil.h>
+#include <X11/Xatom.h>
+#include <X11/extensions/Xrandr.h>
+#include <X11/extensions/XShm.h>
+#include <X11/extensions/XTest.h>
+
+/* Xlib's accessors are macros, which Swift cannot import: one inline function each. */
+static inline Window mh_default_root_window(Display *d) { return DefaultRootWindow(d); }
+static inline int mh_default_screen(Display *d) { return DefaultScreen(d); }
+static inline int mh_screen_count(Display *d) { return ScreenCount(d); }
+static inline Window mh_root_window(Display *d, int s) { return RootWindow(d, s); }
+static inline int mh_display_width(Display *d, int s) { return DisplayWidth(d, s); }
+static inline int mh_display_height(Display *d, int s) { return DisplayHeight(d, s); }
+static inline int mh_display_width_mm(Display *d, int s) { return DisplayWidthMM(d, s); }
+static inline int mh_display_height_mm(Display *d, int s) { return DisplayHeightMM(d, s); }
+static inline int mh_connection_number(Display *d) { return ConnectionNumber(d); }
+static inline unsigned long mh_next_request(Display *d) { return NextRequest(d); }
+
+#endif

@@ -1,0 +1,96 @@
+import Foundation
+
+extension Application {
+    /// Launches (calling the delegate's `applicationDidFinishLaunching` once) and makes the app active.
+    public func launch() {
+        guard !launched else { return }
+        launched = true
+        delegate?.applicationDidFinishLaunching(self)
+        state = .active
+        flush()
+    }
+
+    /// Runs until `stop()` is called; throws the backend's error if its connection is lost.
+    ///
+    /// The backend watches its connection from the main run loop; this only waits.
+    public func run() async throws {
+        launch()
+        if let e = connectionError { throw e }
+        stopRequested = false
+        try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, any Error>) in
+            runContinuation = c
+        }
+    }
+
+    /// Ends `run()`.
+    public func stop() {
+        stopRequested = true
+        if let c = runContinuation {
+            runContinuation = nil
+            c.resume()
+        }
+    }
+
+    /// Calls the delegate's `applicationWillTerminate`, stops the run loop and the backend.
+    public func terminate() {
+        delegate?.applicationWillTerminate(self)
+        stop()
+        backend.stop()
+    }
+
+    /// Runs the loop until `condition` holds or `timeout` passes; returns whether it held.
+    ///
+    /// Each turn handles the backend's pending events and pushes pending changes to it, so tests need not
+    /// depend on the timing of the main queue.
+    @discardableResult
+    public func run(until condition: () -> Bool, timeout: Duration = .seconds(5)) async -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        while true {
+            backend.processPendingEvents()
+            flush()
+            if condition() { return true }
+            if clock.now >= deadline || connectionError != nil { return condition() }
+            try? await Task.sleep(for: .milliseconds(1))
+        }
+    }
+
+    /// Moves the application to another lifecycle state, calling the delegate as UIKit does; leaving
+    /// `.suspended` delivers the screen notifications queued meanwhile, in order.
+    public func transition(to new: State) {
+        let old = state
+        guard new != old else { return }
+        let wasBackground = old == .background || old == .suspended
+        let isBackground = new == .background || new == .suspended
+        if wasBackground && !isBackground { delegate?.applicationWillEnterForeground(self) }
+        state = new
+        if !wasBackground && isBackground { delegate?.applicationDidEnterBackground(self) }
+        if old == .suspended {
+            let queued = queuedWhileSuspended
+            queuedWhileSuspended = []
+            for work in queued { work() }
+        }
+    }
+
+    /// Asks for the scene to be pushed to the backend at the end of this turn of the run loop.
+    func setNeedsFlush() {
+        needsFlush = true
+        guard !flushScheduled else { return }
+        flushScheduled = true
+        DispatchQueue.main.async { [weak self] in
+            MainActor.assumeIsolated {
+                self?.flushScheduled = false
+                self?.flush()
+            }
+        }
+    }
+
+    /// Pushes pending window changes to the backend now (the run loop does it every turn), as
+    /// `CATransaction.flush()` does.
+    public func flush() {
+        guard needsFlush else { return }
+        needsFlush = false
+        backend.present(currentScene())
+        for w in allWindows { w.needsDisplay = false }
+    }
+}

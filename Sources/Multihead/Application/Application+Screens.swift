@@ -1,0 +1,141 @@
+import Foundation
+
+/// A screen event, the `AsyncSequence` form of the screen notifications.
+public enum ScreenEvent: Sendable {
+    /// `Screen.didConnectNotification`.
+    case connect(Screen)
+    /// `Screen.didDisconnectNotification`.
+    case disconnect(Screen)
+    /// `Screen.modeDidChangeNotification`.
+    case modeChange(Screen)
+    /// `Screen.brightnessDidChangeNotification`.
+    case brightnessChange(Screen)
+
+    /// The screen the event is about.
+    public var screen: Screen {
+        switch self {
+        case .connect(let s), .disconnect(let s), .modeChange(let s), .brightnessChange(let s): s
+        }
+    }
+}
+
+extension Application {
+    /// The screen notifications as an async sequence, from now on, in the order they are posted.
+    public func screenEvents() -> AsyncStream<ScreenEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: ScreenEvent.self)
+        let id = UUID()
+        screenStreams[id] = continuation
+        continuation.onTermination = { [weak self] _ in
+            Task { @MainActor in self?.screenStreams[id] = nil }
+        }
+        return stream
+    }
+
+    /// The snapshot the model holds now, in `screens` order.
+    public var screenSnapshot: [ScreenDescription] { screens.map(\.snapshot) }
+
+    /// Installs a snapshot without notifications (at start, or when the backend is replaced).
+    func replaceScreens(with snapshot: [ScreenDescription]) {
+        for s in screens { s.markDisconnected() }
+        screens = ScreenDiff.ordered(nonEmpty(snapshot)).map { Screen($0, application: self) }
+        updateMirrors()
+        for w in allWindows where !w.screen.isConnected { w.moveToMainAfterDisconnect() }
+        setNeedsFlush()
+    }
+
+    /// The model's event input for screens: diff against the previous snapshot, update the `Screen`
+    /// objects, then post connect, disconnect and mode-change notifications, exactly one per change.
+    func screensDidChange(_ snapshot: [ScreenDescription]) {
+        let new = nonEmpty(snapshot)
+        let changes = ScreenDiff.changes(from: screenSnapshot, to: new)
+        guard !changes.isEmpty else {
+            // The order can change without a change to any one screen (a new primary).
+            reorderScreens(new)
+            return
+        }
+        var byName = Dictionary(screens.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        var events: [ScreenEvent] = []
+        for change in changes {
+            switch change {
+            case .connect(let d):
+                let s = Screen(d, application: self)
+                byName[d.name] = s
+                events.append(.connect(s))
+            case .disconnect(let d):
+                guard let s = byName.removeValue(forKey: d.name) else { continue }
+                s.markDisconnected()
+                events.append(.disconnect(s))
+            case .modeChange(_, let d):
+                guard let s = byName[d.name] else { continue }
+                s.update(d)
+                events.append(.modeChange(s))
+            case .brightnessChange(_, let d):
+                guard let s = byName[d.name] else { continue }
+                s.update(d)
+                s.applyBrightness(d.brightness, post: false)
+                events.append(.brightnessChange(s))
+            }
+        }
+        screens = ScreenDiff.ordered(new).compactMap { byName[$0.name] }
+        updateMirrors()
+        setNeedsFlush()
+        deliver(events)
+    }
+
+    private func reorderScreens(_ new: [ScreenDescription]) {
+        let byName = Dictionary(screens.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        for d in new { byName[d.name]?.update(d) }
+        let ordered = ScreenDiff.ordered(new).compactMap { byName[$0.name] }
+        if ordered.map(\.name) != screens.map(\.name) { screens = ordered }
+        updateMirrors()
+    }
+
+    /// Posts the events now, or queues them while suspended; after the handlers of a disconnect ran,
+    /// windows still on the dead screen are hidden and move to the main screen.
+    private func deliver(_ events: [ScreenEvent]) {
+        let work = { [weak self] in
+            guard let self else { return }
+            for e in events {
+                switch e {
+                case .connect(let s): post(Screen.didConnectNotification, object: s, event: e)
+                case .disconnect(let s): post(Screen.didDisconnectNotification, object: s, event: e)
+                case .modeChange(let s): post(Screen.modeDidChangeNotification, object: s, event: e)
+                case .brightnessChange(let s): post(Screen.brightnessDidChangeNotification, object: s, event: e)
+                }
+            }
+            for w in allWindows where !w.screen.isConnected { w.moveToMainAfterDisconnect() }
+        }
+        if state == .suspended { queuedWhileSuspended.append(work) } else { work() }
+    }
+
+    /// Posts a screen notification on `NotificationCenter.default` and yields it to the async streams.
+    func post(_ name: Notification.Name, object: Screen, event: ScreenEvent) {
+        NotificationCenter.default.post(name: name, object: object)
+        for c in screenStreams.values { c.yield(event) }
+    }
+
+    private func nonEmpty(_ snapshot: [ScreenDescription]) -> [ScreenDescription] {
+        if !snapshot.isEmpty { return snapshot }
+        return [.standIn(size: screens.first?.frame.size ?? Size(width: 1920, height: 1080))]
+    }
+
+    private func updateMirrors() {
+        for (i, s) in screens.enumerated() {
+            s.mirrored = screens[..<i].first { $0.frame == s.frame }
+        }
+    }
+
+    func screenNeedsRedraw(_ screen: Screen) {
+        for w in allWindows where w.screen === screen { w.setNeedsDisplay() }
+    }
+
+    func connectionLost(_ error: any Error) {
+        guard connectionError == nil else { return }
+        connectionError = error
+        Application.logger.error("display connection lost: \(error)")
+        if let c = runContinuation {
+            runContinuation = nil
+            c.resume(throwing: error)
+        }
+    }
+}

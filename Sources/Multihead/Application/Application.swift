@@ -1,0 +1,133 @@
+import Foundation
+import Logging
+
+/// The application (UIApplication): its screens, its windows back to front, the key window, its state,
+/// and the run loop that drives its backend.
+///
+/// `Application.shared` is the one `Screen.main` and `Window(frame:)` use. Tests make their own with
+/// `Application(backend:)` so that they can run side by side.
+@MainActor
+public final class Application: Responder {
+    /// The application that `Screen.screens`, `Screen.main` and `Window(frame:)` use; attach a real
+    /// backend with `attach(_:)` (until then it has an in-memory backend with one 1920×1080 screen).
+    public static var shared = Application()
+
+    /// Where the model logs refused input and recovered faults.
+    nonisolated public static let logger = Logger(label: "multihead")
+
+    /// The backend that reports screens and shows windows.
+    public private(set) var backend: any DisplayBackend
+    /// The connected screens, main first, then by (y, x).
+    public internal(set) var screens: [Screen] = []
+    /// Receives the application's lifecycle events.
+    public weak var delegate: (any ApplicationDelegate)?
+    /// Where the application is in its lifecycle.
+    public internal(set) var state: State = .inactive
+    /// The error that ended the backend's connection, once it has.
+    public internal(set) var connectionError: (any Error)?
+
+    var launched = false
+    var stopRequested = false
+    var runContinuation: CheckedContinuation<Void, any Error>?
+    var queuedWhileSuspended: [() -> Void] = []
+    var screenStreams: [UUID: AsyncStream<ScreenEvent>.Continuation] = [:]
+    var windowStreams: [UUID: AsyncStream<WindowEvent>.Continuation] = [:]
+    // Windows: every live window, and the stacking order of those ever shown.
+    var liveWindows: [ObjectIdentifier: WeakWindow] = [:]
+    var stacking = StackingOrder()
+    var nextShowSequence: UInt64 = 0
+    weak var keyWindowStorage: Window?
+    var needsFlush = false
+    var flushScheduled = false
+    var trackedTouches: [Int: Touch] = [:]
+
+    /// Makes an application over a backend, started at once.
+    public init(backend: any DisplayBackend) throws {
+        self.backend = backend
+        super.init()
+        try start(backend)
+    }
+
+    /// The default application: an in-memory backend with one 1920×1080 screen.
+    override convenience init() {
+        // The in-memory backend cannot fail to start.
+        do { try self.init(backend: InMemoryBackend()) } catch {
+            fatalError("the in-memory backend failed to start: \(error)")
+        }
+    }
+
+    /// Replaces the backend (for example with the X11 one): the screens are re-read without
+    /// connect or disconnect notifications, as at launch.
+    public func attach(_ newBackend: any DisplayBackend) throws {
+        let old = backend
+        backend = newBackend
+        do { try start(newBackend) } catch {
+            backend = old
+            throw error
+        }
+        old.stop()
+    }
+
+    private func start(_ b: any DisplayBackend) throws {
+        let snapshot = try b.start(input: BackendInput(self))
+        connectionError = nil
+        replaceScreens(with: snapshot)
+    }
+
+    /// The main screen (the first of `screens`).
+    public var mainScreen: Screen {
+        // `screens` is never empty: backends report a stand-in screen when no monitor is active.
+        screens.first ?? Screen(.standIn(size: Size(width: 1, height: 1)), application: self)
+    }
+
+    /// The screen with this name, if connected.
+    public func screen(named name: String) -> Screen? {
+        screens.first { $0.name == name }
+    }
+
+    /// The next responder after the application: none.
+    public override var next: Responder? { nil }
+}
+
+/// Lifecycle callbacks (UIApplicationDelegate); every method has an empty default.
+@MainActor
+public protocol ApplicationDelegate: AnyObject {
+    /// The application has launched: create the main window here.
+    func applicationDidFinishLaunching(_ application: Application)
+    /// The application is about to come back from the background.
+    func applicationWillEnterForeground(_ application: Application)
+    /// The application went to the background; windows stay "visible" to the model.
+    func applicationDidEnterBackground(_ application: Application)
+    /// The application is about to end.
+    func applicationWillTerminate(_ application: Application)
+}
+
+extension ApplicationDelegate {
+    /// Does nothing.
+    public func applicationDidFinishLaunching(_ application: Application) {}
+    /// Does nothing.
+    public func applicationWillEnterForeground(_ application: Application) {}
+    /// Does nothing.
+    public func applicationDidEnterBackground(_ application: Application) {}
+    /// Does nothing.
+    public func applicationWillTerminate(_ application: Application) {}
+}
+
+extension Application {
+    /// Where an application is in its lifecycle (UIApplication.State, plus `suspended`).
+    public enum State: String, Sendable {
+        /// In the foreground, receiving events.
+        case active
+        /// In the foreground, not receiving events (launching, or interrupted).
+        case inactive
+        /// In the background, still running.
+        case background
+        /// In the background, not running: screen notifications are queued until it resumes.
+        case suspended
+    }
+}
+
+/// A weak reference to a window, for the registry of live windows.
+struct WeakWindow {
+    weak var window: Window?
+}

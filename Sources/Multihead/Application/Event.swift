@@ -1,0 +1,101 @@
+/// An input event: a pointer press, move or release (our touches), or a key going down or up.
+public struct Event: Sendable, Hashable {
+    /// What happened.
+    public enum Kind: String, Sendable {
+        /// A pointer button went down: a touch begins.
+        case pointerDown
+        /// The pointer moved: a touch that began moves.
+        case pointerMoved
+        /// A pointer button went up: the touch ends.
+        case pointerUp
+        /// A key went down.
+        case keyDown
+        /// A key went up.
+        case keyUp
+    }
+
+    /// What happened.
+    public var kind: Kind
+    /// For pointer events: where, in desktop (root window) coordinates.
+    public var location: Point?
+    /// For pointer events: the screen the pointer is on; `nil` means any screen containing `location`.
+    public var screenName: String?
+    /// Which pointer (button or finger), so that several touches can be told apart.
+    public var pointerID: Int
+    /// For key events: the key.
+    public var key: Key?
+    /// Seconds since an arbitrary point, from the backend's clock.
+    public var timestamp: Double
+
+    /// A pointer event at a desktop location.
+    public static func pointer(_ kind: Kind, at location: Point, screenName: String? = nil, pointerID: Int = 1,
+                               timestamp: Double = 0) -> Event {
+        Event(kind: kind, location: location, screenName: screenName, pointerID: pointerID, key: nil, timestamp: timestamp)
+    }
+
+    /// A key event.
+    public static func key(_ kind: Kind, _ key: Key, timestamp: Double = 0) -> Event {
+        Event(kind: kind, location: nil, screenName: nil, pointerID: 0, key: key, timestamp: timestamp)
+    }
+
+    /// Whether the event has a location (pointer events) or goes to the key window (key events).
+    public var hasLocation: Bool { location != nil }
+}
+
+/// A key on the keyboard.
+public struct Key: Hashable, Sendable {
+    /// The text the key types ("a", "\u{1b}" for Escape), empty for keys that type nothing.
+    public var characters: String
+    /// The X keysym name ("a", "Escape", "Return").
+    public var name: String
+    /// The X keysym.
+    public var keysym: UInt32
+
+    /// Makes a key.
+    public init(characters: String, name: String, keysym: UInt32 = 0) {
+        self.characters = characters
+        self.name = name
+        self.keysym = keysym
+    }
+}
+
+/// One key press, as `pressesBegan` receives it (UIPress).
+public struct Press: Hashable, Sendable {
+    /// The key.
+    public var key: Key
+}
+
+/// One touch (UITouch): a pointer from the press that began it to the release that ends it.
+@MainActor
+public final class Touch: Hashable {
+    /// Where a touch is in its life.
+    public enum Phase: Sendable { case began, moved, ended }
+
+    /// Where it is now.
+    public internal(set) var phase: Phase
+    /// The window it began in; it stays with that window until it ends.
+    public let window: Window
+    /// The view hit-tested when it began; moves and the end go to it too.
+    public let view: View
+    /// Where it is, in desktop coordinates.
+    public internal(set) var locationOnDesktop: Point
+
+    init(window: Window, view: View, at p: Point) {
+        self.window = window
+        self.view = view
+        self.locationOnDesktop = p
+        self.phase = .began
+    }
+
+    /// Where the touch is in a view's coordinates (`nil`: the window's screen).
+    public func location(in view: View?) -> Point {
+        if let view { return view.pointFromDesktop(locationOnDesktop) }
+        let s = window.screen.frame.origin
+        return Point(x: locationOnDesktop.x - s.x, y: locationOnDesktop.y - s.y)
+    }
+
+    /// Identity.
+    nonisolated public static func == (a: Touch, b: Touch) -> Bool { a === b }
+    /// Identity.
+    nonisolated public func hash(into h: inout Hasher) { h.combine(ObjectIdentifier(self)) }
+}

@@ -1,0 +1,45 @@
+/// What the model needs from a display system: SDL's table of backend functions, as a protocol.
+///
+/// The X11 backend (`MultiheadX11`) and the in-memory backend (tests) implement it. A backend never
+/// calls user code: it reports through the `BackendInput` it is given, and the model decides what
+/// that means (connect, disconnect, touches) and posts the notifications.
+@MainActor
+public protocol DisplayBackend: AnyObject {
+    /// Connects, starts watching, and returns the first screen snapshot (never empty).
+    func start(input: BackendInput) throws -> [ScreenDescription]
+    /// Handles whatever events are already waiting, without blocking.
+    func processPendingEvents()
+    /// Stops watching and releases everything it made.
+    func stop()
+    /// Switches a monitor to a mode; throws when refused.
+    func setMode(_ mode: ScreenMode, forScreenNamed name: String) throws
+    /// Sets a monitor's hardware brightness (0…1); throws when the hardware cannot.
+    func setBrightness(_ value: Double, forScreenNamed name: String) throws
+    /// Shows the visible windows as `scene` lists them, back to front.
+    func present(_ scene: Scene)
+    /// Gives the keyboard focus to the window shown for `window`, or takes it away (`nil`).
+    func focus(_ window: Window?)
+}
+
+/// The model's event input, handed to a backend at `start`: the only way a backend reports anything.
+@MainActor
+public struct BackendInput {
+    weak var application: Application?
+
+    init(_ application: Application) { self.application = application }
+
+    /// The backend re-read the monitors; the model diffs this against the previous snapshot.
+    public func screensDidChange(_ snapshot: [ScreenDescription]) {
+        application?.screensDidChange(snapshot)
+    }
+
+    /// A pointer or key event arrived.
+    public func send(_ event: Event) {
+        application?.sendEvent(event)
+    }
+
+    /// The connection to the display server is gone; `error` says which and why.
+    public func connectionLost(_ error: any Error) {
+        application?.connectionLost(error)
+    }
+}

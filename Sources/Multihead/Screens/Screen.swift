@@ -1,0 +1,141 @@
+import Foundation
+import Logging
+
+/// A monitor attached to the X server (UIScreen): its frame on the desktop, its modes, its brightness.
+///
+/// `Screen` objects are made and retired by the application as the backend reports monitors; one object
+/// stands for one monitor name for as long as that monitor is connected, across mode changes.
+@MainActor
+public final class Screen {
+    /// The application whose backend reports this screen.
+    public private(set) weak var application: Application?
+    /// The latest description the backend gave.
+    public private(set) var snapshot: ScreenDescription
+    /// Whether the monitor is still connected; false once its disconnect notification is posted.
+    public private(set) var isConnected = true
+    /// Another screen that shows the same rectangle of the desktop, earlier in `screens` (UIKit's
+    /// `mirroredScreen`).
+    public internal(set) var mirrored: Screen?
+    /// Dim in our own drawing rather than through the hardware, even where the hardware could.
+    public var wantsSoftwareDimming = false {
+        didSet { if oldValue != wantsSoftwareDimming { applyBrightness(snapshot.brightness, post: false) } }
+    }
+    /// The brightness our own drawing applies (1 when the hardware dims).
+    public private(set) var softwareBrightness: Double = 1
+
+    init(_ snapshot: ScreenDescription, application: Application) {
+        self.snapshot = snapshot
+        self.name = snapshot.name
+        self.application = application
+    }
+
+    /// The monitor's name, such as "DUMMY1": its identity.
+    public nonisolated let name: String
+    /// The screen's own rectangle: origin (0, 0), the size of its frame.
+    public var bounds: Rect { Rect(origin: .zero, size: snapshot.frame.size) }
+    /// Where the screen sits on the desktop (root window coordinates).
+    public var frame: Rect { snapshot.frame }
+    /// Pixels per point; always 1 on X11.
+    public var scale: Double { 1 }
+    /// The bounds in pixels.
+    public var nativeBounds: Rect { bounds }
+    /// The physical size in millimetres, zero when unknown.
+    public var physicalSize: Size { snapshot.physicalSize }
+    /// Every mode the screen's outputs offer.
+    public var availableModes: [ScreenMode] { snapshot.modes }
+    /// The mode the monitor prefers, when it says.
+    public var preferredMode: ScreenMode? { snapshot.preferredMode }
+    /// The mode the monitor shows now.
+    public var currentMode: ScreenMode? { snapshot.currentMode }
+    /// The names of the outputs that feed this monitor.
+    public var outputs: [String] { snapshot.outputs }
+    /// The highest frame rate the screen shows: its mode's refresh rate, 60 when the mode does not say.
+    public var maximumFramesPerSecond: Int {
+        guard let hz = currentMode?.refreshRate, hz.isFinite, hz >= 1 else { return 60 }
+        return Int(hz.rounded())
+    }
+
+    /// Switches the screen to one of its `availableModes`; throws when the backend refuses.
+    public func setCurrentMode(_ mode: ScreenMode) throws {
+        guard isConnected, let app = application else { throw ScreenError.disconnected(name) }
+        guard availableModes.contains(mode) else { throw ScreenError.modeNotAvailable(mode, screen: name) }
+        if mode == currentMode { return }
+        try app.backend.setMode(mode, forScreenNamed: name)
+    }
+
+    /// The brightness, 0…1 (values outside are clamped, non-finite ones refused).
+    public var brightness: Double {
+        get { snapshot.brightness }
+        set {
+            guard newValue.isFinite else {
+                Application.logger.warning("refused non-finite brightness \(newValue) for screen \(name)")
+                return
+            }
+            let clamped = min(1, max(0, newValue))
+            guard clamped != snapshot.brightness else { return }
+            applyBrightness(clamped, post: true)
+        }
+    }
+
+    func applyBrightness(_ value: Double, post: Bool) {
+        let hardware = snapshot.hasHardwareBrightness && !wantsSoftwareDimming
+        if hardware, let app = application {
+            do { try app.backend.setBrightness(value, forScreenNamed: name) } catch {
+                Application.logger.warning("hardware brightness failed on \(name): \(error); dimming in software")
+            }
+        }
+        snapshot.brightness = value
+        softwareBrightness = hardware ? 1 : value
+        application?.screenNeedsRedraw(self)
+        if post { application?.post(Screen.brightnessDidChangeNotification, object: self, event: .brightnessChange(self)) }
+    }
+
+    func update(_ new: ScreenDescription) {
+        let keepBrightness = snapshot.brightness
+        snapshot = new
+        // Brightness set by the model is ours to keep unless the backend reports hardware it owns.
+        if !new.hasHardwareBrightness { snapshot.brightness = keepBrightness }
+    }
+
+    func markDisconnected() { isConnected = false }
+}
+
+extension Screen {
+    /// The connected screens, main first, then by position (y, x); reading it makes no round trip.
+    public static var screens: [Screen] { Application.shared.screens }
+    /// The main screen: the primary monitor, else the one at the desktop's origin, else the first.
+    public static var main: Screen { Application.shared.mainScreen }
+
+    /// Posted when a monitor is connected; the object is the new `Screen`.
+    public static let didConnectNotification = Notification.Name("MultiheadScreenDidConnectNotification")
+    /// Posted when a monitor is disconnected; the object is the `Screen`, no longer in `screens`.
+    public static let didDisconnectNotification = Notification.Name("MultiheadScreenDidDisconnectNotification")
+    /// Posted when a screen's frame, mode or mode list changes; the object is the `Screen`.
+    public static let modeDidChangeNotification = Notification.Name("MultiheadScreenModeDidChangeNotification")
+    /// Posted when a screen's brightness changes; the object is the `Screen`.
+    public static let brightnessDidChangeNotification = Notification.Name("MultiheadScreenBrightnessDidChangeNotification")
+}
+
+extension Screen: CustomStringConvertible {
+    /// "Screen(NAME)".
+    nonisolated public var description: String { "Screen(\(name))" }
+}
+
+/// Why a screen operation was refused.
+public enum ScreenError: Error, Equatable, CustomStringConvertible {
+    /// The screen is no longer connected.
+    case disconnected(String)
+    /// The mode is not one of the screen's `availableModes`.
+    case modeNotAvailable(ScreenMode, screen: String)
+    /// The backend refused; the text says why.
+    case refused(screen: String, reason: String)
+
+    /// A sentence a person can act on.
+    public var description: String {
+        switch self {
+        case .disconnected(let n): "screen \(n) is not connected"
+        case .modeNotAvailable(let m, let n): "screen \(n) has no mode \(m)"
+        case .refused(let n, let why): "screen \(n) refused the change: \(why)"
+        }
+    }
+}

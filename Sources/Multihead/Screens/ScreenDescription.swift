@@ -1,0 +1,60 @@
+/// What a backend knows of one monitor at one moment: an element of a screen snapshot.
+///
+/// Backends produce these; the model turns a list of them into `Screen` objects. Two descriptions
+/// with the same `name` are the same monitor.
+public struct ScreenDescription: Hashable, Sendable {
+    /// The monitor's name (the RandR monitor's name atom, such as "DUMMY1" or "EXT-1"): its identity.
+    public var name: String
+    /// Where the monitor sits on the desktop, in root window pixels.
+    public var frame: Rect
+    /// The physical size in millimetres, zero when unknown.
+    public var physicalSize: Size
+    /// Whether the server marks this monitor primary.
+    public var isPrimary: Bool
+    /// The names of the outputs (connectors) that feed the monitor; empty for a virtual monitor.
+    public var outputs: [String]
+    /// Every mode the monitor's outputs offer.
+    public var modes: [ScreenMode]
+    /// The mode the monitor shows now.
+    public var currentMode: ScreenMode?
+    /// The mode the monitor prefers, when it says.
+    public var preferredMode: ScreenMode?
+    /// The brightness, 0…1.
+    public var brightness: Double
+    /// Whether the backend can set brightness in hardware (a CRTC gamma ramp).
+    public var hasHardwareBrightness: Bool
+
+    /// Makes a description; modes default to the frame's own size.
+    public init(
+        name: String, frame: Rect, physicalSize: Size = .zero, isPrimary: Bool = false,
+        outputs: [String] = [], modes: [ScreenMode]? = nil, currentMode: ScreenMode? = nil,
+        preferredMode: ScreenMode? = nil, brightness: Double = 1, hasHardwareBrightness: Bool = false
+    ) {
+        let own = ScreenMode(size: frame.standardized.size)
+        self.name = name
+        self.frame = frame.standardized
+        self.physicalSize = physicalSize
+        self.isPrimary = isPrimary
+        self.outputs = outputs
+        self.modes = modes ?? [own]
+        self.currentMode = currentMode ?? (modes == nil ? own : nil)
+        self.preferredMode = preferredMode
+        self.brightness = brightness
+        self.hasHardwareBrightness = hasHardwareBrightness
+    }
+
+    /// The name of the screen that stands in when the server reports no active monitor.
+    public static let standInName = "(no monitor)"
+
+    /// The stand-in screen: the whole desktop of the given size, so that `Screen.screens` is never empty.
+    public static func standIn(size: Size) -> ScreenDescription {
+        ScreenDescription(name: standInName, frame: Rect(origin: .zero, size: size), isPrimary: true)
+    }
+
+    /// Whether what makes up the mode (frame, modes, current and preferred mode, physical size) differs.
+    func modeDiffers(from other: ScreenDescription) -> Bool {
+        frame != other.frame || modes != other.modes || currentMode != other.currentMode
+            || preferredMode != other.preferredMode || physicalSize != other.physicalSize
+            || outputs != other.outputs
+    }
+}

@@ -1,0 +1,48 @@
+/// One difference between two screen snapshots.
+public enum ScreenChange: Hashable, Sendable {
+    /// A monitor that was not there is there now.
+    case connect(ScreenDescription)
+    /// A monitor that was there is gone.
+    case disconnect(ScreenDescription)
+    /// The same monitor (by name) with another frame, mode or mode list.
+    case modeChange(from: ScreenDescription, to: ScreenDescription)
+    /// The same monitor with another brightness.
+    case brightnessChange(from: ScreenDescription, to: ScreenDescription)
+}
+
+/// The pure function that decides connect, disconnect and mode change: the only place that does.
+public enum ScreenDiff {
+    /// The changes that lead from `old` to `new`, matched by monitor name: connects first (in `new`'s
+    /// order), then disconnects (in `old`'s order), then mode and brightness changes. Equal snapshots give
+    /// no change, however many X events led to them.
+    public static func changes(from old: [ScreenDescription], to new: [ScreenDescription]) -> [ScreenChange] {
+        var oldByName: [String: ScreenDescription] = [:]
+        for d in old where oldByName[d.name] == nil { oldByName[d.name] = d }
+        var newNames = Set<String>()
+        var connects: [ScreenChange] = [], updates: [ScreenChange] = []
+        for d in new where newNames.insert(d.name).inserted {
+            guard let before = oldByName[d.name] else { connects.append(.connect(d)); continue }
+            if d.modeDiffers(from: before) { updates.append(.modeChange(from: before, to: d)) }
+            if d.brightness != before.brightness { updates.append(.brightnessChange(from: before, to: d)) }
+        }
+        var seen = Set<String>()
+        let disconnects = old.filter { !newNames.contains($0.name) && seen.insert($0.name).inserted }
+            .map(ScreenChange.disconnect)
+        return connects + disconnects + updates
+    }
+
+    /// Orders a snapshot as `Screen.screens` lists it: the main screen first (the primary monitor; if
+    /// none, the one whose frame contains (0, 0); else the first), then the rest by (y, x, name).
+    public static func ordered(_ screens: [ScreenDescription]) -> [ScreenDescription] {
+        guard !screens.isEmpty else { return [] }
+        let mainIndex = screens.firstIndex(where: \.isPrimary)
+            ?? screens.firstIndex(where: { $0.frame.contains(.zero) })
+            ?? 0
+        var rest = screens
+        let main = rest.remove(at: mainIndex)
+        rest.sort { a, b in
+            (a.frame.minY, a.frame.minX, a.name) < (b.frame.minY, b.frame.minX, b.name)
+        }
+        return [main] + rest
+    }
+}

@@ -1,0 +1,100 @@
+extension View {
+    /// The view that contains this one.
+    public var superview: View? { superviewStorage }
+
+    /// The subviews, back to front.
+    public var subviews: [View] { subviewStorage }
+
+    /// The window this view is in (a window's own `window` is itself).
+    public var window: Window? {
+        var v: View? = self
+        while let cur = v {
+            if let w = cur as? Window { return w }
+            v = cur.superviewStorage
+        }
+        return nil
+    }
+
+    /// Adds a view in front of the other subviews; a view that has a superview moves.
+    public func addSubview(_ view: View) {
+        insertSubview(view, at: subviewStorage.count)
+    }
+
+    /// Inserts a view at an index of `subviews` (clamped to the valid range).
+    public func insertSubview(_ view: View, at index: Int) {
+        guard canAdopt(view) else { return }
+        if view.superviewStorage === self, let i = subviewStorage.firstIndex(where: { $0 === view }) {
+            subviewStorage.remove(at: i)
+        } else {
+            view.removeFromSuperview()
+        }
+        let at = min(max(0, index), subviewStorage.count)
+        subviewStorage.insert(view, at: at)
+        view.superviewStorage = self
+        view.setNeedsDisplay()
+        setNeedsDisplay()
+    }
+
+    /// Inserts a view just in front of a sibling (at the front if `sibling` is not a subview).
+    public func insertSubview(_ view: View, aboveSubview sibling: View) {
+        guard canAdopt(view), view !== sibling else { return }
+        if view.superviewStorage === self { detach(view) }
+        let i = subviewStorage.firstIndex { $0 === sibling }.map { $0 + 1 } ?? subviewStorage.count
+        insertSubview(view, at: i)
+    }
+
+    /// Inserts a view just behind a sibling (at the back if `sibling` is not a subview).
+    public func insertSubview(_ view: View, belowSubview sibling: View) {
+        guard canAdopt(view), view !== sibling else { return }
+        if view.superviewStorage === self { detach(view) }
+        let i = subviewStorage.firstIndex { $0 === sibling } ?? 0
+        insertSubview(view, at: i)
+    }
+
+    /// Moves a subview to the front.
+    public func bringSubviewToFront(_ view: View) {
+        guard view.superviewStorage === self else { return }
+        insertSubview(view, at: subviewStorage.count)
+    }
+
+    /// Moves a subview to the back.
+    public func sendSubviewToBack(_ view: View) {
+        guard view.superviewStorage === self else { return }
+        insertSubview(view, at: 0)
+    }
+
+    /// Takes the view out of its superview (and its window).
+    public func removeFromSuperview() {
+        guard let parent = superviewStorage else { return }
+        parent.detach(self)
+        parent.setNeedsDisplay()
+    }
+
+    /// Whether `view` is this view or one of its descendants.
+    public func isDescendant(of view: View) -> Bool {
+        var v: View? = self
+        while let cur = v {
+            if cur === view { return true }
+            v = cur.superviewStorage
+        }
+        return false
+    }
+
+    private func detach(_ view: View) {
+        if let i = subviewStorage.firstIndex(where: { $0 === view }) { subviewStorage.remove(at: i) }
+        if let w = view.window, let r = w.firstResponder as? View, r.isDescendant(of: view) { w.firstResponder = nil }
+        view.superviewStorage = nil
+    }
+
+    private func canAdopt(_ view: View) -> Bool {
+        if isDescendant(of: view) {
+            Application.logger.warning("refused to add a view to itself or to one of its own subviews")
+            return false
+        }
+        if view is Window {
+            Application.logger.warning("refused to add a window as a subview")
+            return false
+        }
+        return true
+    }
+}

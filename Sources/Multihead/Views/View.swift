@@ -1,0 +1,150 @@
+/// A rectangle of content (UIView): a frame in its superview, bounds of its own, a background colour,
+/// and subviews drawn back to front.
+@MainActor
+open class View: Responder {
+    var frameStorage: Rect
+    var boundsOrigin: Point = .zero
+    var subviewStorage: [View] = []
+    weak var superviewStorage: View?
+    weak var viewController: ViewController?
+    var hiddenStorage = false
+
+    /// Makes a view with a frame in its future superview's coordinates; a non-finite frame becomes `.zero`.
+    public init(frame: Rect) {
+        if frame.isFinite {
+            frameStorage = frame.standardized
+        } else {
+            Application.logger.warning("refused non-finite frame \(frame); using .zero")
+            frameStorage = .zero
+        }
+        super.init()
+    }
+
+    /// The view's rectangle in its superview's coordinates (for a window: its screen's).
+    ///
+    /// Non-finite values are refused (logged, the old frame stays); a negative size is standardized.
+    open var frame: Rect {
+        get { frameStorage }
+        set {
+            guard newValue.isFinite else {
+                Application.logger.warning("refused non-finite frame \(newValue)")
+                return
+            }
+            let new = newValue.standardized
+            guard new != frameStorage else { return }
+            let oldSize = frameStorage.size
+            frameStorage = new
+            if new.size != oldSize { boundsSizeDidChange() }
+            setNeedsDisplay()
+        }
+    }
+
+    /// The view's own rectangle: its origin is what its top-left corner shows (usually 0, 0).
+    open var bounds: Rect {
+        get { Rect(origin: boundsOrigin, size: frameStorage.size) }
+        set {
+            guard newValue.isFinite else {
+                Application.logger.warning("refused non-finite bounds \(newValue)")
+                return
+            }
+            let new = newValue.standardized
+            let c = center
+            boundsOrigin = new.origin
+            // Changing the bounds' size keeps the centre, as UIKit does.
+            frame = Rect(x: c.x - new.width / 2, y: c.y - new.height / 2, width: new.width, height: new.height)
+            setNeedsDisplay()
+        }
+    }
+
+    /// The centre of the frame, in the superview's coordinates.
+    open var center: Point {
+        get { Point(x: frameStorage.midX, y: frameStorage.midY) }
+        set {
+            guard newValue.isFinite else {
+                Application.logger.warning("refused non-finite center \(newValue)")
+                return
+            }
+            frame = Rect(origin: Point(x: newValue.x - frameStorage.width / 2, y: newValue.y - frameStorage.height / 2),
+                         size: frameStorage.size)
+        }
+    }
+
+    /// The colour that fills the bounds before `draw`; `nil` is transparent.
+    open var backgroundColor: Color? { didSet { if backgroundColor != oldValue { setNeedsDisplay() } } }
+
+    /// Opacity 0…1 (clamped; non-finite values refused); at 0.01 or less the view takes no touches.
+    open var alpha: Double = 1 {
+        didSet {
+            guard alpha.isFinite else {
+                Application.logger.warning("refused non-finite alpha \(alpha)")
+                alpha = oldValue
+                return
+            }
+            if alpha < 0 || alpha > 1 { alpha = min(1, max(0, alpha)) }
+            if alpha != oldValue { setNeedsDisplay() }
+        }
+    }
+
+    /// Whether the view (and its subviews) is not drawn and takes no touches.
+    open var isHidden: Bool {
+        get { hiddenStorage }
+        set {
+            guard newValue != hiddenStorage else { return }
+            hiddenStorage = newValue
+            setNeedsDisplay()
+        }
+    }
+
+    /// Whether subviews are cut off at the bounds.
+    open var clipsToBounds = false { didSet { if clipsToBounds != oldValue { setNeedsDisplay() } } }
+
+    /// Whether the view takes touches; when false, touches go to the views behind it.
+    open var isUserInteractionEnabled = true
+
+    /// Whether the view asked to be drawn again.
+    public internal(set) var needsDisplay = true
+
+    /// Marks the view's window for drawing at the next flush.
+    open func setNeedsDisplay() {
+        needsDisplay = true
+        if let w = window { w.windowNeedsDisplay() }
+    }
+
+    /// Draws the view's own content (after its background, before its subviews), in its bounds'
+    /// coordinates; the default draws nothing. `Label` draws its text.
+    open func draw(_ rect: Rect, in context: any GraphicsContext) {}
+
+    /// Called when the bounds' size changes; a window keeps its root view controller's view filling it.
+    func boundsSizeDidChange() {}
+
+    /// Whether a point in this view's coordinates is inside its bounds.
+    open func point(inside point: Point, with event: Event? = nil) -> Bool {
+        bounds.contains(point)
+    }
+
+    /// The deepest descendant (or this view) that is visible, has alpha > 0.01, takes touches and contains
+    /// the point (in this view's coordinates); later subviews are tried first. A point outside the bounds
+    /// reaches nothing, even where a subview draws outside them.
+    open func hitTest(_ point: Point, with event: Event? = nil) -> View? {
+        guard !isHidden, alpha > 0.01, isUserInteractionEnabled, point.isFinite,
+              self.point(inside: point, with: event) else { return nil }
+        for sub in subviewStorage.reversed() {
+            let p = Point(x: point.x - sub.frameStorage.origin.x + sub.boundsOrigin.x,
+                          y: point.y - sub.frameStorage.origin.y + sub.boundsOrigin.y)
+            if let hit = sub.hitTest(p, with: event) { return hit }
+        }
+        return self
+    }
+
+    /// The next responder: the view controller whose view this is, else the superview.
+    open override var next: Responder? { viewController ?? superview }
+}
+
+/// Where views draw: the drawing backend implements it (cairo on X11, a recorder in tests).
+@MainActor
+public protocol GraphicsContext: AnyObject {
+    /// Fills a rectangle (in the current view's coordinates) with a colour.
+    func fill(_ rect: Rect, with color: Color)
+    /// Draws one line of text with its top-left corner at `point`.
+    func drawText(_ text: String, at point: Point, fontSize: Double, color: Color)
+}

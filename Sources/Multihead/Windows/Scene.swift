@@ -1,0 +1,25 @@
+/// What the model asks a backend to show: the visible windows, back to front.
+@MainActor
+public struct Scene {
+    /// The visible windows, back to front across all screens.
+    public var windows: [PresentedWindow]
+    /// The windows that were shown before and are hidden now (still alive).
+    public var hidden: [Window]
+}
+
+/// One visible window as the backend must show it.
+@MainActor
+public struct PresentedWindow {
+    /// The model window (its views are what to draw).
+    public let window: Window
+    /// The name of the screen it is on.
+    public let screenName: String
+    /// Its rectangle in desktop (root window) coordinates.
+    public let frameOnDesktop: Rect
+    /// Its level.
+    public let level: WindowLevel
+    /// Whether anything in it changed since it was last presented.
+    public let needsDisplay: Bool
+    /// The brightness to apply in drawing (1 when the hardware dims, or nothing dims).
+    public let softwareBrightness: Double
+}

@@ -1,0 +1,146 @@
+import Foundation
+
+/// A window (UIWindow): the top of a view hierarchy, on one screen, at one level; hidden when made.
+///
+/// On X11 every visible window is one override-redirect X window at its screen's origin plus its frame.
+/// The application does not keep windows alive: release the last reference and the window goes.
+@MainActor
+open class Window: View {
+    /// The application the window belongs to (its screen's).
+    public let application: Application
+    var screenStorage: Screen
+    var levelStorage: WindowLevel = .normal
+    weak var firstResponderStorage: Responder?
+
+    /// Makes a hidden window on `Screen.main` with a frame in that screen's coordinates.
+    public override convenience init(frame: Rect) {
+        self.init(frame: frame, screen: Screen.main)
+    }
+
+    /// Makes a hidden window on a screen (a connected screen of any application).
+    public init(frame: Rect, screen: Screen) {
+        let app = screen.application ?? Application.shared
+        application = app
+        screenStorage = screen.isConnected ? screen : app.mainScreen
+        super.init(frame: frame)
+        hiddenStorage = true
+        app.register(self)
+    }
+
+    isolated deinit {
+        application.unregister(ObjectIdentifier(self))
+    }
+
+    /// The screen the window is shown on. Set it before showing the window: moving a visible window to
+    /// another screen works but is the expensive path. A disconnected screen is refused (logged).
+    public var screen: Screen {
+        get { screenStorage }
+        set {
+            guard newValue !== screenStorage else { return }
+            guard newValue.isConnected, newValue.application === application else {
+                Application.logger.warning("refused to move a window to screen \(newValue.name): it is not connected")
+                return
+            }
+            screenStorage = newValue
+            setNeedsDisplay()
+            application.stackingDidChange()
+        }
+    }
+
+    /// The window's level; higher is in front. `.normal` (0) by default.
+    public var windowLevel: WindowLevel {
+        get { levelStorage }
+        set {
+            guard newValue != levelStorage else { return }
+            levelStorage = newValue
+            application.restack(self, bringToFront: false)
+        }
+    }
+
+    /// Sets the level from a raw number; non-finite values are refused (logged, the old level stays).
+    public func setWindowLevel(_ raw: Double) {
+        guard let level = WindowLevel(raw) else {
+            Application.logger.warning("refused non-finite window level \(raw)")
+            return
+        }
+        windowLevel = level
+    }
+
+    /// Whether the window is hidden; a new window is. Showing it puts it in front of its level without
+    /// making it key.
+    open override var isHidden: Bool {
+        get { hiddenStorage }
+        set {
+            guard newValue != hiddenStorage else { return }
+            if newValue { application.hide(self) } else { application.show(self) }
+        }
+    }
+
+    /// Whether this is the application's key window.
+    public var isKeyWindow: Bool { application.keyWindow === self }
+
+    /// Makes this the key window: the old key window's `didResignKeyNotification` is posted, then this
+    /// window's `didBecomeKeyNotification`.
+    public func makeKey() { application.makeKey(self) }
+
+    /// Shows the window in front of its level and makes it key.
+    public func makeKeyAndVisible() {
+        application.show(self)
+        application.makeKey(self)
+    }
+
+    /// The responder that gets key events; `nil` means the window itself.
+    public internal(set) var firstResponder: Responder? {
+        get { firstResponderStorage }
+        set { firstResponderStorage = newValue }
+    }
+
+    /// Installs a view controller's view as the window's content, sized to the window's bounds and kept
+    /// so; replacing it removes the old view.
+    public var rootViewController: ViewController? {
+        didSet {
+            guard oldValue !== rootViewController else { return }
+            if let old = oldValue, old.isViewLoaded, old.view.superview === self { old.view.removeFromSuperview() }
+            if let vc = rootViewController {
+                let v = vc.view
+                v.frame = bounds
+                addSubview(v)
+            }
+        }
+    }
+
+    override func boundsSizeDidChange() {
+        if let vc = rootViewController, vc.isViewLoaded, vc.view.superview === self { vc.view.frame = bounds }
+    }
+
+    func windowNeedsDisplay() {
+        needsDisplay = true
+        application.setNeedsFlush()
+    }
+
+    /// The next responder: the application.
+    open override var next: Responder? { application }
+
+    /// After a screen's disconnect was posted: hide the window if still visible, and move it to the main
+    /// screen.
+    func moveToMainAfterDisconnect() {
+        if !isHidden { application.hide(self) }
+        screenStorage = application.mainScreen
+    }
+
+    /// The window's rectangle in desktop coordinates.
+    public var frameOnDesktop: Rect {
+        frameStorage.offsetBy(dx: screenStorage.frame.origin.x, dy: screenStorage.frame.origin.y)
+    }
+}
+
+extension Window {
+    /// Posted when a window is shown by the program (not when the app comes back from the background).
+    public static let didBecomeVisibleNotification = Notification.Name("MultiheadWindowDidBecomeVisibleNotification")
+    /// Posted when a window is hidden by the program (not when the app goes to the background).
+    public static let didBecomeHiddenNotification = Notification.Name("MultiheadWindowDidBecomeHiddenNotification")
+    /// Posted when a window becomes the key window.
+    public static let didBecomeKeyNotification = Notification.Name("MultiheadWindowDidBecomeKeyNotification")
+    /// Posted when a window stops being the key window.
+    public static let didResignKeyNotification = Notification.Name("MultiheadWindowDidResignKeyNotification")
+}

@@ -1,0 +1,74 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// A child process started with `posix_spawn`, its stdout and stderr on pipes, reaped by PID with
+/// `waitpid` (Foundation's `Process` notices an exit only when the main queue runs).
+struct ChildProcess {
+    let pid: pid_t
+    /// The read end of the child's stdout.
+    let stdout: Int32
+    /// The read end of the child's stderr.
+    let stderr: Int32
+
+    /// Starts `path` with `arguments` and the given extra environment; stdin is /dev/null.
+    static func spawn(_ path: String, _ arguments: [String], environment extra: [String: String] = [:]) throws -> ChildProcess {
+        var outPipe: [Int32] = [0, 0], errPipe: [Int32] = [0, 0]
+        guard pipe(&outPipe) == 0, pipe(&errPipe) == 0 else { throw VirtualServerError.didNotStart(binary: path, log: "pipe failed") }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
+        for fd in outPipe + errPipe { posix_spawn_file_actions_addclose(&actions, fd) }
+        // The child inherits the calling thread's signal mask, and runtime threads block signals: clear it,
+        // or SIGTERM never reaches the server.
+        var attr = posix_spawnattr_t()
+        posix_spawnattr_init(&attr)
+        defer { posix_spawnattr_destroy(&attr) }
+        var noSignals = sigset_t(), defaults = sigset_t()
+        sigemptyset(&noSignals)
+        sigemptyset(&defaults)
+        for sig in [SIGTERM, SIGINT, SIGHUP, SIGPIPE, SIGCHLD] { sigaddset(&defaults, sig) }
+        posix_spawnattr_setsigmask(&attr, &noSignals)
+        posix_spawnattr_setsigdefault(&attr, &defaults)
+        posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var env = ProcessInfo.processInfo.environment
+        for (k, v) in extra { env[k] = v }
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { for p in argv + envp { free(p) } }
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, path, &actions, &attr, argv, envp)
+        close(outPipe[1])
+        close(errPipe[1])
+        guard rc == 0 else {
+            close(outPipe[0]); close(errPipe[0])
+            throw VirtualServerError.didNotStart(binary: path, log: String(cString: strerror(rc)))
+        }
+        return ChildProcess(pid: pid, stdout: outPipe[0], stderr: errPipe[0])
+    }
+
+    /// Whether the child has not exited yet (reaps it if it has).
+    func isRunning() -> Bool {
+        var status: Int32 = 0
+        return waitpid(pid, &status, WNOHANG) == 0
+    }
+
+    /// SIGTERM, then SIGKILL if it has not ended within `grace`; always reaps it and closes the pipes.
+    func terminate(grace: Double = 2) {
+        defer { close(stdout); close(stderr) }
+        var status: Int32 = 0
+        guard waitpid(pid, &status, WNOHANG) == 0 else { return }
+        kill(pid, SIGTERM)
+        let deadline = Date().addingTimeInterval(grace)
+        while Date() < deadline {
+            if waitpid(pid, &status, WNOHANG) != 0 { return }
+            usleep(1_000)
+        }
+        kill(pid, SIGKILL)
+        waitpid(pid, &status, 0)
+    }
+}

@@ -1,0 +1,142 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Multihead
+import MultiheadX11
+
+/// A private X server for a test: started on a free display (`-displayfd`) with its own cookie,
+/// `-noreset` and no TCP, given a monitor layout, stopped by PID.
+///
+/// ```swift
+/// let server = try await VirtualServer.start(monitors: [.init("MAIN", "1920x1080+0+0", primary: true)])
+/// defer { server.stop() }
+/// let app = try server.makeApplication()
+/// try server.plug("EXT-1", "1280x720+1920+0")
+/// ```
+@MainActor
+public final class VirtualServer {
+    /// One monitor of a layout.
+    public struct Monitor: Sendable, Hashable {
+        /// Its name (not "screen", which is Xvfb's output's own name).
+        public var name: String
+        /// Where it sits on the desktop.
+        public var frame: Rect
+        /// Whether it is the primary monitor.
+        public var primary: Bool
+
+        /// A monitor from a name and a frame.
+        public init(name: String, frame: Rect, primary: Bool = false) {
+            self.name = name
+            self.frame = frame
+            self.primary = primary
+        }
+
+        /// A monitor from a name and xrandr's geometry "WxH+X+Y"; a malformed geometry gives an empty frame,
+        /// which `start` refuses.
+        public init(_ name: String, _ geometry: String, primary: Bool = false) {
+            self.init(name: name, frame: Rect(geometry: geometry) ?? .zero, primary: primary)
+        }
+    }
+
+    /// The display name, such as ":3".
+    public let display: String
+    /// The server's process ID.
+    public let pid: Int32
+    /// The authority file that holds this server's cookie (shared by this process's servers).
+    public let authorityFile: String
+    /// The framebuffer's size: no monitor can reach past it.
+    public let framebuffer: Size
+    let process: ChildProcess
+    let serverAuthFile: String
+    var control: ServerControl?
+    private(set) var stopped = false
+
+    init(display: String, process: ChildProcess, authorityFile: String, serverAuthFile: String, framebuffer: Size) {
+        self.display = display
+        self.pid = process.pid
+        self.process = process
+        self.authorityFile = authorityFile
+        self.serverAuthFile = serverAuthFile
+        self.framebuffer = framebuffer
+    }
+
+    isolated deinit { stop() }
+
+    /// What a child process needs to reach this server: `DISPLAY` and `XAUTHORITY`.
+    public var environment: [String: String] { ["DISPLAY": display, "XAUTHORITY": authorityFile] }
+
+    /// Starts Xvfb with a framebuffer large enough for the layout (and room to plug more), and defines the
+    /// monitors. With no monitors, Xvfb's own output `screen` stays as the one monitor; with monitors,
+    /// every monitor is virtual and the `screen` output is turned off.
+    public static func start(monitors: [Monitor] = [], framebuffer: Size? = nil) async throws -> VirtualServer {
+        for m in monitors {
+            guard m.frame.isFinite, !m.frame.isEmpty else { throw VirtualServerError.invalidMonitor("\(m.name) has no size") }
+            guard m.name != "screen", !m.name.isEmpty else { throw VirtualServerError.invalidMonitor("the name \"\(m.name)\" is Xvfb's output's") }
+        }
+        let needed = monitors.reduce(Size(width: 7680, height: 4320)) {
+            Size(width: max($0.width, $1.frame.maxX), height: max($0.height, $1.frame.maxY))
+        }
+        let fb = framebuffer ?? needed
+        let server = try await XServerLauncher.launch(
+            binary: "Xvfb", package: "xvfb",
+            arguments: ["-screen", "0", "\(Int(fb.width))x\(Int(fb.height))x24"], framebuffer: fb)
+        if !monitors.isEmpty {
+            do {
+                let c = try server.controlConnection()
+                try c.turnOffOutput("screen")
+                for m in monitors { try c.setMonitor(name: m.name, frame: m.frame, primary: m.primary) }
+            } catch {
+                server.stop()
+                throw error
+            }
+        }
+        return server
+    }
+
+    /// An application whose backend is an X11 connection to this server.
+    public func makeApplication() throws -> Application {
+        try Application(backend: X11Backend(display: display))
+    }
+
+    /// Plugs a virtual monitor (`XRRSetMonitor`); a monitor of the same name is redefined.
+    public func plug(_ name: String, frame: Rect, primary: Bool = false) throws {
+        try controlConnection().plug(name, frame: frame, primary: primary)
+    }
+
+    /// Plugs a virtual monitor given xrandr's geometry "WxH+X+Y".
+    public func plug(_ name: String, _ geometry: String, primary: Bool = false) throws {
+        guard let frame = Rect(geometry: geometry) else { throw VirtualServerError.invalidMonitor("geometry \(geometry)") }
+        try plug(name, frame: frame, primary: primary)
+    }
+
+    /// Unplugs a virtual monitor (`XRRDeleteMonitor`).
+    public func unplug(_ name: String) throws {
+        try controlConnection().unplug(name)
+    }
+
+    /// Sets an output's mode to WxH (creating the mode and adding it to the output when needed), as
+    /// `xrandr --newmode/--addmode/--output … --mode` do; returns the mode's ID.
+    @discardableResult
+    public func setOutputMode(_ output: String, width: Int, height: Int, refreshRate: Double = 60) throws -> UInt64 {
+        try controlConnection().setOutputMode(output, width: width, height: height, refreshRate: refreshRate)
+    }
+
+    /// Stops the server (SIGTERM, then SIGKILL after 2 s) and removes its files.
+    public func stop() {
+        guard !stopped else { return }
+        stopped = true
+        control?.close()
+        control = nil
+        process.terminate()
+        try? FileManager.default.removeItem(atPath: serverAuthFile)
+    }
+
+    /// The kit's own connection for changing this server's monitors.
+    public func controlConnection() throws -> ServerControl {
+        if let c = control { return c }
+        let c = try ServerControl(display: display)
+        control = c
+        return c
+    }
+}

@@ -1,0 +1,92 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Multihead
+
+/// Starts X servers on a free display: `-displayfd` makes the server pick the display and write its
+/// number once it accepts connections.
+@MainActor
+enum XServerLauncher {
+    /// This process's authority file: every private server adds its cookie here, and `XAUTHORITY` points
+    /// at it (Xlib reads the variable at every `XOpenDisplay`), so tests never use the desktop's cookies.
+    static let sessionDirectory: String = {
+        let dir = NSTemporaryDirectory() + "multihead-\(getpid())-\(UUID().uuidString.prefix(8))"
+        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true,
+                                                 attributes: [.posixPermissions: 0o700])
+        return dir
+    }()
+    static var authorityFile: String { sessionDirectory + "/Xauthority" }
+    private static var environmentSet = false
+
+    /// The full path of a binary on PATH, if installed.
+    static func which(_ binary: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for dir in (path.split(separator: ":") + ["/usr/bin", "/usr/local/bin"]) {
+            let p = "\(dir)/\(binary)"
+            if FileManager.default.isExecutableFile(atPath: p) { return p }
+        }
+        return nil
+    }
+
+    static func launch(binary: String, package: String, arguments: [String], framebuffer: Size) async throws -> VirtualServer {
+        guard let path = which(binary) else { throw VirtualServerError.serverMissing(binary: binary, package: package) }
+        let cookie = XauthFile.makeCookie()
+        let serverAuth = sessionDirectory + "/server-\(UUID().uuidString.prefix(8)).auth"
+        // The server reads every cookie of its -auth file, whatever display it names.
+        try XauthFile.write(serverAuth, display: "", cookie: cookie)
+        let p = try ChildProcess.spawn(path, ["-displayfd", "1", "-noreset", "-nolisten", "tcp", "-auth", serverAuth] + arguments)
+        let fd = p.stdout
+        let number = await Task.detached { readLine(fd: fd, timeoutMs: 15_000) }.value
+        guard let number, let n = Int(number), n >= 0 else {
+            let log = String(decoding: FileHandle(fileDescriptor: p.stderr, closeOnDealloc: false).availableDataNonBlocking(), as: UTF8.self)
+            p.terminate()
+            throw VirtualServerError.didNotStart(binary: binary, log: String(log.suffix(2000)))
+        }
+        let display = ":\(n)"
+        try XauthFile.append(authorityFile, display: String(n), cookie: cookie)
+        if !environmentSet {
+            setenv("XAUTHORITY", authorityFile, 1)
+            environmentSet = true
+        }
+        // Keep the server from blocking on a full stderr pipe: it writes little, but never stop reading.
+        let errFD = p.stderr
+        Thread.detachNewThread {
+            var buf = [UInt8](repeating: 0, count: 4096)
+            while Glibc.read(errFD, &buf, buf.count) > 0 {}
+        }
+        return VirtualServer(display: display, process: p, authorityFile: authorityFile,
+                             serverAuthFile: serverAuth, framebuffer: framebuffer)
+    }
+
+    /// Reads one line from a file descriptor, waiting at most `timeoutMs` in all.
+    nonisolated static func readLine(fd: Int32, timeoutMs: Int) -> String? {
+        var bytes: [UInt8] = []
+        let deadline = Date().addingTimeInterval(Double(timeoutMs) / 1000)
+        while Date() < deadline {
+            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let left = Int32(max(1, deadline.timeIntervalSinceNow * 1000))
+            guard poll(&pfd, 1, left) > 0 else { continue }
+            var b: UInt8 = 0
+            guard read(fd, &b, 1) == 1 else { return nil }
+            if b == UInt8(ascii: "\n") { return String(decoding: bytes, as: UTF8.self) }
+            bytes.append(b)
+        }
+        return nil
+    }
+}
+
+extension FileHandle {
+    /// What can be read now without waiting.
+    func availableDataNonBlocking() -> Data {
+        var data = Data()
+        var pfd = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
+        var buf = [UInt8](repeating: 0, count: 4096)
+        while poll(&pfd, 1, 0) > 0 {
+            let n = Glibc.read(fileDescriptor, &buf, buf.count)
+            guard n > 0 else { break }
+            data.append(contentsOf: buf[0..<n])
+        }
+        return data
+    }
+}

@@ -1,0 +1,114 @@
+internal import CXlib
+import Multihead
+
+/// The seam for RandR reads: each function makes one request, copies what it needs into Swift values,
+/// and frees the reply in the same scope.
+@MainActor
+package enum RandR {
+    /// A mode from the screen resources' mode table.
+    package struct ModeInfo {
+        package var mode: ScreenMode
+        package var name: String
+    }
+
+    /// An output (connector) with what a monitor needs of it.
+    package struct OutputInfo {
+        package var id: UInt
+        package var name: String
+        package var crtc: UInt
+        package var connected: Bool
+        package var modes: [UInt]
+        package var preferredCount: Int
+    }
+
+    /// A CRTC's position and mode.
+    package struct CrtcInfo {
+        package var x: Int32, y: Int32, width: UInt32, height: UInt32
+        package var mode: UInt
+        package var rotation: UInt16
+        package var outputs: [UInt]
+    }
+
+    /// One RandR 1.5 monitor.
+    package struct MonitorInfo {
+        package var nameAtom: UInt
+        package var primary: Bool
+        package var frame: Rect
+        package var physicalSize: Size
+        package var outputs: [UInt]
+    }
+
+    /// The RandR version, or nil without RandR. `XRRQueryExtension`, `XRRQueryVersion`.
+    package static func version(_ c: XConnection) -> (major: Int32, minor: Int32, eventBase: Int32)? {
+        var eventBase: Int32 = 0, errorBase: Int32 = 0, major: Int32 = 0, minor: Int32 = 0
+        guard XRRQueryExtension(c.display, &eventBase, &errorBase) != 0,
+              XRRQueryVersion(c.display, &major, &minor) != 0 else { return nil }
+        return (major, minor, eventBase)
+    }
+
+    /// The active monitors, or nil when the reply did not come. `XRRGetMonitors`.
+    package static func monitors(_ c: XConnection) -> [MonitorInfo]? {
+        var n: Int32 = 0
+        guard let list = XRRGetMonitors(c.display, c.root, 1, &n) else { return nil }
+        defer { XRRFreeMonitors(list) }
+        return (0..<Int(max(0, n))).map { i in
+            let m = list[i]
+            // libXrandr points a monitor without outputs at the next monitor's outputs: read only when > 0.
+            let outputs = m.noutput > 0 && m.outputs != nil
+                ? (0..<Int(m.noutput)).map { UInt(m.outputs[$0]) } : []
+            return MonitorInfo(
+                nameAtom: UInt(m.name), primary: m.primary != 0,
+                frame: Rect(x: Double(m.x), y: Double(m.y), width: Double(m.width), height: Double(m.height)),
+                physicalSize: Size(width: Double(m.mwidth), height: Double(m.mheight)), outputs: outputs)
+        }
+    }
+
+    /// The modes, outputs and CRTCs of the screen. `XRRGetScreenResourcesCurrent`, `XRRGetOutputInfo`,
+    /// `XRRGetCrtcInfo`.
+    package static func resources(_ c: XConnection) -> (modes: [UInt: ModeInfo], outputs: [UInt: OutputInfo], crtcs: [UInt: CrtcInfo])? {
+        guard let res = XRRGetScreenResourcesCurrent(c.display, c.root) else { return nil }
+        defer { XRRFreeScreenResources(res) }
+        var modes: [UInt: ModeInfo] = [:]
+        for i in 0..<Int(res.pointee.nmode) {
+            let m = res.pointee.modes[i]
+            var vTotal = m.vTotal
+            if m.modeFlags & UInt(RR_DoubleScan) != 0 { vTotal *= 2 }
+            if m.modeFlags & UInt(RR_Interlace) != 0 { vTotal /= 2 }
+            let hz = ScreenMode.refreshRate(dotClock: UInt64(m.dotClock), hTotal: m.hTotal, vTotal: vTotal)
+            let name = m.name.map { String(cString: $0) } ?? "\(m.width)x\(m.height)"
+            modes[UInt(m.id)] = ModeInfo(
+                mode: ScreenMode(width: Int(m.width), height: Int(m.height), refreshRate: hz, id: UInt64(m.id)),
+                name: name)
+        }
+        var outputs: [UInt: OutputInfo] = [:]
+        for i in 0..<Int(res.pointee.noutput) {
+            let id = res.pointee.outputs[i]
+            // An output that vanished between the two requests has no info: skip it, the next event re-syncs.
+            guard let o = XRRGetOutputInfo(c.display, res, id) else { continue }
+            defer { XRRFreeOutputInfo(o) }
+            let name = String(decoding: UnsafeRawBufferPointer(start: o.pointee.name, count: Int(o.pointee.nameLen)), as: UTF8.self)
+            outputs[UInt(id)] = OutputInfo(
+                id: UInt(id), name: name, crtc: UInt(o.pointee.crtc), connected: o.pointee.connection == RR_Connected,
+                modes: (0..<Int(o.pointee.nmode)).map { UInt(o.pointee.modes[$0]) },
+                preferredCount: Int(o.pointee.npreferred))
+        }
+        var crtcs: [UInt: CrtcInfo] = [:]
+        for i in 0..<Int(res.pointee.ncrtc) {
+            let id = res.pointee.crtcs[i]
+            guard let ci = XRRGetCrtcInfo(c.display, res, id) else { continue }
+            defer { XRRFreeCrtcInfo(ci) }
+            let p = ci.pointee
+            crtcs[UInt(id)] = CrtcInfo(
+                x: p.x, y: p.y, width: p.width, height: p.height, mode: UInt(p.mode), rotation: p.rotation,
+                outputs: (0..<Int(p.noutput)).map { UInt(p.outputs[$0]) })
+        }
+        return (modes, outputs, crtcs)
+    }
+
+    /// An atom's name. `XGetAtomName`.
+    package static func atomName(_ c: XConnection, _ atom: UInt) -> String? {
+        guard let p = XGetAtomName(c.display, Atom(atom)) else { return nil }
+        defer { XFree(p) }
+        return String(cString: p)
+    }
+}

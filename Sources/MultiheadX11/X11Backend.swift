@@ -1,0 +1,127 @@
+internal import CXlib
+import Dispatch
+import Foundation
+import Multihead
+
+/// The X11 backend: monitors from RandR, hotplug from RandR and root-window events, watched from the
+/// main run loop (a read source on the connection's file descriptor).
+///
+/// ```swift
+/// try Application.shared.attach(X11Backend(display: nil))   // nil: $DISPLAY
+/// ```
+@MainActor
+public final class X11Backend: DisplayBackend {
+    /// The display name asked for (nil: `DISPLAY`).
+    public let requestedDisplay: String?
+    var connection: XConnection?
+    var reader: MonitorReader?
+    var input: BackendInput?
+    var source: (any DispatchSourceRead)?
+    var randrEventBase: Int32 = 0
+    var reportedLoss = false
+
+    /// Makes a backend for a display name (nil or empty: `DISPLAY`); nothing connects until `start`.
+    public init(display: String? = nil) {
+        requestedDisplay = display
+    }
+
+    /// The display name in use, once connected.
+    public var displayName: String? { connection?.name }
+
+    /// Connects, selects the events that announce monitor changes, watches the connection, and reads the
+    /// first snapshot.
+    public func start(input: BackendInput) throws -> [ScreenDescription] {
+        let c = try XConnection(name: requestedDisplay)
+        guard let v = RandR.version(c) else {
+            throw X11Error.missingExtension(display: c.name, name: "RandR", needed: "1.2 or later")
+        }
+        randrEventBase = v.eventBase
+        let randr15 = v.major > 1 || (v.major == 1 && v.minor >= 5)
+        // On Xvfb a virtual monitor's arrival or removal sends only a root ConfigureNotify; mode changes
+        // send RandR's events. Listen to both.
+        XSelectInput(c.display, c.root, StructureNotifyMask)
+        XRRSelectInput(c.display, c.root, Int32(RRScreenChangeNotifyMask | RRCrtcChangeNotifyMask | RROutputChangeNotifyMask))
+        c.flush()
+        var reader = MonitorReader(connection: c, randr15: randr15)
+        let snapshot = try reader.read()
+        connection = c
+        self.reader = reader
+        self.input = input
+        reportedLoss = false
+        watch(c)
+        return snapshot
+    }
+
+    private func watch(_ c: XConnection) {
+        let s = DispatchSource.makeReadSource(fileDescriptor: c.fileDescriptor, queue: .main)
+        s.setEventHandler { [weak self] in
+            MainActor.assumeIsolated { self?.processPendingEvents() }
+        }
+        s.resume()
+        source = s
+    }
+
+    /// Drains the events Xlib has (never blocking: `XNextEvent` only when `XPending` says one is queued,
+    /// as it crashes on a dead, empty connection) and re-reads the monitors once if any announced a change.
+    public func processPendingEvents() {
+        guard let c = connection, !reportedLoss else { return }
+        var changed = false
+        while !c.isLost, XPending(c.display) > 0 {
+            var e = XEvent()
+            XNextEvent(c.display, &e)
+            if handle(&e) { changed = true }
+        }
+        if c.isLost { return lost(c) }
+        c.drainStrayErrors()
+        if changed { rescan() }
+    }
+
+    /// Whether the event may have changed the monitors.
+    private func handle(_ e: inout XEvent) -> Bool {
+        let type = e.type
+        if type == randrEventBase + RRScreenChangeNotify || type == randrEventBase + RRNotify {
+            // Keeps Xlib's idea of the screen size current.
+            XRRUpdateConfiguration(&e)
+            return true
+        }
+        if type == ConfigureNotify, let c = connection, e.xconfigure.window == c.root { return true }
+        return false
+    }
+
+    func rescan() {
+        guard let c = connection, var r = reader else { return }
+        do {
+            let snapshot = try r.read()
+            reader = r
+            input?.screensDidChange(snapshot)
+        } catch {
+            if c.isLost { return lost(c) }
+            // A monitor that vanished mid-read: the event that follows its removal re-syncs.
+            Application.logger.warning("re-reading monitors failed: \(error)")
+        }
+    }
+
+    private func lost(_ c: XConnection) {
+        guard !reportedLoss else { return }
+        reportedLoss = true
+        source?.cancel()
+        source = nil
+        input?.connectionLost(X11Error.connectionLost(c.name))
+    }
+
+    /// Stops watching and closes the connection.
+    public func stop() {
+        source?.cancel()
+        source = nil
+        connection?.close()
+        connection = nil
+        reader = nil
+        input = nil
+    }
+
+    /// Not drawn yet: windows are presented by the compositor (issue 4).
+    public func present(_ scene: Scene) {}
+
+    /// Not focused yet: windows are presented by the compositor (issue 4).
+    public func focus(_ window: Multihead.Window?) {}
+}

@@ -1,0 +1,25 @@
+/// What went wrong talking to an X server, with what a person needs to act on it.
+public enum X11Error: Error, Equatable, CustomStringConvertible {
+    /// No server answered at that display name (or `DISPLAY` was not set).
+    case cannotOpenDisplay(String)
+    /// The connection to the server was lost (the server died or closed it).
+    case connectionLost(String)
+    /// The server lacks an extension we need, or an old version of it.
+    case missingExtension(display: String, name: String, needed: String)
+    /// The server answered a request with an X protocol error.
+    case protocolError(display: String, request: String, error: String)
+    /// A request the server refused without an X error (a status code).
+    case refused(display: String, request: String, status: Int)
+
+    /// A sentence a person can act on.
+    public var description: String {
+        switch self {
+        case .cannotOpenDisplay(let d):
+            d.isEmpty ? "cannot open display: DISPLAY is not set" : "cannot open display \"\(d)\""
+        case .connectionLost(let d): "the X server at \(d) went away"
+        case .missingExtension(let d, let n, let v): "the X server at \(d) lacks \(n) \(v)"
+        case .protocolError(let d, let r, let e): "X server \(d) refused \(r): \(e)"
+        case .refused(let d, let r, let s): "X server \(d) refused \(r) (status \(s))"
+        }
+    }
+}

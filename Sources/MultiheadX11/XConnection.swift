@@ -1,0 +1,80 @@
+internal import CXlib
+import Foundation
+import Multihead
+
+/// One connection to an X server, used from the main actor only: error trapping per request range,
+/// and a lost connection turned into thrown errors instead of Xlib's `exit()`.
+@MainActor
+package final class XConnection {
+    package let display: OpaquePointer
+    /// The display name as the user gave it (or `DISPLAY`).
+    package let name: String
+    private var closed = false
+
+    /// Opens a display; a nil or empty name means `DISPLAY`, which must then be set (no fallback).
+    package init(name requested: String?) throws(X11Error) {
+        let env = ProcessInfo.processInfo.environment["DISPLAY"] ?? ""
+        let name = (requested?.isEmpty == false ? requested : nil) ?? env
+        guard !name.isEmpty else { throw .cannotOpenDisplay("") }
+        XErrorTrap.install()
+        guard let d = XOpenDisplay(name) else { throw .cannotOpenDisplay(name) }
+        display = d
+        self.name = name
+        XSetIOErrorExitHandler(d, XErrorTrap.exitHandler, nil)
+    }
+
+    /// Whether Xlib reported the connection lost.
+    package var isLost: Bool { XErrorTrap.lost.contains(XErrorTrap.key(display)) }
+
+    /// Throws `connectionLost` once the connection is gone; call before every request.
+    package func checkAlive() throws(X11Error) {
+        if closed || isLost { throw .connectionLost(name) }
+    }
+
+    package var root: UInt { mh_default_root_window(display) }
+    var fileDescriptor: Int32 { mh_connection_number(display) }
+
+    /// Runs `body`, waits for the server to answer everything it sent (XSync), and throws the first X
+    /// error among those requests; errors of other requests are left for `drainStrayErrors`.
+    package func trap<T>(_ what: String, _ body: () throws -> T) throws -> T {
+        try checkAlive()
+        let start = UInt(mh_next_request(display))
+        let result = try body()
+        XSync(display, 0)
+        try checkAlive()
+        let end = UInt(mh_next_request(display))
+        let mine = XErrorTrap.key(display)
+        var first: XErrorRecord?
+        XErrorTrap.records.removeAll { r in
+            guard r.display == mine, r.serial >= start, r.serial < end else { return false }
+            if first == nil { first = r }
+            return true
+        }
+        if let e = first { throw X11Error.protocolError(display: name, request: "\(what) (\(e.request))", error: e.text) }
+        return result
+    }
+
+    /// Logs and forgets X errors no trap claimed (from requests whose answer nobody waited for).
+    package func drainStrayErrors() {
+        let mine = XErrorTrap.key(display)
+        XErrorTrap.records.removeAll { r in
+            guard r.display == mine else { return false }
+            Application.logger.warning("X error on \(name): \(r.request): \(r.text)")
+            return true
+        }
+    }
+
+    /// Sends buffered requests (XFlush).
+    package func flush() {
+        if !isLost { XFlush(display) }
+    }
+
+    /// Closes the connection (XCloseDisplay); a lost one is left alone, as Xlib cannot close it safely.
+    package func close() {
+        guard !closed else { return }
+        closed = true
+        if !isLost { XCloseDisplay(display) }
+    }
+
+    isolated deinit { close() }
+}

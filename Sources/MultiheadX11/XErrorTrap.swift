@@ -1,0 +1,55 @@
+internal import CXlib
+
+/// One X protocol error as the process-global handler saw it.
+struct XErrorRecord: Sendable {
+    var display: UInt
+    var serial: UInt
+    var text: String
+    var request: String
+}
+
+/// Xlib's error handlers are process-global and errors arrive late, so every error is recorded here
+/// with its request serial, and `XConnection.trap` collects those of its own request range.
+/// Xlib is driven from the main thread only, so these globals are only touched there.
+enum XErrorTrap {
+    nonisolated(unsafe) static var records: [XErrorRecord] = []
+    /// Displays whose connection Xlib reported lost (the IO error exit handler ran).
+    nonisolated(unsafe) static var lost: Set<UInt> = []
+    nonisolated(unsafe) static var installed = false
+
+    static func key(_ d: OpaquePointer) -> UInt { UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(d))) }
+
+    /// Installs the process-global handlers once: X errors are recorded, never fatal; an IO error only
+    /// marks the display lost (libX11 exits unless both the IO handler and the exit handler return).
+    static func install() {
+        guard !installed else { return }
+        installed = true
+        _ = XSetErrorHandler { display, event in
+            guard let display, let e = event?.pointee else { return 0 }
+            XErrorTrap.records.append(XErrorTrap.describe(display, e))
+            if XErrorTrap.records.count > 1000 { XErrorTrap.records.removeFirst(500) }
+            return 0
+        }
+        _ = XSetIOErrorHandler { display in
+            if let display { XErrorTrap.lost.insert(XErrorTrap.key(display)) }
+            return 0
+        }
+    }
+
+    /// The per-display exit handler: a C function that only sets a flag, so that Xlib returns.
+    static let exitHandler: XIOErrorExitHandler = { display, _ in
+        if let display { XErrorTrap.lost.insert(XErrorTrap.key(display)) }
+    }
+
+    static func describe(_ d: OpaquePointer, _ e: XErrorEvent) -> XErrorRecord {
+        var buf = [CChar](repeating: 0, count: 256)
+        XGetErrorText(d, Int32(e.error_code), &buf, Int32(buf.count))
+        let text = String(decoding: buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var req = [CChar](repeating: 0, count: 128)
+        let major = String(e.request_code)
+        XGetErrorDatabaseText(d, "XRequest", major, "", &req, Int32(req.count))
+        var request = String(decoding: req.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        if request.isEmpty { request = "request \(e.request_code).\(e.minor_code)" }
+        return XErrorRecord(display: key(d), serial: UInt(e.serial), text: text, request: request)
+    }
+}

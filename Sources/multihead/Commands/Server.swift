@@ -1,0 +1,66 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import Multihead
+import MultiheadTesting
+
+/// `multihead server`: a private X server for trying things out, until interrupted.
+struct Server: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Start a private Xvfb with a monitor layout; print its DISPLAY and XAUTHORITY; stop it on SIGINT or SIGTERM.")
+
+    @Option(help: "Monitor sizes, left to right: WxH,WxH… (named VIRTUAL-1, VIRTUAL-2, …; the first is primary).")
+    var monitors: String = "1920x1080,1280x720"
+
+    /// The layout: sizes placed left to right from (0, 0).
+    static func layout(_ text: String) throws -> [VirtualServer.Monitor] {
+        var x = 0.0
+        return try text.split(separator: ",").enumerated().map { i, part in
+            guard let r = Rect(geometry: String(part)), r.origin == .zero, r.width <= 16384, r.height <= 16384 else {
+                throw ValidationError("--monitors: \"\(part)\" is not a size like 1920x1080")
+            }
+            defer { x += r.width }
+            return .init(name: "VIRTUAL-\(i + 1)", frame: Rect(x: x, y: 0, width: r.width, height: r.height), primary: i == 0)
+        }
+    }
+
+    func validate() throws {
+        let l = try Self.layout(monitors)
+        if l.isEmpty { throw ValidationError("--monitors needs at least one size") }
+    }
+
+    @MainActor
+    func run() async throws {
+        try await withExitStatus {
+            let server = try await VirtualServer.start(monitors: try Self.layout(monitors))
+            print("DISPLAY=\(server.display)")
+            print("XAUTHORITY=\(server.authorityFile)")
+            print("PID=\(server.pid)")
+            flushStandardOutput()
+            await waitForTermination()
+            server.stop()
+        }
+    }
+
+    /// Suspends until SIGINT or SIGTERM.
+    @MainActor
+    func waitForTermination() async {
+        signal(SIGINT, SIG_IGN)
+        signal(SIGTERM, SIG_IGN)
+        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+            var resumed = false
+            var sources: [any DispatchSourceSignal] = []
+            for sig in [SIGINT, SIGTERM] {
+                let s = DispatchSource.makeSignalSource(signal: sig, queue: .main)
+                s.setEventHandler {
+                    guard !resumed else { return }
+                    resumed = true
+                    for src in sources { src.cancel() }
+                    c.resume()
+                }
+                s.resume()
+                sources.append(s)
+            }
+        }
+    }
+}

@@ -1,0 +1,16 @@
+import ArgumentParser
+
+/// The `multihead` command line tool.
+@main
+struct MultiheadCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "multihead",
+        abstract: "UIKit's windows and screens on X11: list and watch monitors, drive a private X server.",
+        subcommands: [Screens.self, Watch.self, Server.self, Plug.self, Unplug.self])
+}
+
+/// The option every command that talks to a server takes.
+struct DisplayOptions: ParsableArguments {
+    @Option(name: .long, help: "The X display to use (default: $DISPLAY).")
+    var display: String?
+}

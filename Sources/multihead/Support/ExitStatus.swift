@@ -1,0 +1,69 @@
+import ArgumentParser
+import Foundation
+import Multihead
+import MultiheadTesting
+import MultiheadX11
+
+/// The exit statuses of the command line contract (sysexits.h).
+enum ExitStatus {
+    /// A person's mistake on the command line.
+    static let usage: Int32 = 64
+    /// No X server reachable.
+    static let unavailable: Int32 = 69
+    /// Anything else that went wrong.
+    static let software: Int32 = 70
+}
+
+/// Prints a message on stderr, prefixed with the tool's name.
+func printError(_ message: String) {
+    FileHandle.standardError.write(Data("multihead: \(message)\n".utf8))
+}
+
+/// Runs a command body, turning errors into the contract's exit statuses with a one-line reason.
+@MainActor
+func withExitStatus(_ body: () async throws -> Void) async throws {
+    do {
+        try await body()
+    } catch let e as X11Error {
+        printError(e.description)
+        switch e {
+        case .cannotOpenDisplay, .connectionLost, .missingExtension: throw ExitCode(ExitStatus.unavailable)
+        default: throw ExitCode(ExitStatus.software)
+        }
+    } catch let e as UsageError {
+        printError(e.message)
+        throw ExitCode(ExitStatus.usage)
+    } catch let e as VirtualServerError {
+        printError(e.description)
+        if case .serverMissing = e { throw ExitCode(ExitStatus.unavailable) }
+        if case .invalidMonitor = e { throw ExitCode(ExitStatus.usage) }
+        if case .noSuchMonitor = e { throw ExitCode(ExitStatus.usage) }
+        throw ExitCode(ExitStatus.software)
+    } catch let e as ScreenError {
+        printError(e.description)
+        throw ExitCode(ExitStatus.usage)
+    } catch let e as ExitCode {
+        throw e
+    } catch {
+        printError("\(error)")
+        throw ExitCode(ExitStatus.software)
+    }
+}
+
+/// A mistake in what a person asked for, found after parsing.
+struct UsageError: Error {
+    let message: String
+}
+
+/// Connects the shared application to the X server.
+@MainActor
+func connectShared(_ display: String?) throws -> Application {
+    let app = Application.shared
+    try app.attach(X11Backend(display: display))
+    return app
+}
+
+/// Sends what `print` buffered, so that a reader of a pipe sees each line as it happens.
+func flushStandardOutput() {
+    fflush(nil)
+}
