@@ -50,6 +50,6 @@ let package = Package(
         ),
         .testTarget(name: "MultiheadTests", dependencies: ["Multihead"]),
         .testTarget(name: "MultiheadX11Tests", dependencies: ["Multihead", "MultiheadX11", "MultiheadTesting"]),
-        .testTarget(name: "multiheadTests", dependencies: ["MultiheadTesting"]),
+        .testTarget(name: "multiheadTests", dependencies: ["Multihead", "MultiheadTesting", "multihead"]),
     ]
 )

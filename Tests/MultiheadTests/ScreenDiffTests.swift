@@ -1,0 +1,74 @@
+import Multihead
+import Testing
+
+@Suite("The snapshot diff, a pure function")
+struct ScreenDiffTests {
+    let a = ScreenDescription(name: "A", frame: Rect(x: 0, y: 0, width: 1920, height: 1080), isPrimary: true)
+    let b = ScreenDescription(name: "B", frame: Rect(x: 1920, y: 0, width: 1280, height: 720))
+    let c = ScreenDescription(name: "C", frame: Rect(x: 0, y: 1080, width: 800, height: 600))
+
+    @Test func equalSnapshotsGiveNothing() {
+        #expect(ScreenDiff.changes(from: [a, b], to: [a, b]).isEmpty)
+        #expect(ScreenDiff.changes(from: [a, b], to: [b, a]).isEmpty)
+        #expect(ScreenDiff.changes(from: [], to: []).isEmpty)
+    }
+
+    @Test func connectsThenDisconnectsThenModeChanges() {
+        var a2 = a
+        a2.frame.size = Size(width: 1280, height: 1024)
+        a2.currentMode = ScreenMode(width: 1280, height: 1024)
+        let changes = ScreenDiff.changes(from: [a, b], to: [c, a2])
+        #expect(changes == [.connect(c), .disconnect(b), .modeChange(from: a, to: a2)])
+    }
+
+    @Test func sameNameNewFrameIsOneModeChange() {
+        var b2 = b
+        b2.frame.origin.x = 2000
+        #expect(ScreenDiff.changes(from: [a, b], to: [a, b2]) == [.modeChange(from: b, to: b2)])
+    }
+
+    @Test func primaryFlagAloneIsNoChange() {
+        var b2 = b
+        b2.isPrimary = true
+        var a2 = a
+        a2.isPrimary = false
+        #expect(ScreenDiff.changes(from: [a, b], to: [a2, b2]).isEmpty)
+    }
+
+    @Test func brightnessAloneIsABrightnessChange() {
+        var b2 = b
+        b2.brightness = 0.5
+        #expect(ScreenDiff.changes(from: [a, b], to: [a, b2]) == [.brightnessChange(from: b, to: b2)])
+    }
+
+    @Test func duplicatesByNameCountOnce() {
+        #expect(ScreenDiff.changes(from: [], to: [a, a]) == [.connect(a)])
+        #expect(ScreenDiff.changes(from: [a, a], to: []) == [.disconnect(a)])
+    }
+
+    @Test func orderingIsMainThenYThenX() {
+        let d = ScreenDescription(name: "D", frame: Rect(x: -800, y: 0, width: 800, height: 600))
+        #expect(ScreenDiff.ordered([c, b, d, a]).map(\.name) == ["A", "D", "B", "C"])
+        // Without a primary, the one containing (0, 0) is main.
+        var a2 = a
+        a2.isPrimary = false
+        #expect(ScreenDiff.ordered([c, b, a2]).map(\.name) == ["A", "B", "C"])
+        // Without either, the first.
+        #expect(ScreenDiff.ordered([b, c]).map(\.name) == ["B", "C"])
+    }
+
+    @Test func refreshRateFromTimings() {
+        #expect(ScreenMode.refreshRate(dotClock: 148_500_000, hTotal: 2200, vTotal: 1125) == 60)
+        #expect(ScreenMode.refreshRate(dotClock: 0, hTotal: 2200, vTotal: 1125) == 0)
+        #expect(ScreenMode.refreshRate(dotClock: 1, hTotal: 0, vTotal: 0) == 0)
+    }
+
+    @Test func geometryParsing() {
+        #expect(Rect(geometry: "1280x720+1920+0") == Rect(x: 1920, y: 0, width: 1280, height: 720))
+        #expect(Rect(geometry: "800x600") == Rect(x: 0, y: 0, width: 800, height: 600))
+        #expect(Rect(geometry: "800x600-10+5") == Rect(x: -10, y: 5, width: 800, height: 600))
+        for bad in ["", "x", "800", "0x600", "800x-1", "nanx600", "800x600+1", "800x600+a+b", "infx5"] {
+            #expect(Rect(geometry: bad) == nil, "\(bad)")
+        }
+    }
+}

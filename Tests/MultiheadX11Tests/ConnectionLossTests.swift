@@ -1,0 +1,42 @@
+import Foundation
+import Multihead
+import MultiheadTesting
+import MultiheadX11
+import Testing
+
+@MainActor
+@Suite("A lost X connection")
+struct ConnectionLossTests {
+    @Test("the server dying is reported as an error, the process lives, and later calls throw")
+    func serverDies() async throws {
+        let server = try await VirtualServer.start(monitors: [.init("MAIN", "800x600+0+0", primary: true)])
+        let app = try server.makeApplication()
+        let screen = app.mainScreen
+        server.stop()
+        #expect(await app.run(until: { app.connectionError != nil }, timeout: .seconds(2)))
+        let error = try #require(app.connectionError as? X11Error)
+        #expect(error == .connectionLost(server.display))
+        // Screens stay as they were last seen; asking the dead server for anything throws.
+        #expect(app.screens.map(\.name) == ["MAIN"])
+        #expect(throws: X11Error.connectionLost(server.display)) {
+            try app.backend.setMode(ScreenMode(width: 640, height: 480), forScreenNamed: screen.name)
+        }
+        await #expect(throws: X11Error.self) { try await app.run() }
+        // Draining again is harmless.
+        app.backend.processPendingEvents()
+    }
+
+    @Test("run() ends with the error when the server dies while it waits")
+    func runThrows() async throws {
+        let server = try await VirtualServer.start(monitors: [.init("MAIN", "800x600+0+0", primary: true)])
+        let app = try server.makeApplication()
+        let clock = ContinuousClock()
+        let start = clock.now
+        Task { @MainActor in
+            try await Task.sleep(for: .milliseconds(100))
+            server.stop()
+        }
+        await #expect(throws: X11Error.connectionLost(server.display)) { try await app.run() }
+        #expect(clock.now - start < .seconds(2))
+    }
+}

@@ -1,0 +1,156 @@
+import Foundation
+import Multihead
+import MultiheadTesting
+import Testing
+
+/// Runs the built `multihead` binary and captures what it prints.
+struct CommandResult {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+}
+
+@MainActor
+func multihead(_ args: [String], environment: [String: String] = [:], unsetDisplay: Bool = true) throws -> CommandResult {
+    let bin = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        .appendingPathComponent("multihead").path
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: bin)
+    p.arguments = args
+    var env = ProcessInfo.processInfo.environment
+    if unsetDisplay { env["DISPLAY"] = nil }
+    for (k, v) in environment { env[k] = v }
+    p.environment = env
+    let out = Pipe(), err = Pipe()
+    p.standardOutput = out
+    p.standardError = err
+    try p.run()
+    let o = out.fileHandleForReading.readDataToEndOfFile()
+    let e = err.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    return CommandResult(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
+                         stderr: String(decoding: e, as: UTF8.self))
+}
+
+@MainActor
+@Suite("The multihead command, as a built binary")
+struct CommandLineTests {
+    @Test("screens --json prints the contract's shape, main first")
+    func screensJSON() async throws {
+        let server = try await VirtualServer.start(monitors: [
+            .init("EXT-1", "1280x720+1920+0"), .init("MAIN", "1920x1080+0+0", primary: true),
+        ])
+        defer { server.stop() }
+        let r = try multihead(["screens", "--json"], environment: server.environment)
+        #expect(r.status == 0, "\(r.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]])
+        #expect(json.map { $0["name"] as? String } == ["MAIN", "EXT-1"])
+        #expect(json.map { $0["main"] as? Bool } == [true, false])
+        let ext = json[1]
+        #expect(ext["frame"] as? [String: Int] == ["x": 1920, "y": 0, "width": 1280, "height": 720])
+        #expect(ext["physicalSize"] as? [String: Int] == ["width": 339, "height": 191])
+        #expect(ext["scale"] as? Double == 1)
+        let mode = try #require(ext["currentMode"] as? [String: Any])
+        #expect(mode["width"] as? Int == 1280 && mode["height"] as? Int == 720 && mode["refreshRate"] as? Double == 0)
+        #expect((ext["modes"] as? [[String: Any]])?.count == 1)
+    }
+
+    @Test("screens prints a table for people")
+    func screensTable() async throws {
+        let server = try await VirtualServer.start(monitors: [.init("MAIN", "1920x1080+0+0", primary: true)])
+        defer { server.stop() }
+        let r = try multihead(["screens"], environment: server.environment)
+        #expect(r.status == 0)
+        let lines = r.stdout.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("NAME") == true)
+        #expect(lines.count == 2)
+        #expect(lines[1].contains("MAIN") && lines[1].contains("*") && lines[1].contains("1920x1080+0+0"))
+    }
+
+    @Test("watch prints one JSON line per event and exits after --count")
+    func watchCount() async throws {
+        let server = try await VirtualServer.start(monitors: [.init("MAIN", "1920x1080+0+0", primary: true)])
+        defer { server.stop() }
+        let bin = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("multihead")
+        let p = Process()
+        p.executableURL = bin
+        p.arguments = ["watch", "--json", "--count", "2", "--timeout", "20"]
+        p.environment = ProcessInfo.processInfo.environment.merging(server.environment) { $1 }
+        let out = Pipe()
+        p.standardOutput = out
+        try p.run()
+        try await Task.sleep(for: .milliseconds(400))
+        try server.plug("EXT-9", "640x480+1920+0")
+        try await Task.sleep(for: .milliseconds(100))
+        try server.unplug("EXT-9")
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 0)
+        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n")
+        #expect(lines.count == 2)
+        let events = try lines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(events.map { $0?["event"] as? String } == ["connect", "disconnect"])
+        #expect(events.map { ($0?["screen"] as? [String: Any])?["name"] as? String } == ["EXT-9", "EXT-9"])
+    }
+
+    @Test("watch exits 69 within 1 s when the server goes away")
+    func watchServerGone() async throws {
+        let server = try await VirtualServer.start(monitors: [.init("MAIN", "800x600+0+0", primary: true)])
+        let bin = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("multihead")
+        let p = Process()
+        p.executableURL = bin
+        p.arguments = ["watch"]
+        p.environment = ProcessInfo.processInfo.environment.merging(server.environment) { $1 }
+        let err = Pipe()
+        p.standardError = err
+        p.standardOutput = FileHandle.nullDevice
+        try p.run()
+        try await Task.sleep(for: .milliseconds(400))
+        let clock = ContinuousClock()
+        let killed = clock.now
+        server.stop()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        #expect(clock.now - killed < .seconds(1))
+        #expect(p.terminationStatus == 69)
+        #expect(String(decoding: e, as: UTF8.self).contains("went away"))
+    }
+
+    @Test("no DISPLAY exits 69 naming the problem; an unreachable one exits 69 naming it")
+    func noServer() throws {
+        let r = try multihead(["screens"])
+        #expect(r.status == 69)
+        #expect(r.stderr.contains("DISPLAY is not set"))
+        let r2 = try multihead(["screens", "--display", ":977"])
+        #expect(r2.status == 69)
+        #expect(r2.stderr.contains("\":977\""))
+        #expect(!r2.stderr.contains("Fatal") && !r2.stderr.contains("Stack"))
+    }
+
+    @Test("bad flags and arguments exit 64 with the reason")
+    func badUsage() throws {
+        for args in [["watch", "--count", "0"], ["watch", "--timeout", "nan"], ["screens", "--bogus"],
+                     ["plug", "X", "not-a-geometry"], ["server", "--monitors", "0x0"], ["nonsense"]] {
+            let r = try multihead(args)
+            #expect(r.status == 64, "\(args): \(r.status) \(r.stderr)")
+            #expect(!r.stderr.isEmpty)
+        }
+    }
+
+    @Test("plug and unplug change a private server; mistakes exit 64")
+    func plugUnplug() async throws {
+        let server = try await VirtualServer.start(monitors: [.init("MAIN", "800x600+0+0", primary: true)])
+        defer { server.stop() }
+        #expect(try multihead(["plug", "EXT-1", "640x480+800+0"], environment: server.environment).status == 0)
+        let app = try server.makeApplication()
+        #expect(app.screens.map(\.name) == ["MAIN", "EXT-1"])
+        #expect(try multihead(["unplug", "EXT-1"], environment: server.environment).status == 0)
+        #expect(await app.run(until: { app.screens.count == 1 }))
+        let missing = try multihead(["unplug", "NOPE"], environment: server.environment)
+        #expect(missing.status == 64 && missing.stderr.contains("NOPE"))
+        let output = try multihead(["plug", "screen", "10x10+0+0"], environment: server.environment)
+        #expect(output.status == 64)
+        let huge = try multihead(["plug", "BIG", "100000x10+0+0"], environment: server.environment)
+        #expect(huge.status == 64)
+    }
+}
