@@ -1,0 +1,156 @@
+@testable import Multihead
+import Testing
+
+@MainActor
+@Suite("Views: geometry, hierarchy, conversion, hit testing")
+struct ViewTests {
+    @Test func frameBoundsAndCenter() {
+        let v = View(frame: Rect(x: 10, y: 20, width: 100, height: 50))
+        #expect(v.bounds == Rect(x: 0, y: 0, width: 100, height: 50))
+        #expect(v.center == Point(x: 60, y: 45))
+        v.center = Point(x: 100, y: 100)
+        #expect(v.frame == Rect(x: 50, y: 75, width: 100, height: 50))
+        v.bounds = Rect(x: 5, y: 5, width: 200, height: 100)
+        #expect(v.center == Point(x: 100, y: 100))
+        #expect(v.frame == Rect(x: 0, y: 50, width: 200, height: 100))
+        #expect(v.bounds.origin == Point(x: 5, y: 5))
+    }
+
+    @Test func hierarchyOperations() {
+        let root = View(frame: Rect(x: 0, y: 0, width: 100, height: 100))
+        let a = View(frame: .zero), b = View(frame: .zero), c = View(frame: .zero), d = View(frame: .zero)
+        root.addSubview(a)
+        root.addSubview(b)
+        #expect(root.subviews.map(ObjectIdentifier.init) == [a, b].map(ObjectIdentifier.init) && a.superview === root)
+        root.insertSubview(c, at: 1)
+        #expect(root.subviews.map(ObjectIdentifier.init) == [a, c, b].map(ObjectIdentifier.init))
+        root.insertSubview(d, aboveSubview: a)
+        #expect(root.subviews.map(ObjectIdentifier.init) == [a, d, c, b].map(ObjectIdentifier.init))
+        root.insertSubview(b, belowSubview: a)
+        #expect(root.subviews.map(ObjectIdentifier.init) == [b, a, d, c].map(ObjectIdentifier.init))
+        root.bringSubviewToFront(b)
+        root.sendSubviewToBack(c)
+        #expect(root.subviews.map(ObjectIdentifier.init) == [c, a, d, b].map(ObjectIdentifier.init))
+        root.insertSubview(a, at: 99)
+        #expect(root.subviews.last === a)
+        // Adding a view that has a superview moves it.
+        a.addSubview(d)
+        #expect(d.superview === a && !root.subviews.contains { $0 === d })
+        d.removeFromSuperview()
+        #expect(d.superview == nil && a.subviews.isEmpty)
+    }
+
+    @Test func windowAndSuperviewStayConsistentThroughMoves() throws {
+        let (app, _) = try makeApp()
+        let w1 = Window(frame: Rect(x: 0, y: 0, width: 100, height: 100), screen: app.mainScreen)
+        let w2 = Window(frame: Rect(x: 0, y: 0, width: 100, height: 100), screen: app.mainScreen)
+        let parent = View(frame: .zero), child = View(frame: .zero)
+        parent.addSubview(child)
+        #expect(child.window == nil)
+        w1.addSubview(parent)
+        #expect(child.window === w1 && parent.window === w1)
+        w2.addSubview(parent)
+        #expect(child.window === w2 && w1.subviews.isEmpty)
+        parent.removeFromSuperview()
+        #expect(child.window == nil && child.superview === parent)
+        #expect(w1.window === w1)
+    }
+
+    @Test func aViewCannotBeAddedToItselfOrItsOwnSubview() {
+        let a = View(frame: .zero), b = View(frame: .zero), c = View(frame: .zero)
+        a.addSubview(b)
+        b.addSubview(c)
+        a.addSubview(a)
+        c.addSubview(a)
+        b.insertSubview(a, at: 0)
+        #expect(a.superview == nil && b.superview === a && c.superview === b)
+        #expect(a.subviews.count == 1 && c.subviews.isEmpty)
+    }
+
+    @Test func labelAndRedrawMarks() throws {
+        let (app, backend) = try makeApp()
+        let w = Window(frame: Rect(x: 0, y: 0, width: 300, height: 100), screen: app.mainScreen)
+        let l = Label(frame: Rect(x: 0, y: 0, width: 100, height: 20))
+        w.addSubview(l)
+        w.isHidden = false
+        app.flush()
+        #expect(backend.shown.first?.redrawn == true)
+        app.flush()
+        let presentations = backend.presentations
+        l.text = "<no content>"
+        #expect(w.needsDisplay)
+        app.flush()
+        #expect(backend.presentations == presentations + 1 && backend.shown.first?.redrawn == true)
+        l.textColor = .red
+        l.fontSize = 18
+        l.fontSize = .nan
+        #expect(l.fontSize == 18)
+        l.sizeToFit()
+        #expect(l.frame.size == Size(width: (12 * 18 * 0.6).rounded(.up), height: 23))
+    }
+
+    @Test func conversionBetweenViewsWindowsAndScreens() throws {
+        let (app, _) = try makeApp()
+        let ext = try #require(app.screen(named: "EXT"))
+        let w1 = Window(frame: Rect(x: 100, y: 50, width: 500, height: 500), screen: app.mainScreen)
+        let w2 = Window(frame: Rect(x: 10, y: 20, width: 500, height: 500), screen: ext)
+        let outer = View(frame: Rect(x: 10, y: 10, width: 200, height: 200))
+        outer.bounds.origin = Point(x: 5, y: 5)
+        let inner = View(frame: Rect(x: 20, y: 30, width: 50, height: 50))
+        w1.addSubview(outer)
+        outer.addSubview(inner)
+        // inner (0,0) → outer (20,30) → w1 (20-5+10, 30-5+10) = (25, 35) → main screen (125, 85).
+        #expect(inner.convert(Point.zero, to: outer) == Point(x: 20, y: 30))
+        #expect(inner.convert(Point.zero, to: w1) == Point(x: 25, y: 35))
+        #expect(inner.convert(Point.zero, to: nil) == Point(x: 125, y: 85))
+        #expect(outer.convert(Point.zero, from: inner) == Point(x: 20, y: 30))
+        #expect(inner.convert(Point(x: 25, y: 35), from: w1) == .zero)
+        #expect(inner.convert(Point(x: 125, y: 85), from: nil) == .zero)
+        // Across screens through desktop coordinates: desktop (125, 85) is EXT (-1795, 85), w2 (-1805, 65).
+        let v2 = View(frame: Rect(x: 1, y: 1, width: 10, height: 10))
+        w2.addSubview(v2)
+        #expect(inner.convert(Point.zero, to: w2) == Point(x: 125 - 1920 - 10, y: 85 - 20))
+        #expect(v2.convert(Point.zero, to: inner) == Point(x: 1920 + 10 + 1 - 125, y: 20 + 1 - 85))
+        let r = inner.convert(Rect(x: 0, y: 0, width: 10, height: -5), to: w1)
+        #expect(r == Rect(x: 25, y: 30, width: 10, height: 5))
+        #expect(w1.convert(Rect(x: 25, y: 35, width: 1, height: 1), to: inner) == Rect(x: 0, y: 0, width: 1, height: 1))
+        #expect(inner.convert(Rect(x: 125, y: 85, width: 3, height: 3), from: nil) == Rect(x: 0, y: 0, width: 3, height: 3))
+    }
+
+    @Test func hitTestFindsTheDeepestVisibleInteractiveView() throws {
+        let (app, _) = try makeApp()
+        let w = Window(frame: Rect(x: 0, y: 0, width: 200, height: 200), screen: app.mainScreen)
+        w.isHidden = false
+        let back = View(frame: Rect(x: 0, y: 0, width: 100, height: 100))
+        let front = View(frame: Rect(x: 50, y: 50, width: 100, height: 100))
+        let deep = View(frame: Rect(x: 10, y: 10, width: 20, height: 20))
+        w.addSubview(back)
+        w.addSubview(front)
+        front.addSubview(deep)
+        #expect(w.hitTest(Point(x: 70, y: 70)) === deep)
+        #expect(w.hitTest(Point(x: 55, y: 55)) === front)
+        #expect(w.hitTest(Point(x: 10, y: 10)) === back)
+        #expect(w.hitTest(Point(x: 180, y: 10)) === w)
+        deep.isHidden = true
+        #expect(w.hitTest(Point(x: 70, y: 70)) === front)
+        front.alpha = 0.01
+        #expect(w.hitTest(Point(x: 70, y: 70)) === back)
+        front.alpha = 0.02
+        front.isUserInteractionEnabled = false
+        #expect(w.hitTest(Point(x: 70, y: 70)) === back)
+        #expect(w.hitTest(Point(x: .nan, y: 1)) == nil)
+    }
+
+    @Test func aPointOutsideTheWindowReachesNothingEvenWhereASubviewDraws() throws {
+        let (app, _) = try makeApp()
+        let w = Window(frame: Rect(x: 0, y: 0, width: 100, height: 100), screen: app.mainScreen)
+        w.isHidden = false
+        let wide = View(frame: Rect(x: 0, y: 0, width: 400, height: 400))
+        w.addSubview(wide)
+        #expect(w.hitTest(Point(x: 50, y: 50)) === wide)
+        #expect(w.hitTest(Point(x: 150, y: 50)) == nil)
+        #expect(app.window(at: Point(x: 150, y: 50)) == nil)
+        w.isHidden = true
+        #expect(w.hitTest(Point(x: 50, y: 50)) == nil)
+    }
+}
