@@ -8,6 +8,7 @@ import MultiheadX11
 @MainActor
 public final class ServerControl {
     let connection: XConnection
+    private var atoms: [String: UInt] = [:]
 
     /// Connects to a display (nil: `DISPLAY`).
     public init(display: String?) throws {
@@ -64,12 +65,12 @@ public final class ServerControl {
         }
     }
 
-    private func addMonitor(name: String, frame: Rect, primary: Bool) throws {
+    package func addMonitor(name: String, frame: Rect, primary: Bool) throws {
         let c = connection
         try c.trap("RRSetMonitor \(name)") {
             guard let m = XRRAllocateMonitor(c.display, 0) else { return }
             defer { XFree(m) }
-            m.pointee.name = XInternAtom(c.display, name, 0)
+            m.pointee.name = Atom(atom(name, create: true))
             m.pointee.primary = primary ? 1 : 0
             m.pointee.automatic = 0
             m.pointee.x = Int32(frame.minX)
@@ -84,11 +85,19 @@ public final class ServerControl {
     }
 
     /// Deletes a client-defined monitor. `XRRDeleteMonitor`.
-    func deleteMonitor(name: String) throws {
+    package func deleteMonitor(name: String) throws {
         let c = connection
-        let atom = XInternAtom(c.display, name, 1)
+        let atom = Atom(atom(name, create: false))
         guard atom != 0 else { throw VirtualServerError.noSuchMonitor(name) }
         try c.trap("RRDeleteMonitor \(name)") { XRRDeleteMonitor(c.display, c.root, atom) }
+    }
+
+    /// An atom by name, cached: atoms live as long as the server. `XInternAtom`.
+    private func atom(_ name: String, create: Bool) -> UInt {
+        if let a = atoms[name] { return a }
+        let a = UInt(XInternAtom(connection.display, name, create ? 0 : 1))
+        if a != 0 { atoms[name] = a }
+        return a
     }
 
     /// Takes an output's CRTC away (`xrandr --output NAME --off`). `XRRSetCrtcConfig`.

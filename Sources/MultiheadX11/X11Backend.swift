@@ -88,12 +88,19 @@ public final class X11Backend: DisplayBackend {
         return false
     }
 
+    /// Reads the monitors afresh: RandR 1.5 monitors with their outputs' modes.
+    public func readScreens() throws -> [ScreenDescription] {
+        guard let c = connection, var r = reader else { throw X11Error.connectionLost(requestedDisplay ?? "") }
+        try c.checkAlive()
+        let snapshot = try r.read()
+        reader = r
+        return snapshot
+    }
+
     func rescan() {
-        guard let c = connection, var r = reader else { return }
+        guard let c = connection else { return }
         do {
-            let snapshot = try r.read()
-            reader = r
-            input?.screensDidChange(snapshot)
+            input?.screensDidChange(try readScreens())
         } catch {
             if c.isLost { return lost(c) }
             // A monitor that vanished mid-read: the event that follows its removal re-syncs.

@@ -40,9 +40,11 @@ package final class XConnection {
         try checkAlive()
         let start = UInt(mh_next_request(display))
         let result = try body()
-        XSync(display, 0)
-        try checkAlive()
         let end = UInt(mh_next_request(display))
+        // Replies come in request order: once the last request was answered, every error of the range is
+        // in, and an extra round trip (XSync) would only wait.
+        if UInt(XLastKnownRequestProcessed(display)) + 1 < end { XSync(display, 0) }
+        try checkAlive()
         let mine = XErrorTrap.key(display)
         var first: XErrorRecord?
         XErrorTrap.records.removeAll { r in

@@ -1,1 +1,207 @@
-int main(void){return 0;}
+/* The raw C/Xlib baseline for Scripts/bench: the same work as the Swift API, without it.
+ * Usage: XlibBaseline enumerate N | hotplug N | stacking N OPS | hittest VIEWS CALLS
+ * Prints "median_us=…" (and the figures it measured); DISPLAY and XAUTHORITY pick the server. */
+#include <X11/Xlib.h>
+#include <X11/extensions/Xrandr.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now_us(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e6 + t.tv_nsec / 1e3;
+}
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n) {
+    qsort(v, n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* Atom names are cached, as the Swift reader caches them. */
+static Atom cached_atoms[64];
+static char *cached_names[64];
+static int ncached;
+
+static const char *atom_name(Display *d, Atom a) {
+    for (int i = 0; i < ncached; i++) if (cached_atoms[i] == a) return cached_names[i];
+    char *n = XGetAtomName(d, a);
+    if (ncached < 64) { cached_atoms[ncached] = a; cached_names[ncached++] = n; }
+    return n;
+}
+
+/* One full read: monitors, resources, every output and CRTC, names; returns a checksum. */
+static long read_monitors(Display *d, Window root) {
+    long sum = 0;
+    int n = 0;
+    XRRMonitorInfo *m = XRRGetMonitors(d, root, True, &n);
+    XRRScreenResources *res = XRRGetScreenResourcesCurrent(d, root);
+    if (res) {
+        for (int i = 0; i < res->noutput; i++) {
+            XRROutputInfo *o = XRRGetOutputInfo(d, res, res->outputs[i]);
+            if (o) { sum += o->nmode + o->nameLen; XRRFreeOutputInfo(o); }
+        }
+        for (int i = 0; i < res->ncrtc; i++) {
+            XRRCrtcInfo *c = XRRGetCrtcInfo(d, res, res->crtcs[i]);
+            if (c) { sum += c->width; XRRFreeCrtcInfo(c); }
+        }
+        for (int i = 0; i < res->nmode; i++) sum += res->modes[i].width;
+        XRRFreeScreenResources(res);
+    }
+    for (int i = 0; m && i < n; i++) sum += m[i].width + (long)strlen(atom_name(d, m[i].name));
+    if (m) XRRFreeMonitors(m);
+    return sum;
+}
+
+static int enumerate(int iters) {
+    Display *d = XOpenDisplay(NULL);
+    if (!d) { fprintf(stderr, "cannot open display\n"); return 69; }
+    Window root = DefaultRootWindow(d);
+    double *t = calloc(iters, sizeof *t);
+    long sum = 0;
+    for (int i = 0; i < iters; i++) {
+        double s = now_us();
+        sum += read_monitors(d, root);
+        t[i] = now_us() - s;
+    }
+    printf("median_us=%.2f checksum=%ld\n", median(t, iters), sum);
+    XCloseDisplay(d);
+    return 0;
+}
+
+/* Connection B plugs or unplugs a monitor (XRRSetMonitor/XRRDeleteMonitor + XSync); connection A waits
+ * for the root ConfigureNotify and re-reads the monitors: the latency is from the request to the re-read. */
+static int hotplug(int iters) {
+    Display *a = XOpenDisplay(NULL), *b = XOpenDisplay(NULL);
+    if (!a || !b) { fprintf(stderr, "cannot open display\n"); return 69; }
+    Window root = DefaultRootWindow(a);
+    XSelectInput(a, root, StructureNotifyMask);
+    XRRSelectInput(a, root, RRScreenChangeNotifyMask | RRCrtcChangeNotifyMask | RROutputChangeNotifyMask);
+    XSync(a, False);
+    Atom name = XInternAtom(b, "BENCH-C", False);
+    double *t = calloc(iters, sizeof *t);
+    for (int i = 0; i < iters; i++) {
+        double s = now_us();
+        if (i % 2 == 0) {
+            XRRMonitorInfo *m = XRRAllocateMonitor(b, 0);
+            m->name = name; m->x = 7000; m->y = 0; m->width = 640; m->height = 480;
+            m->mwidth = 169; m->mheight = 127;
+            XRRSetMonitor(b, DefaultRootWindow(b), m);
+            XFree(m);
+        } else {
+            XRRDeleteMonitor(b, DefaultRootWindow(b), name);
+        }
+        XSync(b, False);
+        int got = 0;
+        while (!got) {
+            struct pollfd p = { ConnectionNumber(a), POLLIN, 0 };
+            if (!XPending(a)) poll(&p, 1, 1000);
+            while (XPending(a)) {
+                XEvent e;
+                XNextEvent(a, &e);
+                if (e.type == ConfigureNotify) got = 1;
+            }
+        }
+        read_monitors(a, root);
+        t[i] = now_us() - s;
+    }
+    printf("median_us=%.2f\n", median(t, iters));
+    XCloseDisplay(a);
+    XCloseDisplay(b);
+    return 0;
+}
+
+/* The same work as the model's stacking order, done the plain way: a sorted array of (level, sequence)
+ * with memmove, n windows; each op re-levels one window or brings one to the front. */
+typedef struct { double level; unsigned long seq; int id; } key_t2;
+
+static int key_index(key_t2 *k, int n, double level, unsigned long seq) {
+    int lo = 0, hi = n;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (k[mid].level < level || (k[mid].level == level && k[mid].seq < seq)) lo = mid + 1; else hi = mid;
+    }
+    return lo;
+}
+
+static int stacking(int n, int ops) {
+    key_t2 *k = calloc(n + 1, sizeof *k);
+    double *lv = calloc(n, sizeof *lv);
+    unsigned long *sq = calloc(n, sizeof *sq), next = 0;
+    for (int i = 0; i < n; i++) { k[i].level = 0; k[i].seq = ++next; k[i].id = i; lv[i] = 0; sq[i] = next; }
+    double *t = calloc(ops, sizeof *t);
+    srand(7);
+    for (int o = 0; o < ops; o++) {
+        int id = rand() % n;
+        double s = now_us();
+        int at = key_index(k, n, lv[id], sq[id]);
+        memmove(&k[at], &k[at + 1], (n - at - 1) * sizeof *k);
+        if (o % 2) lv[id] = (double)(rand() % 3) * 1000; else sq[id] = ++next;
+        int to = key_index(k, n - 1, lv[id], sq[id]);
+        memmove(&k[to + 1], &k[to], (n - 1 - to) * sizeof *k);
+        k[to].level = lv[id]; k[to].seq = sq[id]; k[to].id = id;
+        t[o] = now_us() - s;
+    }
+    printf("median_us=%.3f\n", median(t, ops));
+    return 0;
+}
+
+/* A tree of views as the Swift benchmark builds it: each node has `fan` children laid out in a row. */
+typedef struct node { double x, y, w, h; int nchild; struct node **child; } node;
+
+static node *build(int depth, int fan, double w, double h, int *count, int limit) {
+    node *v = calloc(1, sizeof *v);
+    v->w = w; v->h = h;
+    (*count)++;
+    if (depth == 0) return v;
+    v->child = calloc(fan, sizeof *v->child);
+    for (int i = 0; i < fan && *count < limit; i++) {
+        node *c = build(depth - 1, fan, w / fan, h, count, limit);
+        c->x = i * (w / fan); c->y = 0;
+        v->child[v->nchild++] = c;
+    }
+    return v;
+}
+
+static node *hit(node *v, double x, double y) {
+    if (x < 0 || y < 0 || x >= v->w || y >= v->h) return NULL;
+    for (int i = v->nchild - 1; i >= 0; i--) {
+        node *r = hit(v->child[i], x - v->child[i]->x, y - v->child[i]->y);
+        if (r) return r;
+    }
+    return v;
+}
+
+static int hittest(int views, int calls, int depth, int fan) {
+    int count = 0;
+    node *root = build(depth, fan, 100000, 1000, &count, views);
+    double *t = calloc(calls, sizeof *t);
+    long found = 0;
+    for (int i = 0; i < calls; i++) {
+        /* The same points as the Swift benchmark. */
+        double x = (double)(((long)i * 7919) % 100000), y = (double)(((long)i * 104729) % 1000);
+        double s = now_us();
+        found += hit(root, x, y) != NULL;
+        t[i] = now_us() - s;
+    }
+    printf("median_us=%.3f views=%d found=%ld\n", median(t, calls), count, found);
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 3) { fprintf(stderr, "usage: XlibBaseline enumerate N | hotplug N | stacking N OPS | hittest VIEWS CALLS DEPTH FAN\n"); return 64; }
+    int a = atoi(argv[2]);
+    if (!strcmp(argv[1], "enumerate")) return enumerate(a);
+    if (!strcmp(argv[1], "hotplug")) return hotplug(a);
+    if (!strcmp(argv[1], "stacking") && argc > 3) return stacking(a, atoi(argv[3]));
+    if (!strcmp(argv[1], "hittest") && argc > 5) return hittest(a, atoi(argv[3]), atoi(argv[4]), atoi(argv[5]));
+    fprintf(stderr, "unknown mode %s\n", argv[1]);
+    return 64;
+}

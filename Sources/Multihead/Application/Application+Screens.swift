@@ -31,6 +31,12 @@ extension Application {
         return stream
     }
 
+    /// Re-reads the monitors from the backend now and posts what changed, as an event from the backend
+    /// would; the backend does this by itself on every change, so this is only for forcing a re-sync.
+    public func refreshScreens() throws {
+        screensDidChange(try backend.readScreens())
+    }
+
     /// The snapshot the model holds now, in `screens` order.
     public var screenSnapshot: [ScreenDescription] { screens.map(\.snapshot) }
 

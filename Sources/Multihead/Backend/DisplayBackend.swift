@@ -7,6 +7,8 @@
 public protocol DisplayBackend: AnyObject {
     /// Connects, starts watching, and returns the first screen snapshot (never empty).
     func start(input: BackendInput) throws -> [ScreenDescription]
+    /// Reads the monitors afresh (a round trip to the server); never empty.
+    func readScreens() throws -> [ScreenDescription]
     /// Handles whatever events are already waiting, without blocking.
     func processPendingEvents()
     /// Stops watching and releases everything it made.

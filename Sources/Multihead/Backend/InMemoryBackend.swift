@@ -66,6 +66,9 @@ public final class InMemoryBackend: DisplayBackend {
         return snapshot
     }
 
+    /// The scripted snapshot.
+    public func readScreens() throws -> [ScreenDescription] { snapshot }
+
     /// Nothing waits in memory.
     public func processPendingEvents() {}
 
