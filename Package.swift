@@ -20,13 +20,18 @@ let package = Package(
             pkgConfig: "x11 xrandr xext xtst",
             providers: [.apt(["libx11-dev", "libxrandr-dev", "libxext-dev", "libxtst-dev"])]
         ),
+        .systemLibrary(
+            name: "CCairo",
+            pkgConfig: "cairo",
+            providers: [.apt(["libcairo2-dev"])]
+        ),
         .target(
             name: "Multihead",
             dependencies: [.product(name: "Logging", package: "swift-log")]
         ),
         .target(
             name: "MultiheadX11",
-            dependencies: ["Multihead", "CXlib", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["Multihead", "CXlib", "CCairo", .product(name: "Logging", package: "swift-log")]
         ),
         .target(
             name: "MultiheadTesting",

@@ -5,6 +5,8 @@
 #include <X11/Xutil.h>
 #include <X11/Xatom.h>
 #include <X11/extensions/Xrandr.h>
+#include <sys/ipc.h>
+#include <sys/shm.h>
 #include <X11/extensions/XShm.h>
 #include <X11/extensions/XTest.h>
 
@@ -19,5 +21,11 @@ static inline int mh_display_width_mm(Display *d, int s) { return DisplayWidthMM
 static inline int mh_display_height_mm(Display *d, int s) { return DisplayHeightMM(d, s); }
 static inline int mh_connection_number(Display *d) { return ConnectionNumber(d); }
 static inline unsigned long mh_next_request(Display *d) { return NextRequest(d); }
+static inline Visual *mh_default_visual(Display *d, int s) { return DefaultVisual(d, s); }
+static inline int mh_default_depth(Display *d, int s) { return DefaultDepth(d, s); }
+static inline unsigned long mh_black_pixel(Display *d, int s) { return BlackPixel(d, s); }
+static inline int mh_destroy_image(XImage *i) { return XDestroyImage(i); }
+static inline unsigned long mh_get_pixel(XImage *i, int x, int y) { return XGetPixel(i, x, y); }
+static inline unsigned long mh_all_planes(void) { return AllPlanes; }
 
 #endif

@@ -80,7 +80,7 @@ public final class VirtualServer {
         let fb = framebuffer ?? needed
         let server = try await XServerLauncher.launch(
             binary: "Xvfb", package: "xvfb",
-            arguments: ["-screen", "0", "\(Int(fb.width))x\(Int(fb.height))x24"], framebuffer: fb)
+            arguments: ["-br", "-screen", "0", "\(Int(fb.width))x\(Int(fb.height))x24"], framebuffer: fb)
         if !monitors.isEmpty {
             do {
                 let c = try server.controlConnection()
@@ -130,6 +130,7 @@ public final class VirtualServer {
         control = nil
         process.terminate()
         try? FileManager.default.removeItem(atPath: serverAuthFile)
+        try? XauthFile.set(authorityFile, display: String(display.dropFirst()), cookie: nil)
     }
 
     /// The kit's own connection for changing this server's monitors.

@@ -44,7 +44,7 @@ enum XServerLauncher {
             throw VirtualServerError.didNotStart(binary: binary, log: String(log.suffix(2000)))
         }
         let display = ":\(n)"
-        try XauthFile.append(authorityFile, display: String(n), cookie: cookie)
+        try XauthFile.set(authorityFile, display: String(n), cookie: cookie)
         if !environmentSet {
             setenv("XAUTHORITY", authorityFile, 1)
             environmentSet = true

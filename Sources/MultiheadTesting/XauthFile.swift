@@ -38,18 +38,19 @@ enum XauthFile {
         }
     }
 
-    /// Appends an entry to a file shared by this process's servers (created mode 0600 if missing).
-    static func append(_ path: String, display: String, cookie: [UInt8]) throws {
+    /// The cookies of this process's servers, by display number, as the shared file holds them.
+    nonisolated(unsafe) private static var cookies: [String: [UInt8]] = [:]
+
+    /// Sets (or, with nil, removes) a display's cookie in the file shared by this process's servers and
+    /// rewrites it: a display number used again must not find its old cookie first.
+    static func set(_ path: String, display: String, cookie: [UInt8]?) throws {
         lock.lock()
         defer { lock.unlock() }
-        let data = entry(display: display, cookie: cookie)
-        if !FileManager.default.fileExists(atPath: path) {
-            try write(path, display: display, cookie: cookie)
-            return
-        }
-        guard let h = FileHandle(forWritingAtPath: path) else { throw VirtualServerError.cannotWrite(path) }
-        defer { try? h.close() }
-        try h.seekToEnd()
-        try h.write(contentsOf: data)
+        cookies[display] = cookie
+        var data = Data()
+        for (d, c) in cookies.sorted(by: { $0.key < $1.key }) { data.append(entry(display: d, cookie: c)) }
+        let tmp = path + ".new"
+        guard FileManager.default.createFile(atPath: tmp, contents: data, attributes: [.posixPermissions: 0o600]),
+              rename(tmp, path) == 0 else { throw VirtualServerError.cannotWrite(path) }
     }
 }

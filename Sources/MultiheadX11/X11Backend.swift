@@ -19,11 +19,22 @@ public final class X11Backend: DisplayBackend {
     var source: (any DispatchSourceRead)?
     var randrEventBase: Int32 = 0
     var reportedLoss = false
+    var presenter: X11Presenter?
+    /// Whether pixels may travel through MIT-SHM (when the server offers it).
+    public let useSharedMemory: Bool
 
     /// Makes a backend for a display name (nil or empty: `DISPLAY`); nothing connects until `start`.
-    public init(display: String? = nil) {
+    /// `useSharedMemory: false` sends pixels with `XPutImage` even where MIT-SHM is offered.
+    public init(display: String? = nil, useSharedMemory: Bool = true) {
         requestedDisplay = display
+        self.useSharedMemory = useSharedMemory
     }
+
+    /// Whether pixels travel through MIT-SHM on this connection.
+    public var isUsingSharedMemory: Bool { presenter?.useSharedMemory ?? false }
+
+    /// How many windows the last presentation drew again.
+    public var lastRedrawCount: Int { presenter?.lastRedrawCount ?? 0 }
 
     /// The display name in use, once connected.
     public var displayName: String? { connection?.name }
@@ -47,6 +58,7 @@ public final class X11Backend: DisplayBackend {
         connection = c
         self.reader = reader
         self.input = input
+        presenter = X11Presenter(connection: c, useSharedMemory: useSharedMemory)
         reportedLoss = false
         watch(c)
         return snapshot
@@ -72,7 +84,10 @@ public final class X11Backend: DisplayBackend {
             if handle(&e) { changed = true }
         }
         if c.isLost { return lost(c) }
-        c.drainStrayErrors()
+        // An error about one of our windows (destroyed under us): forget it and show it again.
+        for resource in c.drainStrayErrors() {
+            if let w = presenter?.lost(xid: resource) { w.setNeedsDisplay() }
+        }
         if changed { rescan() }
     }
 
@@ -85,6 +100,7 @@ public final class X11Backend: DisplayBackend {
             return true
         }
         if type == ConfigureNotify, let c = connection, e.xconfigure.window == c.root { return true }
+        handleWindowEvent(&e)
         return false
     }
 
@@ -118,6 +134,9 @@ public final class X11Backend: DisplayBackend {
 
     /// Stops watching and closes the connection.
     public func stop() {
+        presenter?.tearDown()
+        presenter = nil
+        connection?.flush()
         source?.cancel()
         source = nil
         connection?.close()
@@ -126,9 +145,12 @@ public final class X11Backend: DisplayBackend {
         input = nil
     }
 
-    /// Not drawn yet: windows are presented by the compositor (issue 4).
-    public func present(_ scene: Scene) {}
+    /// Shows the scene: an override-redirect X window per visible window, drawn with cairo, stacked.
+    public func present(_ scene: Scene) { presenter?.present(scene) }
 
-    /// Not focused yet: windows are presented by the compositor (issue 4).
-    public func focus(_ window: Multihead.Window?) {}
+    /// Gives the key window's X window the input focus (`XSetInputFocus`).
+    public func focus(_ window: Multihead.Window?) { presenter?.focus(window) }
+
+    /// The X window that shows a model window, once it has been shown.
+    public func xWindow(for window: Multihead.Window) -> UInt? { presenter?.xid(for: window) }
 }

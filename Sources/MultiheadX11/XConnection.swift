@@ -18,6 +18,8 @@ package final class XConnection {
         guard !name.isEmpty else { throw .cannotOpenDisplay("") }
         XErrorTrap.install()
         guard let d = XOpenDisplay(name) else { throw .cannotOpenDisplay(name) }
+        // malloc may hand out the address of a Display closed earlier: whatever was recorded for it is not ours.
+        XErrorTrap.forget(d)
         display = d
         self.name = name
         XSetIOErrorExitHandler(d, XErrorTrap.exitHandler, nil)
@@ -56,14 +58,19 @@ package final class XConnection {
         return result
     }
 
-    /// Logs and forgets X errors no trap claimed (from requests whose answer nobody waited for).
-    package func drainStrayErrors() {
+    /// Logs and forgets X errors no trap claimed (from requests whose answer nobody waited for); returns
+    /// the resource IDs they named, so that the caller can re-sync what they were about.
+    @discardableResult
+    package func drainStrayErrors() -> [UInt] {
         let mine = XErrorTrap.key(display)
+        var resources: [UInt] = []
         XErrorTrap.records.removeAll { r in
             guard r.display == mine else { return false }
             Application.logger.warning("X error on \(name): \(r.request): \(r.text)")
+            resources.append(r.resource)
             return true
         }
+        return resources
     }
 
     /// Sends buffered requests (XFlush).
@@ -76,6 +83,7 @@ package final class XConnection {
         guard !closed else { return }
         closed = true
         if !isLost { XCloseDisplay(display) }
+        XErrorTrap.forget(display)
     }
 
     isolated deinit { close() }

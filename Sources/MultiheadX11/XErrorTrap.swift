@@ -6,6 +6,7 @@ struct XErrorRecord: Sendable {
     var serial: UInt
     var text: String
     var request: String
+    var resource: UInt
 }
 
 /// Xlib's error handlers are process-global and errors arrive late, so every error is recorded here
@@ -36,6 +37,13 @@ enum XErrorTrap {
         }
     }
 
+    /// Drops what was recorded for a display address (when it is opened anew or closed).
+    static func forget(_ d: OpaquePointer) {
+        let k = key(d)
+        lost.remove(k)
+        records.removeAll { $0.display == k }
+    }
+
     /// The per-display exit handler: a C function that only sets a flag, so that Xlib returns.
     static let exitHandler: XIOErrorExitHandler = { display, _ in
         if let display { XErrorTrap.lost.insert(XErrorTrap.key(display)) }
@@ -50,6 +58,6 @@ enum XErrorTrap {
         XGetErrorDatabaseText(d, "XRequest", major, "", &req, Int32(req.count))
         var request = String(decoding: req.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         if request.isEmpty { request = "request \(e.request_code).\(e.minor_code)" }
-        return XErrorRecord(display: key(d), serial: UInt(e.serial), text: text, request: request)
+        return XErrorRecord(display: key(d), serial: UInt(e.serial), text: text, request: request, resource: UInt(e.resourceid))
     }
 }

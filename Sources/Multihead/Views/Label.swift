@@ -23,6 +23,12 @@ open class Label: View {
         Size(width: (Double(text.count) * fontSize * 0.6).rounded(.up), height: (fontSize * 1.25).rounded(.up))
     }
 
+    /// Draws the text at the top-left corner of the bounds.
+    open override func draw(_ rect: Rect, in context: any GraphicsContext) {
+        guard !text.isEmpty else { return }
+        context.drawText(text, at: bounds.origin, fontSize: fontSize, color: textColor)
+    }
+
     /// Resizes the label to its `intrinsicContentSize`, keeping its origin.
     public func sizeToFit() {
         frame = Rect(origin: frame.origin, size: intrinsicContentSize)

@@ -140,11 +140,3 @@ open class View: Responder {
     open override var next: Responder? { viewController ?? superview }
 }
 
-/// Where views draw: the drawing backend implements it (cairo on X11, a recorder in tests).
-@MainActor
-public protocol GraphicsContext: AnyObject {
-    /// Fills a rectangle (in the current view's coordinates) with a colour.
-    func fill(_ rect: Rect, with color: Color)
-    /// Draws one line of text with its top-left corner at `point`.
-    func drawText(_ text: String, at point: Point, fontSize: Double, color: Color)
-}

@@ -1,0 +1,61 @@
+/// Where views draw: the drawing backend implements it (cairo on X11). Coordinates are the current
+/// view's; the renderer moves the origin from view to view.
+@MainActor
+public protocol GraphicsContext: AnyObject {
+    /// Saves the origin, clip and layer state.
+    func saveState()
+    /// Restores what `saveState` saved.
+    func restoreState()
+    /// Moves the origin.
+    func translate(by offset: Point)
+    /// Intersects the clip with a rectangle.
+    func clip(to rect: Rect)
+    /// Starts drawing into a layer that is composited with `alpha` when it ends.
+    func beginTransparencyLayer(alpha: Double)
+    /// Composites the layer begun last.
+    func endTransparencyLayer()
+    /// Fills a rectangle with a colour (blended by its alpha).
+    func fill(_ rect: Rect, with color: Color)
+    /// Draws one line of text with its top-left corner at `point`.
+    func drawText(_ text: String, at point: Point, fontSize: Double, color: Color)
+}
+
+/// Draws a window's views into a context: back to front, each view's background, then its `draw`, then
+/// its subviews, with frame offsets, bounds origins, alpha and `clipsToBounds`. The X11 presenter and
+/// the offscreen renderer both call it, so what X shows and what the model renders are the same pixels.
+@MainActor
+public enum ViewRenderer {
+    /// Draws a window's content in its own coordinates (the origin is the window's top-left corner),
+    /// then dims it to `brightness` (software dimming) when that is below 1.
+    public static func draw(_ window: Window, in ctx: any GraphicsContext, brightness: Double = 1) {
+        let size = window.bounds.size
+        ctx.saveState()
+        ctx.clip(to: Rect(origin: .zero, size: size))
+        ctx.translate(by: Point(x: -window.bounds.origin.x, y: -window.bounds.origin.y))
+        drawOwnContent(of: window, in: ctx)
+        ctx.restoreState()
+        if brightness < 1 {
+            ctx.fill(Rect(origin: .zero, size: size), with: Color(white: 0, alpha: 1 - max(0, brightness)))
+        }
+    }
+
+    /// Draws a view (not a window) in its superview's coordinates.
+    public static func draw(_ view: View, in ctx: any GraphicsContext) {
+        guard !view.isHidden, view.alpha > 0 else { return }
+        ctx.saveState()
+        ctx.translate(by: view.frame.origin)
+        let layered = view.alpha < 1
+        if layered { ctx.beginTransparencyLayer(alpha: view.alpha) }
+        ctx.translate(by: Point(x: -view.bounds.origin.x, y: -view.bounds.origin.y))
+        if view.clipsToBounds { ctx.clip(to: view.bounds) }
+        drawOwnContent(of: view, in: ctx)
+        if layered { ctx.endTransparencyLayer() }
+        ctx.restoreState()
+    }
+
+    private static func drawOwnContent(of view: View, in ctx: any GraphicsContext) {
+        if let bg = view.backgroundColor, bg.alpha > 0 { ctx.fill(view.bounds, with: bg) }
+        view.draw(view.bounds, in: ctx)
+        for sub in view.subviews { draw(sub, in: ctx) }
+    }
+}

@@ -1,0 +1,109 @@
+internal import CXlib
+import Foundation
+import Multihead
+import MultiheadX11
+
+extension ServerControl {
+    /// A screen's pixels as the server shows them (`XGetImage` over the monitor's rectangle).
+    public func screenshot(of screenName: String) throws -> Bitmap {
+        let c = connection
+        for m in RandR.monitors(c) ?? [] where RandR.atomName(c, m.nameAtom) == screenName {
+            return try Screenshot.capture(c, m.frame)
+        }
+        throw VirtualServerError.noSuchMonitor(screenName)
+    }
+
+    /// The root window's pixels over a desktop rectangle.
+    public func screenshot(of rect: Rect) throws -> Bitmap { try Screenshot.capture(connection, rect) }
+
+    /// How many top-level windows the server has, mapped or not (`XQueryTree` on the root).
+    public func topLevelWindowCount() throws -> Int {
+        let c = connection
+        try c.checkAlive()
+        var root: CXlib.Window = 0, parent: CXlib.Window = 0, count: UInt32 = 0
+        var children: UnsafeMutablePointer<CXlib.Window>?
+        guard XQueryTree(c.display, CXlib.Window(c.root), &root, &parent, &children, &count) != 0 else {
+            throw X11Error.refused(display: c.name, request: "QueryTree", status: 0)
+        }
+        if let children { XFree(children) }
+        return Int(count)
+    }
+
+    /// Clicks at a desktop point: move, press, release (XTest).
+    public func tap(at p: Point, button: Int = 1) throws {
+        try move(to: p)
+        try fakeButton(button, down: true)
+        try fakeButton(button, down: false)
+    }
+
+    /// Presses at one point, moves through the path, releases at its end (XTest).
+    public func drag(from start: Point, through path: [Point], button: Int = 1) throws {
+        try move(to: start)
+        try fakeButton(button, down: true)
+        for p in path { try move(to: p) }
+        try fakeButton(button, down: false)
+    }
+
+    /// Types text key by key (XTest); characters without a key on the server's keymap are refused.
+    public func type(_ text: String) throws {
+        for ch in text {
+            let name = ch == "\u{1b}" ? "Escape" : ch == "\n" ? "Return" : ch == " " ? "space" : String(ch)
+            try press(keysymNamed: name, shifted: ch.isUppercase)
+        }
+    }
+
+    /// Presses and releases the key of a keysym name ("Escape", "q", "Return").
+    public func press(keysymNamed name: String, shifted: Bool = false) throws {
+        let c = connection
+        try c.checkAlive()
+        let sym = XStringToKeysym(name)
+        let code = XKeysymToKeycode(c.display, sym)
+        guard sym != 0, code != 0 else { throw VirtualServerError.invalidMonitor("no key for \"\(name)\"") }
+        let shift = XKeysymToKeycode(c.display, KeySym(XK_Shift_L))
+        try c.trap("XTestFakeKeyEvent \(name)") {
+            if shifted { XTestFakeKeyEvent(c.display, UInt32(shift), 1, 0) }
+            XTestFakeKeyEvent(c.display, UInt32(code), 1, 0)
+            XTestFakeKeyEvent(c.display, UInt32(code), 0, 0)
+            if shifted { XTestFakeKeyEvent(c.display, UInt32(shift), 0, 0) }
+        }
+    }
+
+    private func move(to p: Point) throws {
+        guard p.isFinite else { throw VirtualServerError.invalidMonitor("point \(p)") }
+        let c = connection
+        try c.trap("XTestFakeMotionEvent") { XTestFakeMotionEvent(c.display, -1, Int32(p.x.rounded()), Int32(p.y.rounded()), 0) }
+    }
+
+    private func fakeButton(_ button: Int, down: Bool) throws {
+        let c = connection
+        try c.trap("XTestFakeButtonEvent") { XTestFakeButtonEvent(c.display, UInt32(button), down ? 1 : 0, 0) }
+    }
+}
+
+extension VirtualServer {
+    /// A screen's pixels as the server shows them.
+    public func screenshot(of screenName: String) throws -> Bitmap { try controlConnection().screenshot(of: screenName) }
+    /// Clicks at a desktop point (XTest).
+    public func tap(at p: Point) throws { try controlConnection().tap(at: p) }
+    /// Drags along a path (XTest).
+    public func drag(from start: Point, through path: [Point]) throws { try controlConnection().drag(from: start, through: path) }
+    /// Types text (XTest).
+    public func type(_ text: String) throws { try controlConnection().type(text) }
+}
+
+extension ServerControl {
+    /// Destroys a window of any client, as a misbehaving client or a window manager might (`XDestroyWindow`).
+    public func destroyWindow(_ xid: UInt) throws {
+        let c = connection
+        try c.trap("DestroyWindow") { XDestroyWindow(c.display, CXlib.Window(xid)) }
+    }
+
+    /// A window's size as the server has it (`XGetWindowAttributes`).
+    public func windowSize(_ xid: UInt) throws -> Size {
+        let c = connection
+        var attrs = XWindowAttributes()
+        let ok = try c.trap("GetWindowAttributes") { XGetWindowAttributes(c.display, CXlib.Window(xid), &attrs) }
+        guard ok != 0 else { throw X11Error.refused(display: c.name, request: "GetWindowAttributes", status: 0) }
+        return Size(width: Double(attrs.width), height: Double(attrs.height))
+    }
+}

@@ -1,0 +1,74 @@
+internal import CCairo
+import Foundation
+import Multihead
+
+/// Pixels read back from the server or rendered offscreen: 0x00RRGGBB, row by row.
+public struct Bitmap: Equatable, Sendable {
+    /// Width in pixels.
+    public let width: Int
+    /// Height in pixels.
+    public let height: Int
+    /// The pixels, `width × height`, top row first, each 0x00RRGGBB.
+    public var pixels: [UInt32]
+
+    /// A black bitmap.
+    public init(width: Int, height: Int) {
+        self.width = max(0, width)
+        self.height = max(0, height)
+        pixels = Array(repeating: 0, count: self.width * self.height)
+    }
+
+    /// The pixel at (x, y) as 0xRRGGBB; nil outside.
+    public func pixel(x: Int, y: Int) -> UInt32? {
+        guard x >= 0, y >= 0, x < width, y < height else { return nil }
+        return pixels[y * width + x]
+    }
+
+    /// The pixel at (x, y) as a colour; nil outside.
+    public func color(x: Int, y: Int) -> Color? {
+        pixel(x: x, y: y).map {
+            Color(red: Double(($0 >> 16) & 0xFF) / 255, green: Double(($0 >> 8) & 0xFF) / 255, blue: Double($0 & 0xFF) / 255)
+        }
+    }
+
+    /// A colour as this bitmap stores it (0xRRGGBB, each component rounded to 8 bits).
+    public static func rgb(_ c: Color) -> UInt32 {
+        func b(_ v: Double) -> UInt32 { UInt32((v * 255).rounded()) }
+        return b(c.red) << 16 | b(c.green) << 8 | b(c.blue)
+    }
+
+    /// How many pixels differ from another bitmap of the same size (all of them if sizes differ).
+    public func differingPixels(from other: Bitmap) -> Int {
+        guard width == other.width, height == other.height else { return max(pixels.count, other.pixels.count) }
+        return zip(pixels, other.pixels).reduce(0) { $0 + ($1.0 != $1.1 ? 1 : 0) }
+    }
+
+    /// Writes a PNG file.
+    public func writePNG(to path: String) throws {
+        // RGB24 rows are 4 bytes a pixel with no padding, so the pixel array is the surface's memory.
+        var copy = pixels
+        let status: cairo_status_t = copy.withUnsafeMutableBytes { raw in
+            guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self),
+                  let s = cairo_image_surface_create_for_data(base, CAIRO_FORMAT_RGB24, Int32(width), Int32(height), Int32(width * 4))
+            else { return CAIRO_STATUS_NO_MEMORY }
+            defer { cairo_surface_destroy(s) }
+            return cairo_surface_write_to_png(s, path)
+        }
+        guard status == CAIRO_STATUS_SUCCESS else {
+            throw BitmapError.cannotWrite(path: path, reason: String(cString: cairo_status_to_string(status)))
+        }
+    }
+}
+
+/// Why a bitmap could not be written.
+public enum BitmapError: Error, Equatable, CustomStringConvertible {
+    /// The PNG could not be written.
+    case cannotWrite(path: String, reason: String)
+
+    /// A sentence a person can act on.
+    public var description: String {
+        switch self {
+        case .cannotWrite(let p, let r): "cannot write \(p): \(r)"
+        }
+    }
+}

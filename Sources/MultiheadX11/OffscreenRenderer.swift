@@ -1,0 +1,53 @@
+internal import CCairo
+import Multihead
+
+/// Renders the model without X: one window into a cairo surface, or a whole screen as X would show it.
+@MainActor
+public enum OffscreenRenderer {
+    /// Draws a window's views into an RGB24 surface the window's size: black first (X windows are opaque),
+    /// then the views, then software dimming.
+    static func render(_ window: Window, into surface: OpaquePointer, brightness: Double) {
+        let canvas = CairoCanvas(surface: surface)
+        canvas.clearToBlack()
+        ViewRenderer.draw(window, in: canvas, brightness: brightness)
+        cairo_surface_flush(surface)
+    }
+
+    /// A window's pixels alone, at its size clamped to 1…32767 (and to 16384² for memory's sake).
+    public static func render(_ window: Window) -> Bitmap {
+        let w = Int(min(16384, max(1, window.bounds.width.rounded())))
+        let h = Int(min(16384, max(1, window.bounds.height.rounded())))
+        var bitmap = Bitmap(width: w, height: h)
+        bitmap.pixels.withUnsafeMutableBytes { raw in
+            guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self),
+                  let s = cairo_image_surface_create_for_data(base, CAIRO_FORMAT_RGB24, Int32(w), Int32(h), Int32(w * 4))
+            else { return }
+            defer { cairo_surface_destroy(s) }
+            render(window, into: s, brightness: window.screen.softwareBrightness)
+        }
+        for i in bitmap.pixels.indices { bitmap.pixels[i] &= 0x00FF_FFFF }
+        return bitmap
+    }
+
+    /// A screen as X shows it, from the model alone: black, then every visible window on that screen, back
+    /// to front, each opaque over the ones behind it.
+    public static func render(_ screen: Screen) -> Bitmap {
+        let sw = Int(screen.frame.width), sh = Int(screen.frame.height)
+        var result = Bitmap(width: sw, height: sh)
+        guard let app = screen.application else { return result }
+        for window in app.windows where !window.isHidden && window.screen === screen {
+            let pixels = render(window)
+            let ox = Int(window.frame.minX.rounded()), oy = Int(window.frame.minY.rounded())
+            for y in 0..<pixels.height {
+                let ty = oy + y
+                guard ty >= 0, ty < sh else { continue }
+                for x in 0..<pixels.width {
+                    let tx = ox + x
+                    guard tx >= 0, tx < sw else { continue }
+                    result.pixels[ty * sw + tx] = pixels.pixels[y * pixels.width + x]
+                }
+            }
+        }
+        return result
+    }
+}

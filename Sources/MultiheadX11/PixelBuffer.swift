@@ -1,0 +1,111 @@
+internal import CCairo
+internal import CXlib
+#if canImport(Glibc)
+import Glibc
+#endif
+import Multihead
+
+/// A window's pixels: memory that cairo draws into and X reads from — a MIT-SHM segment shared with the
+/// server when it offers one, or plain memory sent with `XPutImage`.
+@MainActor
+final class PixelBuffer {
+    let width: Int
+    let height: Int
+    let surface: OpaquePointer
+    private let display: OpaquePointer
+    private let image: UnsafeMutablePointer<XImage>
+    /// On the heap: `XShmCreateImage` keeps a pointer to it in the image (`obdata`), used by every put.
+    private var shm: UnsafeMutablePointer<XShmSegmentInfo>?
+    private let plainMemory: UnsafeMutableRawPointer?
+
+    /// Whether the pixels travel through shared memory.
+    var isShared: Bool { shm != nil }
+
+    /// Makes a buffer of `width × height` (both ≥ 1) for a 24-bit TrueColor visual; `shared` tries MIT-SHM
+    /// and falls back to plain memory when the server refuses the segment. Nil when memory runs out.
+    init?(connection: XConnection, visual: UnsafeMutablePointer<Visual>, width: Int, height: Int, shared: Bool) {
+        let display = connection.display
+        self.display = display
+        self.width = width
+        self.height = height
+        let stride = width * 4
+        if shared, let made = Self.makeShared(connection, visual, width, height) {
+            image = made.image
+            shm = made.info
+            plainMemory = nil
+        } else {
+            guard let mem = calloc(stride * height, 1),
+                  let img = XCreateImage(display, visual, 24, ZPixmap, 0, mem.assumingMemoryBound(to: CChar.self),
+                                         UInt32(width), UInt32(height), 32, Int32(stride)) else { return nil }
+            image = img
+            plainMemory = mem
+        }
+        guard let data = image.pointee.data,
+              let s = cairo_image_surface_create_for_data(UnsafeMutableRawPointer(data).assumingMemoryBound(to: UInt8.self),
+                                                          CAIRO_FORMAT_RGB24, Int32(width), Int32(height), Int32(stride))
+        else { return nil }
+        surface = s
+    }
+
+    /// A segment of mode 0600, attached by the server and marked for removal at once, so that nothing is
+    /// left behind whatever happens to the process. Nil when the server cannot attach it.
+    private static func makeShared(_ c: XConnection, _ visual: UnsafeMutablePointer<Visual>, _ w: Int, _ h: Int)
+        -> (image: UnsafeMutablePointer<XImage>, info: UnsafeMutablePointer<XShmSegmentInfo>)? {
+        let d = c.display
+        let info = UnsafeMutablePointer<XShmSegmentInfo>.allocate(capacity: 1)
+        info.initialize(to: XShmSegmentInfo())
+        func fail(_ img: UnsafeMutablePointer<XImage>?) -> (UnsafeMutablePointer<XImage>, UnsafeMutablePointer<XShmSegmentInfo>)? {
+            if let img { img.pointee.data = nil; _ = mh_destroy_image(img) }
+            info.deallocate()
+            return nil
+        }
+        guard let img = XShmCreateImage(d, visual, 24, ZPixmap, nil, info, UInt32(w), UInt32(h)) else { return fail(nil) }
+        guard img.pointee.bytes_per_line == Int32(w * 4) else { return fail(img) }
+        let id = shmget(IPC_PRIVATE, w * h * 4, IPC_CREAT | 0o600)
+        guard id >= 0 else { return fail(img) }
+        guard let addr = shmat(id, nil, 0), addr != UnsafeMutableRawPointer(bitPattern: -1) else {
+            shmctl(id, IPC_RMID, nil)
+            return fail(img)
+        }
+        info.pointee.shmid = id
+        info.pointee.shmaddr = addr.assumingMemoryBound(to: CChar.self)
+        info.pointee.readOnly = 0
+        img.pointee.data = info.pointee.shmaddr
+        // A remote server cannot attach our memory: BadAccess, trapped, and plain memory is used instead.
+        let attached = (try? c.trap("ShmAttach") { XShmAttach(d, info) != 0 }) ?? false
+        // The server has attached (or refused); either way the segment goes when the last user detaches.
+        shmctl(id, IPC_RMID, nil)
+        guard attached else {
+            shmdt(addr)
+            return fail(img)
+        }
+        return (img, info)
+    }
+
+    /// Sends the pixels to a drawable (`XShmPutImage` or `XPutImage`).
+    func put(to drawable: UInt, gc: GC) {
+        if shm != nil {
+            XShmPutImage(display, Drawable(drawable), gc, image, 0, 0, 0, 0, UInt32(width), UInt32(height), 0)
+        } else {
+            XPutImage(display, Drawable(drawable), gc, image, 0, 0, 0, 0, UInt32(width), UInt32(height))
+        }
+    }
+
+    /// Releases the memory and the segment (detached by the server too, unless the connection is gone).
+    func release(connectionAlive: Bool) {
+        cairo_surface_destroy(surface)
+        image.pointee.data = nil
+        if let info = shm {
+            if connectionAlive { XShmDetach(display, info) }
+            shmdt(info.pointee.shmaddr)
+            // XDestroyImage does not free obdata; the image must go before the info it points at.
+            image.pointee.obdata = nil
+        }
+        _ = mh_destroy_image(image)
+        if let info = shm {
+            info.deallocate()
+            shm = nil
+        }
+        if let plainMemory { free(plainMemory) }
+    }
+}

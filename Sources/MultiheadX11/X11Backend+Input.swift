@@ -1,0 +1,42 @@
+internal import CXlib
+import Multihead
+
+extension X11Backend {
+    /// Turns X input on our windows into the model's events: a button press, motion with a button down,
+    /// and the release are a touch; keys go to the model, which routes them to the key window.
+    func handleWindowEvent(_ e: inout XEvent) {
+        guard let presenter else { return }
+        switch e.type {
+        case ButtonPress, ButtonRelease:
+            let b = e.xbutton
+            // Buttons 4–7 are the scroll wheel.
+            guard b.button >= 1, b.button <= 3, let w = presenter.window(forXID: UInt(b.window)) else { return }
+            let kind: Event.Kind = e.type == ButtonPress ? .pointerDown : .pointerUp
+            input?.send(.pointer(kind, at: Point(x: Double(b.x_root), y: Double(b.y_root)), screenName: w.screen.name,
+                                 pointerID: Int(b.button), timestamp: Double(b.time) / 1000))
+        case MotionNotify:
+            let m = e.xmotion
+            guard let w = presenter.window(forXID: UInt(m.window)) else { return }
+            let masks: [(UInt32, Int)] = [(UInt32(Button1Mask), 1), (UInt32(Button2Mask), 2), (UInt32(Button3Mask), 3)]
+            for (mask, id) in masks where m.state & mask != 0 {
+                input?.send(.pointer(.pointerMoved, at: Point(x: Double(m.x_root), y: Double(m.y_root)),
+                                     screenName: w.screen.name, pointerID: id, timestamp: Double(m.time) / 1000))
+            }
+        case KeyPress, KeyRelease:
+            var buf = [CChar](repeating: 0, count: 32)
+            var sym: KeySym = 0
+            let n = XLookupString(&e.xkey, &buf, Int32(buf.count), &sym, nil)
+            let text = String(decoding: buf.prefix(Int(max(0, n))).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let name = XKeysymToString(sym).map { String(cString: $0) } ?? ""
+            let key = Key(characters: text, name: name, keysym: UInt32(truncatingIfNeeded: sym))
+            input?.send(.key(e.type == KeyPress ? .keyDown : .keyUp, key, timestamp: Double(e.xkey.time) / 1000))
+        case Expose:
+            if e.xexpose.count == 0 { presenter.exposed(xid: UInt(e.xexpose.window)) }
+        case DestroyNotify:
+            // Destroyed by someone else (ours are forgotten before we destroy them): show it again.
+            if let w = presenter.lost(xid: UInt(e.xdestroywindow.window)) { w.setNeedsDisplay() }
+        default:
+            break
+        }
+    }
+}

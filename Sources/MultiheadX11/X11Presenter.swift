@@ -1,0 +1,203 @@
+internal import CCairo
+internal import CXlib
+import Multihead
+
+/// Shows the model's scene on X: one override-redirect window per visible `Window`, stacked as
+/// `Application.windows`, its views drawn with cairo into a pixel buffer and put on the window.
+@MainActor
+final class X11Presenter {
+    /// One model window's X window and pixels.
+    final class Entry {
+        weak var window: Multihead.Window?
+        let xid: UInt
+        var geometry: (x: Int32, y: Int32, w: Int, h: Int)
+        var mapped = false
+        var buffer: PixelBuffer?
+        var drawnBrightness: Double = 1
+        init(window: Multihead.Window, xid: UInt, geometry: (Int32, Int32, Int, Int)) {
+            self.window = window
+            self.xid = xid
+            self.geometry = geometry
+        }
+    }
+
+    let connection: XConnection
+    let useSharedMemory: Bool
+    private let visual: UnsafeMutablePointer<Visual>
+    private let depth: Int32
+    private let gc: GC
+    private(set) var entries: [ObjectIdentifier: Entry] = [:]
+    private var byXID: [UInt: ObjectIdentifier] = [:]
+    private var appliedOrder: [UInt] = []
+    private var pendingFocus: ObjectIdentifier??
+    /// How many windows were drawn again in the last presentation (for tests and benchmarks).
+    private(set) var lastRedrawCount = 0
+
+    init(connection: XConnection, useSharedMemory: Bool) {
+        self.connection = connection
+        let d = connection.display
+        let screen = mh_default_screen(d)
+        var info = XVisualInfo()
+        if XMatchVisualInfo(d, screen, 24, TrueColor, &info) != 0, let v = info.visual {
+            visual = v
+            depth = 24
+        } else {
+            visual = mh_default_visual(d, screen)
+            depth = mh_default_depth(d, screen)
+        }
+        gc = XCreateGC(d, connection.root, 0, nil)
+        var major: Int32 = 0, minor: Int32 = 0, pixmaps: Int32 = 0
+        self.useSharedMemory = useSharedMemory && XShmQueryVersion(d, &major, &minor, &pixmaps) != 0
+    }
+
+    /// The model window an X window shows, if it is ours.
+    func window(forXID xid: UInt) -> Multihead.Window? {
+        byXID[xid].flatMap { entries[$0]?.window }
+    }
+
+    /// The X window that shows a model window, if one was made.
+    func xid(for window: Multihead.Window) -> UInt? { entries[ObjectIdentifier(window)]?.xid }
+
+    /// Brings X in line with the scene: create, move, map, draw, unmap and destroy as needed, then one
+    /// `XRestackWindows` when the order changed.
+    func present(_ scene: Scene) {
+        guard !connection.isLost else { return }
+        let d = connection.display
+        var visible = Set<ObjectIdentifier>()
+        var redrawn = 0
+        var topToBottom: [UInt] = []
+        for item in scene.windows.reversed() {
+            let id = ObjectIdentifier(item.window)
+            visible.insert(id)
+            let g = geometry(item.frameOnDesktop)
+            let entry = entries[id] ?? create(item.window, g)
+            guard let entry else { continue }
+            var needsDraw = item.needsDisplay || entry.buffer == nil || entry.drawnBrightness != item.softwareBrightness
+            if entry.geometry != g {
+                if entry.geometry.w != g.w || entry.geometry.h != g.h { dropBuffer(entry); needsDraw = true }
+                XMoveResizeWindow(d, Window(entry.xid), g.x, g.y, UInt32(g.w), UInt32(g.h))
+                entry.geometry = g
+            }
+            if needsDraw, draw(entry, item) { redrawn += 1 }
+            if !entry.mapped {
+                XMapWindow(d, Window(entry.xid))
+                entry.mapped = true
+                entry.buffer?.put(to: entry.xid, gc: gc)
+            }
+            topToBottom.append(entry.xid)
+        }
+        for (id, entry) in entries where !visible.contains(id) {
+            if entry.window == nil {
+                destroy(id, entry)
+            } else if entry.mapped {
+                XUnmapWindow(d, Window(entry.xid))
+                entry.mapped = false
+            }
+        }
+        if topToBottom != appliedOrder, !topToBottom.isEmpty {
+            var order = topToBottom.map { Window($0) }
+            XRestackWindows(d, &order, Int32(order.count))
+        }
+        appliedOrder = topToBottom
+        applyPendingFocus()
+        lastRedrawCount = redrawn
+        // The server must finish reading shared pixels before we draw into them again.
+        if redrawn > 0 && useSharedMemory { XSync(d, 0) } else { connection.flush() }
+    }
+
+    /// Desktop rectangle → X geometry: rounded, sizes clamped to 1…(the root's size, at most 32767), so
+    /// that nothing wraps X's 16-bit fields.
+    func geometry(_ r: Rect) -> (x: Int32, y: Int32, w: Int, h: Int) {
+        let d = connection.display, s = mh_default_screen(d)
+        let maxW = Double(min(32767, max(1, mh_display_width(d, s)))), maxH = Double(min(32767, max(1, mh_display_height(d, s))))
+        func clamp(_ v: Double, _ lo: Double, _ hi: Double) -> Double { v.isFinite ? min(hi, max(lo, v.rounded())) : lo }
+        return (Int32(clamp(r.minX, -32768, 32767)), Int32(clamp(r.minY, -32768, 32767)),
+                Int(clamp(r.width, 1, maxW)), Int(clamp(r.height, 1, maxH)))
+    }
+
+    private func create(_ w: Multihead.Window, _ g: (x: Int32, y: Int32, w: Int, h: Int)) -> Entry? {
+        let d = connection.display
+        var attrs = XSetWindowAttributes()
+        attrs.override_redirect = 1
+        attrs.background_pixmap = 0
+        attrs.border_pixel = 0
+        attrs.colormap = XCreateColormap(d, connection.root, visual, AllocNone)
+        attrs.event_mask = ExposureMask | ButtonPressMask | ButtonReleaseMask | PointerMotionMask
+            | KeyPressMask | KeyReleaseMask | StructureNotifyMask
+        let mask = UInt(CWOverrideRedirect | CWBackPixmap | CWBorderPixel | CWColormap | CWEventMask)
+        let xid = XCreateWindow(d, connection.root, g.x, g.y, UInt32(g.w), UInt32(g.h), 0, depth,
+                                UInt32(InputOutput), visual, mask, &attrs)
+        guard xid != 0 else { return nil }
+        let entry = Entry(window: w, xid: UInt(xid), geometry: g)
+        entries[ObjectIdentifier(w)] = entry
+        byXID[UInt(xid)] = ObjectIdentifier(w)
+        return entry
+    }
+
+    @discardableResult
+    private func draw(_ entry: Entry, _ item: PresentedWindow) -> Bool {
+        if entry.buffer == nil {
+            entry.buffer = PixelBuffer(connection: connection, visual: visual, width: entry.geometry.w,
+                                       height: entry.geometry.h, shared: useSharedMemory)
+        }
+        guard let buffer = entry.buffer else { return false }
+        OffscreenRenderer.render(item.window, into: buffer.surface, brightness: item.softwareBrightness)
+        entry.drawnBrightness = item.softwareBrightness
+        buffer.put(to: entry.xid, gc: gc)
+        return true
+    }
+
+    private func dropBuffer(_ entry: Entry) {
+        entry.buffer?.release(connectionAlive: !connection.isLost)
+        entry.buffer = nil
+    }
+
+    private func destroy(_ id: ObjectIdentifier, _ entry: Entry) {
+        dropBuffer(entry)
+        if !connection.isLost { XDestroyWindow(connection.display, Window(entry.xid)) }
+        entries[id] = nil
+        byXID[entry.xid] = nil
+    }
+
+    /// Puts a window's pixels again after an Expose, without drawing them again.
+    func exposed(xid: UInt) {
+        guard let id = byXID[xid], let e = entries[id], e.mapped else { return }
+        e.buffer?.put(to: e.xid, gc: gc)
+        connection.flush()
+    }
+
+    /// Our X window was destroyed by someone else: forget it; the returned model window must be shown again.
+    func lost(xid: UInt) -> Multihead.Window? {
+        guard let id = byXID[xid], let e = entries[id] else { return nil }
+        dropBuffer(e)
+        entries[id] = nil
+        byXID[xid] = nil
+        appliedOrder.removeAll { $0 == xid }
+        return e.window
+    }
+
+    /// Gives the focus to a window's X window once it is mapped (`XSetInputFocus`).
+    func focus(_ window: Multihead.Window?) {
+        pendingFocus = .some(window.map(ObjectIdentifier.init))
+        applyPendingFocus()
+    }
+
+    private func applyPendingFocus() {
+        guard let pending = pendingFocus, !connection.isLost else { return }
+        let d = connection.display
+        if let id = pending {
+            guard let e = entries[id], e.mapped else { return }
+            XSetInputFocus(d, Window(e.xid), Int32(RevertToPointerRoot), Time(CurrentTime))
+        } else {
+            XSetInputFocus(d, Window(PointerRoot), Int32(RevertToPointerRoot), Time(CurrentTime))
+        }
+        pendingFocus = nil
+        connection.flush()
+    }
+
+    /// Destroys every window and buffer.
+    func tearDown() {
+        for (id, e) in entries { destroy(id, e) }
+        if !connection.isLost { XFreeGC(connection.display, gc) }
+    }
+}

@@ -1,0 +1,218 @@
+import Foundation
+import Multihead
+import MultiheadTesting
+@testable import MultiheadX11
+import Testing
+
+/// A view that records touches and keys.
+@MainActor
+final class TouchRecorder: View {
+    var log: [String] = []
+    override var canBecomeFirstResponder: Bool { true }
+    override func touchesBegan(_ t: Set<Touch>, with e: Event) { log.append("began \(t.first.map { $0.location(in: self) } ?? .zero)") }
+    override func touchesMoved(_ t: Set<Touch>, with e: Event) { if log.last != "moved" { log.append("moved") } }
+    override func touchesEnded(_ t: Set<Touch>, with e: Event) { log.append("ended") }
+    override func pressesBegan(_ p: Set<Press>, with e: Event) { log.append("key \(p.first?.key.name ?? "?")") }
+}
+
+@MainActor
+func solidWindow(_ app: Application, _ screen: Screen, _ frame: Rect, _ color: Color) -> Window {
+    let w = Window(frame: frame, screen: screen)
+    w.backgroundColor = color
+    return w
+}
+
+@MainActor
+@Suite("Windows shown on a real Xvfb")
+struct PresenterTests {
+    static let layout: [VirtualServer.Monitor] = [
+        .init("MAIN", "800x600+0+0", primary: true), .init("EXT", "640x480+800+0"),
+    ]
+    let red = Bitmap.rgb(.red), blue = Bitmap.rgb(.blue), green = Bitmap.rgb(.green), black: UInt32 = 0
+
+    func start(shm: Bool = true) async throws -> (VirtualServer, Application, X11Backend) {
+        let server = try await VirtualServer.start(monitors: Self.layout, framebuffer: Size(width: 1440, height: 600))
+        let backend = X11Backend(display: server.display, useSharedMemory: shm)
+        let app = try Application(backend: backend)
+        return (server, app, backend)
+    }
+
+    /// Flushes and waits until the server shows `expected` at a desktop point.
+    func expectPixel(_ server: VirtualServer, _ app: Application, at p: (Int, Int), _ expected: UInt32,
+                     sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        var seen: UInt32?
+        let ok = await app.run(until: {
+            seen = try? server.controlConnection().screenshot(of: Rect(x: Double(p.0), y: Double(p.1), width: 1, height: 1)).pixels.first
+            return seen == expected
+        }, timeout: .seconds(3))
+        #expect(ok, "pixel at \(p): \(String(seen ?? 0xDEAD_BEEF, radix: 16)) instead of \(String(expected, radix: 16))",
+                sourceLocation: sourceLocation)
+    }
+
+    @Test("show, hide, restack by showing, re-level: the pixels follow")
+    func showHideRestackRelevel() async throws {
+        let (server, app, _) = try await start()
+        defer { server.stop() }
+        let a = solidWindow(app, app.mainScreen, Rect(x: 100, y: 100, width: 200, height: 200), .red)
+        let b = solidWindow(app, app.mainScreen, Rect(x: 200, y: 200, width: 200, height: 200), .blue)
+        try await expectPixel(server, app, at: (150, 150), black)
+        a.isHidden = false
+        try await expectPixel(server, app, at: (150, 150), red)
+        b.isHidden = false
+        try await expectPixel(server, app, at: (250, 250), blue)
+        a.isHidden = true
+        a.isHidden = false
+        try await expectPixel(server, app, at: (250, 250), red)
+        b.windowLevel = .statusBar
+        try await expectPixel(server, app, at: (250, 250), blue)
+        b.isHidden = true
+        try await expectPixel(server, app, at: (350, 350), black)
+        try await expectPixel(server, app, at: (250, 250), red)
+    }
+
+    @Test("moving a window to another screen moves its pixels; a disconnect under it hides it")
+    func moveAndDisconnect() async throws {
+        let (server, app, _) = try await start()
+        defer { server.stop() }
+        let ext = try #require(app.screen(named: "EXT"))
+        let w = solidWindow(app, app.mainScreen, Rect(x: 10, y: 10, width: 100, height: 100), .green)
+        w.isHidden = false
+        try await expectPixel(server, app, at: (50, 50), green)
+        w.screen = ext
+        try await expectPixel(server, app, at: (850, 50), green)
+        try await expectPixel(server, app, at: (50, 50), black)
+        try server.unplug("EXT")
+        #expect(await app.run(until: { w.isHidden }))
+        try await expectPixel(server, app, at: (850, 50), black)
+        #expect(w.screen === app.mainScreen)
+    }
+
+    @Test("the server's pixels equal the model rendered offscreen, overlapping windows at three levels on two screens")
+    func offscreenEqualsServer() async throws {
+        for shm in [true, false] {
+            let (server, app, backend) = try await start(shm: shm)
+            defer { server.stop() }
+            #expect(backend.isUsingSharedMemory == shm)
+            let ext = try #require(app.screen(named: "EXT"))
+            let base = solidWindow(app, app.mainScreen, Rect(x: 0, y: 0, width: 800, height: 600), Color(white: 0.9))
+            let content = View(frame: Rect(x: 20, y: 20, width: 300, height: 200))
+            content.backgroundColor = Color(red: 0.2, green: 0.4, blue: 0.8, alpha: 0.7)
+            content.bounds.origin = Point(x: 10, y: 10)
+            content.clipsToBounds = true
+            let inner = View(frame: Rect(x: 250, y: 150, width: 200, height: 200))
+            inner.backgroundColor = .orange
+            inner.alpha = 0.5
+            content.addSubview(inner)
+            let label = Label(frame: Rect(x: 30, y: 300, width: 300, height: 30))
+            label.text = "<no content>"
+            label.fontSize = 18
+            base.addSubview(content)
+            base.addSubview(label)
+            let status = solidWindow(app, app.mainScreen, Rect(x: 300, y: 250, width: 300, height: 150), .yellow)
+            status.windowLevel = .statusBar
+            let alert = solidWindow(app, app.mainScreen, Rect(x: 500, y: 350, width: 200, height: 200), .red)
+            alert.windowLevel = .alert
+            let extWindow = solidWindow(app, ext, Rect(x: 40, y: 40, width: 300, height: 300), .white)
+            let extLabel = Label(frame: Rect(x: 10, y: 10, width: 200, height: 40))
+            extLabel.text = "external"
+            extWindow.addSubview(extLabel)
+            for w in [alert, status, extWindow] { w.isHidden = false }
+            base.makeKeyAndVisible()
+            app.flush()
+            for screen in [app.mainScreen, ext] {
+                let expected = OffscreenRenderer.render(screen)
+                var got = Bitmap(width: 0, height: 0)
+                await app.run(until: {
+                    got = (try? backend.screenshot(of: screen)) ?? got
+                    return got == expected
+                }, timeout: .seconds(3))
+                #expect(got.differingPixels(from: expected) == 0, "\(screen.name), shm \(shm)")
+                #expect(got.width == Int(screen.frame.width) && got.height == Int(screen.frame.height))
+            }
+            // The label drew something dark on the light base, and the alert is in front of the status bar.
+            let main = try backend.screenshot(of: app.mainScreen)
+            #expect(main.pixel(x: 550, y: 380) == red)
+            #expect((30..<200).contains { x in (300..<330).contains { y in (main.pixel(x: x, y: y) ?? 0xFFFFFF) < 0x808080 } })
+            try main.writePNG(to: NSTemporaryDirectory() + "multihead-offscreen-test.png")
+        }
+    }
+
+    @Test("clicks and keys synthesized with XTest reach the right view and the key window")
+    func xtestInput() async throws {
+        let (server, app, backend) = try await start()
+        defer { server.stop() }
+        let ext = try #require(app.screen(named: "EXT"))
+        let left = solidWindow(app, app.mainScreen, Rect(x: 0, y: 0, width: 400, height: 400), .gray)
+        let leftView = TouchRecorder(frame: Rect(x: 100, y: 100, width: 100, height: 100))
+        left.addSubview(leftView)
+        let right = solidWindow(app, ext, Rect(x: 0, y: 0, width: 400, height: 400), .gray)
+        let rightView = TouchRecorder(frame: Rect(x: 10, y: 10, width: 100, height: 100))
+        right.addSubview(rightView)
+        left.makeKeyAndVisible()
+        right.isHidden = false
+        #expect(leftView.becomeFirstResponder())
+        app.flush()
+        #expect(await app.run(until: { backend.xWindow(for: right) != nil }))
+        try server.tap(at: Point(x: 150, y: 160))
+        #expect(await app.run(until: { leftView.log.count >= 2 }))
+        #expect(leftView.log == ["began (50, 60)", "ended"])
+        try server.drag(from: Point(x: 820, y: 30), through: [Point(x: 830, y: 40), Point(x: 840, y: 50)])
+        #expect(await app.run(until: { rightView.log.last == "ended" }))
+        #expect(rightView.log == ["began (10, 20)", "moved", "ended"])
+        try server.type("q")
+        #expect(await app.run(until: { leftView.log.last == "key q" }))
+        #expect(rightView.log.count == 3)
+    }
+
+    @Test("released windows leave no X window; a window never shown makes none")
+    func releasedWindowsLeaveNothing() async throws {
+        let (server, app, backend) = try await start()
+        defer { server.stop() }
+        let control = try server.controlConnection()
+        let before = try control.topLevelWindowCount()
+        var windows: [Window] = (0..<5).map { i in solidWindow(app, app.mainScreen, Rect(x: Double(i * 10), y: 0, width: 50, height: 50), .red) }
+        let neverShown = Window(frame: Rect(x: 0, y: 0, width: 10, height: 10), screen: app.mainScreen)
+        for w in windows { w.isHidden = false }
+        app.flush()
+        #expect(await app.run(until: { (try? control.topLevelWindowCount()) == before + 5 }))
+        #expect(backend.xWindow(for: neverShown) == nil)
+        windows.removeAll()
+        #expect(await app.run(until: { (try? control.topLevelWindowCount()) == before }))
+        try await expectPixel(server, app, at: (20, 20), black)
+    }
+
+    @Test("only windows marked for redraw are drawn again")
+    func onlyDirtyWindowsRedraw() async throws {
+        let (server, app, backend) = try await start()
+        defer { server.stop() }
+        let ws = (0..<10).map { i in solidWindow(app, app.mainScreen, Rect(x: Double(i * 50), y: 0, width: 40, height: 40), .red) }
+        for w in ws { w.isHidden = false }
+        app.flush()
+        #expect(backend.lastRedrawCount == 10)
+        ws[3].backgroundColor = .blue
+        app.flush()
+        #expect(backend.lastRedrawCount == 1)
+        try await expectPixel(server, app, at: (170, 20), blue)
+        ws[4].frame.origin.y = 100
+        app.flush()
+        #expect(backend.lastRedrawCount == 1)
+    }
+
+    @Test("a window destroyed under us is shown again; oversized windows are clamped, not refused")
+    func destroyedUnderUsAndClamped() async throws {
+        let (server, app, backend) = try await start()
+        defer { server.stop() }
+        let w = solidWindow(app, app.mainScreen, Rect(x: 0, y: 0, width: 100, height: 100), .green)
+        w.isHidden = false
+        app.flush()
+        let xid = try #require(backend.xWindow(for: w))
+        try server.controlConnection().destroyWindow(xid)
+        #expect(await app.run(until: { backend.xWindow(for: w).map { $0 != xid } ?? false }))
+        try await expectPixel(server, app, at: (50, 50), green)
+        let huge = solidWindow(app, app.mainScreen, Rect(x: -50, y: 0, width: 100_000, height: 70_000), .blue)
+        huge.isHidden = false
+        try await expectPixel(server, app, at: (700, 500), blue)
+        let size = try server.controlConnection().windowSize(try #require(backend.xWindow(for: huge)))
+        #expect(size.width <= 1440 && size.height <= 600 && size.width >= 1)
+    }
+}
