@@ -5,7 +5,7 @@ import MultiheadX11
 import Testing
 
 @MainActor
-@Suite("A lost X connection")
+@Suite("A lost X connection", .timeLimit(.minutes(1)))
 struct ConnectionLossTests {
     @Test("the server dying is reported as an error, the process lives, and later calls throw")
     func serverDies() async throws {

@@ -23,7 +23,7 @@ func solidWindow(_ app: Application, _ screen: Screen, _ frame: Rect, _ color: C
 }
 
 @MainActor
-@Suite("Windows shown on a real Xvfb")
+@Suite("Windows shown on a real Xvfb", .timeLimit(.minutes(1)))
 struct PresenterTests {
     static let layout: [VirtualServer.Monitor] = [
         .init("MAIN", "800x600+0+0", primary: true), .init("EXT", "640x480+800+0"),

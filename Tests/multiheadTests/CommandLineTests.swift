@@ -33,7 +33,7 @@ func multihead(_ args: [String], environment: [String: String] = [:], unsetDispl
 }
 
 @MainActor
-@Suite("The multihead command, as a built binary")
+@Suite("The multihead command, as a built binary", .timeLimit(.minutes(1)))
 struct CommandLineTests {
     @Test("screens --json prints the contract's shape, main first")
     func screensJSON() async throws {
