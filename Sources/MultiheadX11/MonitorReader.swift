@@ -60,9 +60,11 @@ struct MonitorReader {
             }
         }
         let current = outputs.lazy.compactMap { crtcs[$0.crtc] }.first.flatMap { modeTable[$0.mode]?.mode }
+        let gamma = outputs.first { $0.crtc != 0 }.flatMap { RandR.brightness(connection, crtc: $0.crtc) }
         return ScreenDescription(
             name: name, frame: m.frame, physicalSize: m.physicalSize, isPrimary: m.primary,
-            outputs: outputs.map(\.name), modes: modes, currentMode: current, preferredMode: preferred)
+            outputs: outputs.map(\.name), modes: modes, currentMode: current, preferredMode: preferred,
+            brightness: gamma ?? 1, hasHardwareBrightness: gamma != nil)
     }
 
     private mutating func atomName(_ atom: UInt) -> String? {

@@ -105,6 +105,34 @@ package enum RandR {
         return (modes, outputs, crtcs)
     }
 
+    /// A CRTC's brightness as its gamma ramp says (the top of the red ramp), or nil when the CRTC has no
+    /// ramp. `XRRGetCrtcGammaSize`, `XRRGetCrtcGamma`.
+    package static func brightness(_ c: XConnection, crtc: UInt) -> Double? {
+        let size = XRRGetCrtcGammaSize(c.display, RRCrtc(crtc))
+        guard size > 1, let g = XRRGetCrtcGamma(c.display, RRCrtc(crtc)) else { return nil }
+        defer { XRRFreeGamma(g) }
+        let top = Double(g.pointee.red[Int(size) - 1]) / 65535
+        // Xvfb starts with an all-zero ramp that dims nothing: a ramp nobody set reads as full brightness.
+        if top == 0 { return 1 }
+        return (top * 1000).rounded() / 1000
+    }
+
+    /// Sets a linear gamma ramp scaled to `value`, as `xrandr --brightness` does. `XRRSetCrtcGamma`.
+    package static func setBrightness(_ c: XConnection, crtc: UInt, _ value: Double) throws {
+        let size = XRRGetCrtcGammaSize(c.display, RRCrtc(crtc))
+        guard size > 1, let g = XRRAllocGamma(size) else {
+            throw X11Error.refused(display: c.name, request: "RRSetCrtcGamma (no gamma ramp)", status: Int(size))
+        }
+        defer { XRRFreeGamma(g) }
+        for i in 0..<Int(size) {
+            let v = UInt16(min(65535, (Double(i) / Double(size - 1) * 65535 * value).rounded()))
+            g.pointee.red[i] = v
+            g.pointee.green[i] = v
+            g.pointee.blue[i] = v
+        }
+        try c.trap("RRSetCrtcGamma") { XRRSetCrtcGamma(c.display, RRCrtc(crtc), g) }
+    }
+
     /// An atom's name. `XGetAtomName`.
     package static func atomName(_ c: XConnection, _ atom: UInt) -> String? {
         guard let p = XGetAtomName(c.display, Atom(atom)) else { return nil }

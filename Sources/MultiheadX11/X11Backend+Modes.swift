@@ -37,8 +37,13 @@ extension X11Backend {
         return nil
     }
 
-    /// Hardware brightness comes with the compositor (issue 4); until then screens report none.
+    /// Sets a monitor's brightness on the gamma ramp of its first active output's CRTC.
     public func setBrightness(_ value: Double, forScreenNamed name: String) throws {
-        throw ScreenError.refused(screen: name, reason: "hardware brightness is not supported yet")
+        guard let c = connection else { throw X11Error.connectionLost(requestedDisplay ?? "") }
+        try c.checkAlive()
+        guard let target = try activeOutput(named: name, c) else {
+            throw ScreenError.refused(screen: name, reason: "it has no output with a CRTC")
+        }
+        try RandR.setBrightness(c, crtc: target.crtc, min(1, max(0, value)))
     }
 }

@@ -35,10 +35,18 @@ struct ScreenDiffTests {
         #expect(ScreenDiff.changes(from: [a, b], to: [a2, b2]).isEmpty)
     }
 
-    @Test func brightnessAloneIsABrightnessChange() {
-        var b2 = b
+    @Test func hardwareBrightnessAloneIsABrightnessChange() {
+        var b1 = b
+        b1.hasHardwareBrightness = true
+        var b2 = b1
         b2.brightness = 0.5
-        #expect(ScreenDiff.changes(from: [a, b], to: [a, b2]) == [.brightnessChange(from: b, to: b2)])
+        #expect(ScreenDiff.changes(from: [a, b1], to: [a, b2]) == [.brightnessChange(from: b1, to: b2)])
+    }
+
+    @Test func brightnessWithoutHardwareIsTheModelsAndNoChange() {
+        var dimmed = b
+        dimmed.brightness = 0.5
+        #expect(ScreenDiff.changes(from: [a, dimmed], to: [a, b]).isEmpty)
     }
 
     @Test func duplicatesByNameCountOnce() {

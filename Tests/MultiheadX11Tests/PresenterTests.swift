@@ -215,4 +215,43 @@ struct PresenterTests {
         let size = try server.controlConnection().windowSize(try #require(backend.xWindow(for: huge)))
         #expect(size.width <= 1440 && size.height <= 600 && size.width >= 1)
     }
+
+    @Test("software dimming darkens a virtual monitor's pixels exactly as the offscreen render does")
+    func softwareDimming() async throws {
+        let (server, app, backend) = try await start()
+        defer { server.stop() }
+        let w = solidWindow(app, app.mainScreen, Rect(x: 0, y: 0, width: 100, height: 100), .red)
+        w.isHidden = false
+        try await expectPixel(server, app, at: (50, 50), red)
+        #expect(!app.mainScreen.snapshot.hasHardwareBrightness)
+        app.mainScreen.brightness = 0.5
+        app.flush()
+        let expected = OffscreenRenderer.render(app.mainScreen)
+        let dimmed = try #require(expected.pixel(x: 50, y: 50))
+        #expect((0x7E0000...0x810000).contains(dimmed) && dimmed & 0xFFFF == 0)
+        try await expectPixel(server, app, at: (50, 50), dimmed)
+        #expect(try backend.screenshot(of: app.mainScreen) == expected)
+    }
+
+    @Test("an output with a gamma ramp takes the brightness in hardware")
+    func hardwareBrightness() async throws {
+        let server = try await VirtualServer.start(framebuffer: Size(width: 800, height: 600))
+        defer { server.stop() }
+        let app = try server.makeApplication()
+        let screen = app.mainScreen
+        #expect(screen.snapshot.hasHardwareBrightness && screen.brightness == 1)
+        screen.brightness = 0.5
+        #expect(screen.softwareBrightness == 1)
+        let fresh = try server.makeApplication()
+        #expect(fresh.mainScreen.brightness == 0.5)
+        // Nothing reported a change back: the model's own change is not echoed.
+        var changes = 0
+        let events = app.screenEvents()
+        let reader = Task { @MainActor in for await _ in events { changes += 1 } }
+        defer { reader.cancel() }
+        try server.plug("EXT", "100x100+700+0")
+        #expect(await app.run(until: { changes >= 1 }))
+        await app.run(until: { false }, timeout: .milliseconds(150))
+        #expect(changes == 1 && screen.brightness == 0.5)
+    }
 }

@@ -78,7 +78,7 @@ extension Application {
             case .brightnessChange(_, let d):
                 guard let s = byName[d.name] else { continue }
                 s.update(d)
-                s.applyBrightness(d.brightness, post: false)
+                s.adoptHardwareBrightness()
                 events.append(.brightnessChange(s))
             }
         }

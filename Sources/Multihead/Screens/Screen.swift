@@ -18,14 +18,18 @@ public final class Screen {
     public internal(set) var mirrored: Screen?
     /// Dim in our own drawing rather than through the hardware, even where the hardware could.
     public var wantsSoftwareDimming = false {
-        didSet { if oldValue != wantsSoftwareDimming { applyBrightness(snapshot.brightness, post: false) } }
+        didSet { if oldValue != wantsSoftwareDimming { applyBrightness(brightnessStorage) } }
     }
+    /// The model's brightness; `snapshot.brightness` is what the hardware reports.
+    private var brightnessStorage: Double
     /// The brightness our own drawing applies (1 when the hardware dims).
     public private(set) var softwareBrightness: Double = 1
+    var displayLinks: [WeakDisplayLink] = []
 
     init(_ snapshot: ScreenDescription, application: Application) {
         self.snapshot = snapshot
         self.name = snapshot.name
+        brightnessStorage = snapshot.brightness
         self.application = application
     }
 
@@ -63,41 +67,58 @@ public final class Screen {
         try app.backend.setMode(mode, forScreenNamed: name)
     }
 
-    /// The brightness, 0…1 (values outside are clamped, non-finite ones refused).
+    /// The brightness, 0…1 (values outside are clamped, non-finite ones refused). Set in hardware (the
+    /// CRTC's gamma) where the screen has it and `wantsSoftwareDimming` is false; otherwise our own drawing
+    /// dims. `brightnessDidChangeNotification` is posted once per change.
     public var brightness: Double {
-        get { snapshot.brightness }
+        get { brightnessStorage }
         set {
             guard newValue.isFinite else {
                 Application.logger.warning("refused non-finite brightness \(newValue) for screen \(name)")
                 return
             }
             let clamped = min(1, max(0, newValue))
-            guard clamped != snapshot.brightness else { return }
-            applyBrightness(clamped, post: true)
+            guard clamped != brightnessStorage else { return }
+            applyBrightness(clamped)
+            application?.post(Screen.brightnessDidChangeNotification, object: self, event: .brightnessChange(self))
         }
     }
 
-    func applyBrightness(_ value: Double, post: Bool) {
-        let hardware = snapshot.hasHardwareBrightness && !wantsSoftwareDimming
-        if hardware, let app = application {
-            do { try app.backend.setBrightness(value, forScreenNamed: name) } catch {
+    func applyBrightness(_ value: Double) {
+        brightnessStorage = value
+        var dimmedInHardware = false
+        if snapshot.hasHardwareBrightness, let app = application {
+            // With software dimming wanted, the hardware goes back to full brightness.
+            let hardware = wantsSoftwareDimming ? 1 : value
+            do {
+                try app.backend.setBrightness(hardware, forScreenNamed: name)
+                snapshot.brightness = hardware
+                dimmedInHardware = !wantsSoftwareDimming
+            } catch {
                 Application.logger.warning("hardware brightness failed on \(name): \(error); dimming in software")
             }
         }
-        snapshot.brightness = value
-        softwareBrightness = hardware ? 1 : value
+        softwareBrightness = dimmedInHardware ? 1 : value
         application?.screenNeedsRedraw(self)
-        if post { application?.post(Screen.brightnessDidChangeNotification, object: self, event: .brightnessChange(self)) }
     }
 
+    /// Takes a new report from the backend.
     func update(_ new: ScreenDescription) {
-        let keepBrightness = snapshot.brightness
         snapshot = new
-        // Brightness set by the model is ours to keep unless the backend reports hardware it owns.
-        if !new.hasHardwareBrightness { snapshot.brightness = keepBrightness }
     }
 
-    func markDisconnected() { isConnected = false }
+    /// The hardware's brightness changed outside the model (`xrandr --brightness`): adopt it.
+    func adoptHardwareBrightness() {
+        guard !wantsSoftwareDimming else { return }
+        brightnessStorage = snapshot.brightness
+        softwareBrightness = 1
+        application?.screenNeedsRedraw(self)
+    }
+
+    func markDisconnected() {
+        isConnected = false
+        invalidateDisplayLinks()
+    }
 }
 
 extension Screen {

@@ -13,7 +13,8 @@ public enum ScreenChange: Hashable, Sendable {
 /// The pure function that decides connect, disconnect and mode change: the only place that does.
 public enum ScreenDiff {
     /// The changes that lead from `old` to `new`, matched by monitor name: connects first (in `new`'s
-    /// order), then disconnects (in `old`'s order), then mode and brightness changes. Equal snapshots give
+    /// order), then disconnects (in `old`'s order), then mode and brightness changes (brightness only
+    /// where the hardware reports it). Equal snapshots give
     /// no change, however many X events led to them.
     public static func changes(from old: [ScreenDescription], to new: [ScreenDescription]) -> [ScreenChange] {
         var oldByName: [String: ScreenDescription] = [:]
@@ -23,7 +24,10 @@ public enum ScreenDiff {
         for d in new where newNames.insert(d.name).inserted {
             guard let before = oldByName[d.name] else { connects.append(.connect(d)); continue }
             if d.modeDiffers(from: before) { updates.append(.modeChange(from: before, to: d)) }
-            if d.brightness != before.brightness { updates.append(.brightnessChange(from: before, to: d)) }
+            // Only hardware reports brightness; software dimming is the model's own and never in a snapshot.
+            if d.hasHardwareBrightness, d.brightness != before.brightness {
+                updates.append(.brightnessChange(from: before, to: d))
+            }
         }
         var seen = Set<String>()
         let disconnects = old.filter { !newNames.contains($0.name) && seen.insert($0.name).inserted }

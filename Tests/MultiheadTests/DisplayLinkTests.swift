@@ -1,0 +1,81 @@
+@testable import Multihead
+import Testing
+
+@MainActor
+@Suite("Display links and brightness", .timeLimit(.minutes(1)))
+struct DisplayLinkTests {
+    @Test func callsBackAtTheScreensRateWithConsistentTimestamps() async throws {
+        let (app, _) = try makeApp()
+        var stamps: [(Double, Double)] = []
+        let link = app.mainScreen.displayLink { l in stamps.append((l.timestamp, l.targetTimestamp)) }
+        #expect(link.duration == 1.0 / 60)
+        await app.run(until: { stamps.count >= 30 }, timeout: .seconds(3))
+        link.invalidate()
+        #expect(stamps.count >= 30)
+        for (t, target) in stamps { #expect(abs(target - t - 1.0 / 60) < 1e-9) }
+        // Frames are on a 60 Hz grid: each step is a whole number of frames (missed ones are skipped).
+        for (a, b) in zip(stamps, stamps.dropFirst()) {
+            let frames = (b.0 - a.0) * 60
+            #expect(abs(frames - frames.rounded()) < 1e-6 && frames.rounded() >= 1)
+        }
+    }
+
+    @Test func preferredRatePauseAndInvalidate() async throws {
+        let (app, _) = try makeApp()
+        var count = 0
+        let link = app.mainScreen.displayLink { _ in count += 1 }
+        link.preferredFramesPerSecond = 10
+        #expect(abs(link.duration - 0.1) < 1e-9)
+        link.preferredFramesPerSecond = 1000
+        #expect(link.duration == 1.0 / 60)
+        link.preferredFramesPerSecond = 20
+        await app.run(until: { count >= 3 }, timeout: .seconds(2))
+        link.isPaused = true
+        let paused = count
+        await app.run(until: { false }, timeout: .milliseconds(200))
+        #expect(count == paused)
+        link.isPaused = false
+        await app.run(until: { count > paused }, timeout: .seconds(2))
+        #expect(count > paused)
+        link.invalidate()
+        let after = count
+        await app.run(until: { false }, timeout: .milliseconds(150))
+        #expect(count == after && !link.isValid)
+    }
+
+    @Test func stopsWhenItsScreenDisconnects() async throws {
+        let (app, backend) = try makeApp()
+        let ext = try #require(app.screen(named: "EXT"))
+        var count = 0
+        let link = ext.displayLink { _ in count += 1 }
+        await app.run(until: { count >= 2 }, timeout: .seconds(2))
+        backend.disconnect("EXT")
+        #expect(!link.isValid)
+        let after = count
+        await app.run(until: { false }, timeout: .milliseconds(100))
+        #expect(count == after)
+    }
+
+    @Test func hardwareBrightnessGoesToTheBackendSoftwareStaysInTheModel() throws {
+        var hw = ScreenDescription(name: "HW", frame: Rect(x: 0, y: 0, width: 100, height: 100), isPrimary: true)
+        hw.hasHardwareBrightness = true
+        let backend = InMemoryBackend(screens: [hw, ScreenDescription(name: "SW", frame: Rect(x: 100, y: 0, width: 100, height: 100))])
+        let app = try Application(backend: backend)
+        let log = NotificationLog(app, label: label)
+        let hwScreen = try #require(app.screen(named: "HW")), sw = try #require(app.screen(named: "SW"))
+        hwScreen.brightness = 0.25
+        #expect(backend.snapshot[0].brightness == 0.25 && hwScreen.softwareBrightness == 1)
+        sw.brightness = 0.5
+        #expect(sw.softwareBrightness == 0.5 && backend.snapshot[1].brightness == 1)
+        // A later report from the backend does not undo either.
+        backend.change("SW") { $0.frame.origin.y = 1 }
+        #expect(sw.brightness == 0.5 && hwScreen.brightness == 0.25)
+        hwScreen.wantsSoftwareDimming = true
+        #expect(backend.snapshot[0].brightness == 1 && hwScreen.softwareBrightness == 0.25)
+        // The hardware changed outside the model (xrandr --brightness): adopted, one notification.
+        hwScreen.wantsSoftwareDimming = false
+        backend.change("HW") { $0.brightness = 0.75 }
+        #expect(hwScreen.brightness == 0.75)
+        #expect(log.entries == ["brightness HW", "brightness SW", "mode SW", "brightness HW"])
+    }
+}
