@@ -21,6 +21,9 @@ final class PixelBuffer {
     /// Whether the pixels travel through shared memory.
     var isShared: Bool { shm != nil }
 
+    /// The shared segment's ID, if shared.
+    var segmentID: Int32? { shm?.pointee.shmid }
+
     /// Makes a buffer of `width × height` (both ≥ 1) for a 24-bit TrueColor visual; `shared` tries MIT-SHM
     /// and falls back to plain memory when the server refuses the segment. Nil when memory runs out.
     init?(connection: XConnection, visual: UnsafeMutablePointer<Visual>, width: Int, height: Int, shared: Bool) {

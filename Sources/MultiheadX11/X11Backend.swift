@@ -33,6 +33,9 @@ public final class X11Backend: DisplayBackend {
     /// Whether pixels travel through MIT-SHM on this connection.
     public var isUsingSharedMemory: Bool { presenter?.useSharedMemory ?? false }
 
+    /// The System V shared memory segments the backend's windows use now.
+    public var sharedSegmentIDs: [Int32] { presenter?.sharedSegmentIDs ?? [] }
+
     /// How many windows the last presentation drew again.
     public var lastRedrawCount: Int { presenter?.lastRedrawCount ?? 0 }
 

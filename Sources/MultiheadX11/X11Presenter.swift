@@ -50,6 +50,9 @@ final class X11Presenter {
         self.useSharedMemory = useSharedMemory && XShmQueryVersion(d, &major, &minor, &pixmaps) != 0
     }
 
+    /// The IDs of the shared memory segments in use.
+    var sharedSegmentIDs: [Int32] { entries.values.compactMap { $0.buffer?.segmentID } }
+
     /// The model window an X window shows, if it is ours.
     func window(forXID xid: UInt) -> Multihead.Window? {
         byXID[xid].flatMap { entries[$0]?.window }

@@ -254,4 +254,30 @@ struct PresenterTests {
         await app.run(until: { false }, timeout: .milliseconds(150))
         #expect(changes == 1 && screen.brightness == 0.5)
     }
+
+    @Test("shared segments are mode 0600, marked for removal, and gone once the windows are")
+    func sharedMemoryHygiene() async throws {
+        let (server, app, backend) = try await start()
+        defer { server.stop() }
+        var windows = (0..<3).map { i in solidWindow(app, app.mainScreen, Rect(x: Double(i * 100), y: 0, width: 90, height: 90), .red) }
+        for w in windows { w.isHidden = false }
+        app.flush()
+        let ids = backend.sharedSegmentIDs
+        #expect(ids.count == 3)
+        let table = try String(contentsOfFile: "/proc/sysvipc/shm", encoding: .utf8).split(separator: "\n").dropFirst()
+            .map { $0.split(separator: " ", omittingEmptySubsequences: true) }
+        for id in ids {
+            let row = try #require(table.first { $0.count > 2 && $0[1] == "\(id)" })
+            // perms: 600, plus the "destroy" flag (01000) set by IPC_RMID right after attaching.
+            #expect(row[2] == "1600", "segment \(id) perms \(row[2])")
+        }
+        windows.removeAll()
+        // The server lets go of a segment when it handles our XShmDetach; then the kernel removes it.
+        func anyLeft() -> Bool {
+            let rows = ((try? String(contentsOfFile: "/proc/sysvipc/shm", encoding: .utf8)) ?? "").split(separator: "\n")
+                .map { $0.split(separator: " ", omittingEmptySubsequences: true) }
+            return ids.contains { id in rows.contains { $0.count > 2 && $0[1] == "\(id)" } }
+        }
+        #expect(await app.run(until: { !anyLeft() }, timeout: .seconds(2)))
+    }
 }
