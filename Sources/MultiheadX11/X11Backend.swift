@@ -19,7 +19,7 @@ public final class X11Backend: DisplayBackend {
     var source: (any DispatchSourceRead)?
     var randrEventBase: Int32 = 0
     var reportedLoss = false
-    var presenter: X11Presenter?
+    package var presenter: X11Presenter?
     /// Whether pixels may travel through MIT-SHM (when the server offers it).
     public let useSharedMemory: Bool
 

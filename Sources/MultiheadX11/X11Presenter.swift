@@ -5,11 +5,11 @@ import Multihead
 /// Shows the model's scene on X: one override-redirect window per visible `Window`, stacked as
 /// `Application.windows`, its views drawn with cairo into a pixel buffer and put on the window.
 @MainActor
-final class X11Presenter {
+package final class X11Presenter {
     /// One model window's X window and pixels.
-    final class Entry {
+    package final class Entry {
         weak var window: Multihead.Window?
-        let xid: UInt
+        package let xid: UInt
         var geometry: (x: Int32, y: Int32, w: Int, h: Int)
         var mapped = false
         var buffer: PixelBuffer?
@@ -21,12 +21,12 @@ final class X11Presenter {
         }
     }
 
-    let connection: XConnection
+    package let connection: XConnection
     let useSharedMemory: Bool
     private let visual: UnsafeMutablePointer<Visual>
     private let depth: Int32
     private let gc: GC
-    private(set) var entries: [ObjectIdentifier: Entry] = [:]
+    package private(set) var entries: [ObjectIdentifier: Entry] = [:]
     private var byXID: [UInt: ObjectIdentifier] = [:]
     private var appliedOrder: [UInt] = []
     private var pendingFocus: ObjectIdentifier??
@@ -160,6 +160,13 @@ final class X11Presenter {
         if !connection.isLost { XDestroyWindow(connection.display, Window(entry.xid)) }
         entries[id] = nil
         byXID[entry.xid] = nil
+    }
+
+    /// Puts a window's pixels again and waits for the server to take them (`XSync`): the push alone.
+    package func pushAgain(_ window: Multihead.Window) {
+        guard let e = entries[ObjectIdentifier(window)], e.mapped, let b = e.buffer else { return }
+        b.put(to: e.xid, gc: gc)
+        XSync(connection.display, 0)
     }
 
     /// Puts a window's pixels again after an Expose, without drawing them again.

@@ -3,6 +3,10 @@
  * Prints "median_us=…" (and the figures it measured); DISPLAY and XAUTHORITY pick the server. */
 #include <X11/Xlib.h>
 #include <X11/extensions/Xrandr.h>
+#include <X11/extensions/XShm.h>
+#include <X11/Xutil.h>
+#include <sys/ipc.h>
+#include <sys/shm.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -100,9 +104,8 @@ static int hotplug(int iters) {
         }
         XSync(b, False);
         int got = 0;
+        /* Spin on XPending as the Swift side does (its benchmark drains in a loop too). */
         while (!got) {
-            struct pollfd p = { ConnectionNumber(a), POLLIN, 0 };
-            if (!XPending(a)) poll(&p, 1, 1000);
             while (XPending(a)) {
                 XEvent e;
                 XNextEvent(a, &e);
@@ -195,12 +198,132 @@ static int hittest(int views, int calls, int depth, int fan) {
     return 0;
 }
 
+/* A shared-memory image of w×h, attached and marked for removal. */
+static XImage *shm_image(Display *d, Visual *v, XShmSegmentInfo *info, int w, int h) {
+    XImage *img = XShmCreateImage(d, v, 24, ZPixmap, NULL, info, w, h);
+    info->shmid = shmget(IPC_PRIVATE, img->bytes_per_line * h, IPC_CREAT | 0600);
+    info->shmaddr = img->data = shmat(info->shmid, NULL, 0);
+    info->readOnly = False;
+    XShmAttach(d, info);
+    XSync(d, False);
+    shmctl(info->shmid, IPC_RMID, NULL);
+    return img;
+}
+
+/* Create, map and put the pixels of N small override-redirect windows, then XSync: what the presenter
+ * does for N newly shown windows. Prints the total. */
+static int windows(int n) {
+    Display *d = XOpenDisplay(NULL);
+    if (!d) return 69;
+    XVisualInfo vi;
+    XMatchVisualInfo(d, DefaultScreen(d), 24, TrueColor, &vi);
+    Window root = DefaultRootWindow(d);
+    GC gc = XCreateGC(d, root, 0, NULL);
+    double s = now_us();
+    Window *ws = calloc(n, sizeof *ws);
+    XShmSegmentInfo *infos = calloc(n, sizeof *infos);
+    XImage **imgs = calloc(n, sizeof *imgs);
+    for (int i = 0; i < n; i++) {
+        XSetWindowAttributes a = {0};
+        a.override_redirect = True;
+        a.background_pixmap = None;
+        a.colormap = XCreateColormap(d, root, vi.visual, AllocNone);
+        a.event_mask = ExposureMask | ButtonPressMask | ButtonReleaseMask | PointerMotionMask | KeyPressMask
+            | KeyReleaseMask | StructureNotifyMask;
+        ws[i] = XCreateWindow(d, root, (i % 40) * 10, (i / 40) * 10, 64, 64, 0, 24, InputOutput, vi.visual,
+                              CWOverrideRedirect | CWBackPixmap | CWBorderPixel | CWColormap | CWEventMask, &a);
+        imgs[i] = shm_image(d, vi.visual, &infos[i], 64, 64);
+        memset(imgs[i]->data, 0x40, 64 * 64 * 4);
+        XShmPutImage(d, ws[i], gc, imgs[i], 0, 0, 0, 0, 64, 64, False);
+        XMapWindow(d, ws[i]);
+    }
+    XSync(d, False);
+    printf("median_us=%.1f\n", now_us() - s);
+    XCloseDisplay(d);
+    return 0;
+}
+
+/* Push a w×h frame with XShmPutImage + XSync, `iters` times; with fill=1, write every pixel first. */
+static int push(int w, int h, int iters, int fill) {
+    Display *d = XOpenDisplay(NULL);
+    if (!d) return 69;
+    XVisualInfo vi;
+    XMatchVisualInfo(d, DefaultScreen(d), 24, TrueColor, &vi);
+    Window root = DefaultRootWindow(d);
+    XSetWindowAttributes a = {0};
+    a.override_redirect = True;
+    a.colormap = XCreateColormap(d, root, vi.visual, AllocNone);
+    Window win = XCreateWindow(d, root, 0, 0, w, h, 0, 24, InputOutput, vi.visual,
+                               CWOverrideRedirect | CWBorderPixel | CWColormap, &a);
+    XMapWindow(d, win);
+    GC gc = XCreateGC(d, win, 0, NULL);
+    XShmSegmentInfo info;
+    XImage *img = shm_image(d, vi.visual, &info, w, h);
+    double *t = calloc(iters, sizeof *t);
+    for (int i = 0; i < iters; i++) {
+        double s = now_us();
+        if (fill) {
+            unsigned int *p = (unsigned int *)img->data, c = (i & 1) ? 0xFF0000 : 0x0000FF;
+            for (int k = 0; k < w * h; k++) p[k] = c;
+        }
+        XShmPutImage(d, win, gc, img, 0, 0, 0, 0, w, h, False);
+        XSync(d, False);
+        t[i] = now_us() - s;
+    }
+    printf("median_us=%.1f\n", median(t, iters));
+    XCloseDisplay(d);
+    return 0;
+}
+
+/* Resident memory of one w×h buffer, touched: what a window's pixels cost at the least. */
+static long rss_kb(void) {
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    long kb = 0;
+    while (f && fgets(line, sizeof line, f)) if (!strncmp(line, "VmRSS:", 6)) kb = atol(line + 6);
+    if (f) fclose(f);
+    return kb;
+}
+
+static char *volatile kept[64];
+
+static int memory(int w, int h, int count) {
+    long before = rss_kb();
+    for (int i = 0; i < count && i < 64; i++) {
+        kept[i] = malloc((size_t)w * h * 4);
+        memset(kept[i], 1, (size_t)w * h * 4);
+    }
+    printf("median_us=%.1f\n", (double)(rss_kb() - before) / count / 1024.0);
+    return 0;
+}
+
+/* Sleep to absolute 60 Hz targets with clock_nanosleep; the error of each wake-up. */
+static int frames(int n) {
+    double *t = calloc(n, sizeof *t);
+    struct timespec next;
+    clock_gettime(CLOCK_MONOTONIC, &next);
+    for (int i = 0; i < n; i++) {
+        next.tv_nsec += 16666667;
+        if (next.tv_nsec >= 1000000000) { next.tv_nsec -= 1000000000; next.tv_sec++; }
+        clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
+        double target = next.tv_sec * 1e6 + next.tv_nsec / 1e3;
+        double err = now_us() - target;
+        t[i] = err < 0 ? -err : err;
+    }
+    printf("median_us=%.1f\n", median(t, n));
+    return 0;
+}
+
 int main(int argc, char **argv) {
     if (argc < 3) { fprintf(stderr, "usage: XlibBaseline enumerate N | hotplug N | stacking N OPS | hittest VIEWS CALLS DEPTH FAN\n"); return 64; }
     int a = atoi(argv[2]);
     if (!strcmp(argv[1], "enumerate")) return enumerate(a);
     if (!strcmp(argv[1], "hotplug")) return hotplug(a);
     if (!strcmp(argv[1], "stacking") && argc > 3) return stacking(a, atoi(argv[3]));
+    if (!strcmp(argv[1], "windows")) return windows(a);
+    if (!strcmp(argv[1], "push") && argc > 4) return push(a, atoi(argv[3]), atoi(argv[4]), argc > 5 ? atoi(argv[5]) : 0);
+    if (!strcmp(argv[1], "memory") && argc > 4) return memory(a, atoi(argv[3]), atoi(argv[4]));
+    if (!strcmp(argv[1], "frames")) return frames(a);
     if (!strcmp(argv[1], "hittest") && argc > 5) return hittest(a, atoi(argv[3]), atoi(argv[4]), atoi(argv[5]));
     fprintf(stderr, "unknown mode %s\n", argv[1]);
     return 64;

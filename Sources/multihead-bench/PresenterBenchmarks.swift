@@ -1,0 +1,132 @@
+import Foundation
+import Multihead
+import MultiheadTesting
+import MultiheadX11
+
+@MainActor
+func makeX11App(_ server: VirtualServer) throws -> (Application, X11Backend) {
+    let backend = X11Backend(display: server.display)
+    return (try Application(backend: backend), backend)
+}
+
+/// Create, draw and map N windows in one flush, against C creating, putting and mapping as many.
+@MainActor
+func benchCreateWindows(_ server: VirtualServer, count n: Int) throws {
+    let (app, backend) = try makeX11App(server)
+    defer { backend.stop() }
+    var ws: [Window] = []
+    for i in 0..<n {
+        let w = Window(frame: Rect(x: Double((i % 40) * 10), y: Double((i / 40) * 10), width: 64, height: 64), screen: app.mainScreen)
+        w.backgroundColor = Color(white: 0.25)
+        ws.append(w)
+    }
+    let t = withExtendedLifetime(ws) {
+        micros {
+            for w in ws { w.isHidden = false }
+            app.flush()
+        }
+    }
+    row("create, draw and map \(n) windows (total)", t, try baseline(["windows", "\(n)"], environment: server.environment))
+}
+
+/// A 1920×1080 frame: the push alone (XShmPutImage + XSync), and a full frame (fill and push).
+@MainActor
+func benchPush(_ server: VirtualServer) throws {
+    let (app, backend) = try makeX11App(server)
+    defer { backend.stop() }
+    let w = Window(frame: Rect(x: 0, y: 0, width: 1920, height: 1080), screen: app.mainScreen)
+    w.backgroundColor = .red
+    w.isHidden = false
+    app.flush()
+    let iters = 200
+    guard let presenter = backend.presenter else { return }
+    var push: [Double] = []
+    for _ in 0..<iters { push.append(micros { presenter.pushAgain(w) }) }
+    row("push a 1920×1080 frame (XShmPutImage + XSync), median of \(iters)", median(push),
+        try baseline(["push", "1920", "1080", "\(iters)", "0"], environment: server.environment))
+    var full: [Double] = []
+    for i in 0..<iters {
+        full.append(micros {
+            w.backgroundColor = i % 2 == 0 ? .blue : .red
+            app.flush()
+        })
+    }
+    row("draw (cairo fill) and push a 1920×1080 frame, median of \(iters)", median(full),
+        try baseline(["push", "1920", "1080", "\(iters)", "1"], environment: server.environment))
+}
+
+/// 100 windows of which one changes, against 1 window that changes: the frame should cost the same.
+@MainActor
+func benchOneOfMany(_ server: VirtualServer) throws {
+    func frameCost(windows n: Int) throws -> Double {
+        let (app, backend) = try makeX11App(server)
+        defer { backend.stop() }
+        let ws = (0..<n).map { i -> Window in
+            let w = Window(frame: Rect(x: Double((i % 10) * 192), y: Double((i / 10) * 108), width: 192, height: 108), screen: app.mainScreen)
+            w.backgroundColor = .gray
+            w.isHidden = false
+            return w
+        }
+        app.flush()
+        var t: [Double] = []
+        for i in 0..<300 {
+            t.append(micros {
+                ws[n / 2].backgroundColor = i % 2 == 0 ? .blue : .red
+                app.flush()
+            })
+        }
+        return median(t)
+    }
+    let c = try baseline(["push", "192", "108", "300", "1"], environment: server.environment)
+    row("frame of 100 windows, 1 changed (192×108), median of 300", try frameCost(windows: 100), c)
+    row("frame of 1 window, changed (192×108), median of 300", try frameCost(windows: 1), c)
+}
+
+/// Resident memory per shown 1920×1080 window, against C's one touched buffer of that size.
+@MainActor
+func benchMemory(_ server: VirtualServer) throws {
+    func rssKB() -> Double {
+        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+        let digits = line.filter(\.isNumber)
+        return Double(digits) ?? 0
+    }
+    let (app, backend) = try makeX11App(server)
+    defer { backend.stop() }
+    let k = 8
+    let before = rssKB()
+    let ws = (0..<k).map { _ -> Window in
+        let w = Window(frame: Rect(x: 0, y: 0, width: 1920, height: 1080), screen: app.mainScreen)
+        w.backgroundColor = .blue
+        w.isHidden = false
+        return w
+    }
+    let perWindow = withExtendedLifetime(ws) {
+        app.flush()
+        precondition(backend.lastRedrawCount == k)
+        return (rssKB() - before) / Double(k) / 1024
+    }
+    row("resident memory per shown 1920×1080 window (\(k) windows)", perWindow,
+        try baseline(["memory", "1920", "1080", "\(k)"]), unit: "MB")
+}
+
+/// |callback time − frame time| of a 60 Hz display link over 600 frames, against clock_nanosleep.
+@MainActor
+func benchDisplayLink(_ server: VirtualServer) async throws {
+    let (app, backend) = try makeX11App(server)
+    defer { backend.stop() }
+    var errors: [Double] = []
+    await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+        var done = false
+        _ = app.mainScreen.displayLink { link in
+            let now = Double(DispatchTime.now().uptimeNanoseconds) / 1e9
+            errors.append(abs(now - link.timestamp) * 1e6)
+            if errors.count == 600, !done {
+                done = true
+                link.invalidate()
+                c.resume()
+            }
+        }
+    }
+    row("display link: |callback − frame time|, median of 600 frames at 60 Hz", median(errors), try baseline(["frames", "600"]))
+}

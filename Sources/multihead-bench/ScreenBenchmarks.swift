@@ -1,0 +1,43 @@
+import Foundation
+import Multihead
+import MultiheadTesting
+import MultiheadX11
+
+@MainActor
+func benchScreens(_ server: VirtualServer) throws {
+    let app = try server.makeApplication()
+    let n = 2000
+    var t: [Double] = []
+    for _ in 0..<n { t.append(try micros { try app.refreshScreens() }) }
+    row("enumerate screens and modes (3 monitors), median of \(n)", median(t), try baseline(["enumerate", "\(n)"], environment: server.environment))
+}
+
+@MainActor
+func benchHotplug(_ server: VirtualServer) throws {
+    let app = try server.makeApplication()
+    let control = try ServerControl(display: server.display)
+    var notified = 0
+    let token = NotificationCenter.default.addObserver(forName: Screen.didConnectNotification, object: nil, queue: nil) { _ in
+        MainActor.assumeIsolated { notified += 1 }
+    }
+    let token2 = NotificationCenter.default.addObserver(forName: Screen.didDisconnectNotification, object: nil, queue: nil) { _ in
+        MainActor.assumeIsolated { notified += 1 }
+    }
+    defer { NotificationCenter.default.removeObserver(token); NotificationCenter.default.removeObserver(token2) }
+    let n = 400
+    var t: [Double] = []
+    for i in 0..<n {
+        let before = notified
+        t.append(try micros {
+            if i % 2 == 0 {
+                try control.addMonitor(name: "BENCH-S", frame: Rect(x: 7000, y: 0, width: 640, height: 480), primary: false)
+            } else {
+                try control.deleteMonitor(name: "BENCH-S")
+            }
+            while notified == before { app.backend.processPendingEvents() }
+        })
+    }
+    control.close()
+    row("hotplug: XRRSetMonitor + XSync → notification, median of \(n)", median(t), try baseline(["hotplug", "\(n)"], environment: server.environment))
+}
+
