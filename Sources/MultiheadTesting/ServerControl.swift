@@ -34,15 +34,31 @@ public final class ServerControl {
         guard frame.isFinite, !frame.isEmpty, frame.minX >= 0, frame.minY >= 0, frame.maxX <= 32767, frame.maxY <= 32767 else {
             throw VirtualServerError.invalidMonitor("\(name) \(frame): the frame must lie within 0…32767")
         }
-        guard !name.isEmpty, !(RandR.resources(connection)?.outputs.values.contains { $0.name == name } ?? false) else {
-            throw VirtualServerError.invalidMonitor("\"\(name)\" is empty or an output's name")
+        guard !name.isEmpty else { throw VirtualServerError.invalidMonitor("a monitor needs a name") }
+        if let output = outputNames.first(where: { $0 == name }) {
+            guard output != "screen" else {
+                throw VirtualServerError.invalidMonitor("\"screen\" is Xvfb's own output; plug a virtual monitor under another name")
+            }
+            try plugOutput(output, frame: frame, primary: primary, refreshRate: 60)
+            return
         }
         try setMonitor(name: name, frame: frame, primary: primary)
     }
 
-    /// Unplugs a virtual monitor.
+    /// The names of the server's outputs (connectors).
+    public var outputNames: [String] {
+        (RandR.resources(connection)?.outputs.values.map(\.name) ?? []).sorted()
+    }
+
+    /// Unplugs a monitor: an output's CRTC goes off (`xrandr --output NAME --off`); a virtual monitor is
+    /// deleted.
     public func unplug(_ name: String) throws {
         let c = connection
+        if let o = RandR.resources(c)?.outputs.values.first(where: { $0.name == name }) {
+            guard o.crtc != 0 else { throw VirtualServerError.noSuchMonitor("\(name) (not plugged)") }
+            try turnOffOutput(name)
+            return
+        }
         let known = (RandR.monitors(c) ?? []).contains { RandR.atomName(c, $0.nameAtom) == name }
         guard known else { throw VirtualServerError.noSuchMonitor(name) }
         try deleteMonitor(name: name)
@@ -112,31 +128,87 @@ public final class ServerControl {
         }
     }
 
-    /// Sets an output to a WxH mode, creating it (`XRRCreateMode`, `XRRAddOutputMode`) when the output
-    /// lacks one; the output keeps its CRTC's position, or goes to (0, 0) on a free CRTC.
+    /// Sets an output to a WxH mode (creating it and adding it to the output when the output lacks it),
+    /// keeping the output's position, or at (0, 0) when it was off; returns the mode's ID.
     public func setOutputMode(_ name: String, width: Int, height: Int, refreshRate: Double) throws -> UInt64 {
+        guard width > 0, height > 0, width <= 32767, height <= 32767 else {
+            throw VirtualServerError.invalidMonitor("mode \(width)x\(height)")
+        }
         let c = connection
-        return try withResources { res in
-            guard let (output, crtcNow) = try find(output: name, res) else { throw VirtualServerError.noSuchMonitor(name) }
-            let mode = try modeID(for: output, width: width, height: height, refreshRate: refreshRate, res)
-            // Re-read: adding a mode changes the resources.
-            return try withResources { res2 in
-                var crtc = crtcNow
-                if crtc == 0, res2.pointee.ncrtc > 0 { crtc = res2.pointee.crtcs[0] }
-                var x: Int32 = 0, y: Int32 = 0
-                if let info = XRRGetCrtcInfo(c.display, res2, crtc) {
-                    defer { XRRFreeCrtcInfo(info) }
-                    if crtcNow != 0 { x = info.pointee.x; y = info.pointee.y }
-                }
-                var outputs = [output]
-                let status = try c.trap("RRSetCrtcConfig \(name) \(width)x\(height)") {
-                    XRRSetCrtcConfig(c.display, res2, crtc, Time(CurrentTime), x, y, mode, Rotation(RR_Rotate_0), &outputs, 1)
-                }
-                guard status == RRSetConfigSuccess else {
-                    throw X11Error.refused(display: c.name, request: "RRSetCrtcConfig", status: Int(status))
-                }
-                return UInt64(mode)
+        var origin = Point.zero
+        if let o = RandR.resources(c)?.outputs.values.first(where: { $0.name == name }), o.crtc != 0,
+           let crtc = RandR.resources(c)?.crtcs[o.crtc] {
+            origin = Point(x: Double(crtc.x), y: Double(crtc.y))
+        }
+        return try plugOutput(name, frame: Rect(origin: origin, size: Size(width: Double(width), height: Double(height))),
+                              primary: false, refreshRate: refreshRate)
+    }
+
+    /// Plugs an output as a cable would: a mode of the frame's size (made if missing), a CRTC (its own or a
+    /// free one), the screen grown to hold it (`XRRSetScreenSize`), all under a server grab so that clients
+    /// see one change. `XRRSetCrtcConfig`.
+    @discardableResult
+    func plugOutput(_ name: String, frame: Rect, primary: Bool, refreshRate: Double) throws -> UInt64 {
+        let c = connection
+        XGrabServer(c.display)
+        defer { XUngrabServer(c.display); XSync(c.display, 0) }
+        let (output, mode) = try withResources { res -> (RROutput, RRMode) in
+            guard let (output, _) = try find(output: name, res) else { throw VirtualServerError.noSuchMonitor(name) }
+            return (output, try modeID(for: output, width: Int(frame.width), height: Int(frame.height), refreshRate: refreshRate, res))
+        }
+        try withResources { res in
+            guard let (_, current) = try find(output: name, res) else { throw VirtualServerError.noSuchMonitor(name) }
+            let crtc = current != 0 ? current : try freeCrtc(for: output, res)
+            try growScreen(toHold: frame, res)
+            var outputs = [output]
+            let status = try c.trap("RRSetCrtcConfig \(name) \(frame)") {
+                XRRSetCrtcConfig(c.display, res, crtc, Time(CurrentTime), Int32(frame.minX), Int32(frame.minY), mode,
+                                 Rotation(RR_Rotate_0), &outputs, 1)
             }
+            guard status == RRSetConfigSuccess else {
+                throw X11Error.refused(display: c.name, request: "RRSetCrtcConfig", status: Int(status))
+            }
+            if primary { try c.trap("RRSetOutputPrimary") { XRRSetOutputPrimary(c.display, c.root, output) } }
+        }
+        // A monitor that is plugged in announces all its modes at once (its EDID); the dummy driver fills
+        // a connected output's list when probed, so probe now, inside the grab.
+        probe()
+        return UInt64(mode)
+    }
+
+    /// Makes the server probe its outputs, as `xrandr` does. `XRRGetScreenResources`.
+    func probe() {
+        if let res = XRRGetScreenResources(connection.display, connection.root) { XRRFreeScreenResources(res) }
+    }
+
+    /// A CRTC that drives nothing and can drive the output.
+    private func freeCrtc(for output: RROutput, _ res: UnsafeMutablePointer<XRRScreenResources>) throws -> RRCrtc {
+        let d = connection.display
+        for i in 0..<Int(res.pointee.ncrtc) {
+            let id = res.pointee.crtcs[i]
+            guard let info = XRRGetCrtcInfo(d, res, id) else { continue }
+            defer { XRRFreeCrtcInfo(info) }
+            let possible = (0..<Int(info.pointee.npossible)).map { info.pointee.possible[$0] }
+            if info.pointee.noutput == 0, possible.contains(output) { return id }
+        }
+        throw VirtualServerError.invalidMonitor("no free CRTC for output \(output)")
+    }
+
+    /// Grows the screen (never shrinks it) to hold every active CRTC and `frame`. `XRRSetScreenSize`.
+    private func growScreen(toHold frame: Rect, _ res: UnsafeMutablePointer<XRRScreenResources>) throws {
+        let c = connection
+        var root: CXlib.Window = 0, x: Int32 = 0, y: Int32 = 0, w: UInt32 = 0, h: UInt32 = 0, border: UInt32 = 0, depth: UInt32 = 0
+        XGetGeometry(c.display, Drawable(c.root), &root, &x, &y, &w, &h, &border, &depth)
+        let needW = max(Int(w), Int(frame.maxX)), needH = max(Int(h), Int(frame.maxY))
+        guard needW > Int(w) || needH > Int(h) else { return }
+        var minW: Int32 = 0, minH: Int32 = 0, maxW: Int32 = 0, maxH: Int32 = 0
+        XRRGetScreenSizeRange(c.display, c.root, &minW, &minH, &maxW, &maxH)
+        guard needW <= Int(maxW), needH <= Int(maxH) else {
+            throw VirtualServerError.invalidMonitor("\(frame) does not fit the server's largest screen \(maxW)x\(maxH)")
+        }
+        try c.trap("RRSetScreenSize \(needW)x\(needH)") {
+            XRRSetScreenSize(c.display, c.root, Int32(needW), Int32(needH),
+                             Int32((Double(needW) * 25.4 / 96).rounded()), Int32((Double(needH) * 25.4 / 96).rounded()))
         }
     }
 
@@ -146,9 +218,17 @@ public final class ServerControl {
         guard let info = XRROutputInfoFor(c.display, res, output) else { throw VirtualServerError.noSuchMonitor("output \(output)") }
         defer { XRRFreeOutputInfo(info) }
         let offered = Set((0..<Int(info.pointee.nmode)).map { info.pointee.modes[$0] })
+        // A mode of that size the output offers; else one the server knows, added to the output; else a new one.
+        var known: RRMode?
         for i in 0..<Int(res.pointee.nmode) {
             let m = res.pointee.modes[i]
-            if Int(m.width) == width, Int(m.height) == height, offered.contains(m.id) { return m.id }
+            guard Int(m.width) == width, Int(m.height) == height else { continue }
+            if offered.contains(m.id) { return m.id }
+            if known == nil { known = m.id }
+        }
+        if let known {
+            try c.trap("RRAddOutputMode") { XRRAddOutputMode(c.display, output, known) }
+            return known
         }
         let name = "\(width)x\(height)_mh"
         guard let mi = XRRAllocModeInfo(name, Int32(name.utf8.count)) else { throw VirtualServerError.invalidMonitor(name) }
@@ -179,8 +259,9 @@ public final class ServerControl {
 
     private func withResources<T>(_ body: (UnsafeMutablePointer<XRRScreenResources>) throws -> T) throws -> T {
         try connection.checkAlive()
-        guard let res = XRRGetScreenResources(connection.display, connection.root) else {
-            throw X11Error.refused(display: connection.name, request: "RRGetScreenResources", status: -1)
+        // The Current variant does not make the server probe its outputs (which can change their mode lists).
+        guard let res = XRRGetScreenResourcesCurrent(connection.display, connection.root) else {
+            throw X11Error.refused(display: connection.name, request: "RRGetScreenResourcesCurrent", status: -1)
         }
         defer { XRRFreeScreenResources(res) }
         return try body(res)

@@ -39,6 +39,18 @@ public final class VirtualServer {
         }
     }
 
+    /// Which X server to run.
+    public enum Kind: String, Sendable {
+        /// Xvfb: monitors are virtual (`XRRSetMonitor`); its one output `screen` is turned off when a
+        /// layout is given.
+        case xvfb
+        /// Xorg with Debian's dummy driver: 16 outputs DUMMY0…DUMMY15 with real mode lists and refresh
+        /// rates, plugged with a mode on a CRTC and unplugged with the CRTC off, as real monitors are.
+        case xorgDummy
+    }
+
+    /// The kind of server.
+    public let kind: Kind
     /// The display name, such as ":3".
     public let display: String
     /// The server's process ID.
@@ -52,7 +64,8 @@ public final class VirtualServer {
     var control: ServerControl?
     private(set) var stopped = false
 
-    init(display: String, process: ChildProcess, authorityFile: String, serverAuthFile: String, framebuffer: Size) {
+    init(kind: Kind, display: String, process: ChildProcess, authorityFile: String, serverAuthFile: String, framebuffer: Size) {
+        self.kind = kind
         self.display = display
         self.pid = process.pid
         self.process = process
@@ -66,30 +79,44 @@ public final class VirtualServer {
     /// What a child process needs to reach this server: `DISPLAY` and `XAUTHORITY`.
     public var environment: [String: String] { ["DISPLAY": display, "XAUTHORITY": authorityFile] }
 
-    /// Starts Xvfb with a framebuffer large enough for the layout (and room to plug more), and defines the
-    /// monitors. With no monitors, Xvfb's own output `screen` stays as the one monitor; with monitors,
-    /// every monitor is virtual and the `screen` output is turned off.
-    public static func start(monitors: [Monitor] = [], framebuffer: Size? = nil) async throws -> VirtualServer {
+    /// Starts a server with a monitor layout.
+    ///
+    /// Xvfb (the default) gets a framebuffer large enough for the layout and room to plug more; with no
+    /// monitors its own output `screen` stays as the one monitor, with monitors every one is virtual and
+    /// `screen` is turned off. Xorg+dummy takes output names (DUMMY0…DUMMY15) and plugs each with a mode of
+    /// its frame's size at its position; with no monitors DUMMY0 shows 1024×768 at (0, 0).
+    public static func start(_ kind: Kind = .xvfb, monitors: [Monitor] = [], framebuffer: Size? = nil) async throws -> VirtualServer {
         for m in monitors {
             guard m.frame.isFinite, !m.frame.isEmpty else { throw VirtualServerError.invalidMonitor("\(m.name) has no size") }
-            guard m.name != "screen", !m.name.isEmpty else { throw VirtualServerError.invalidMonitor("the name \"\(m.name)\" is Xvfb's output's") }
+            guard !m.name.isEmpty else { throw VirtualServerError.invalidMonitor("a monitor needs a name") }
+            if kind == .xvfb && m.name == "screen" {
+                throw VirtualServerError.invalidMonitor("the name \"screen\" is Xvfb's output's")
+            }
         }
         let needed = monitors.reduce(Size(width: 7680, height: 4320)) {
             Size(width: max($0.width, $1.frame.maxX), height: max($0.height, $1.frame.maxY))
         }
         let fb = framebuffer ?? needed
-        let server = try await XServerLauncher.launch(
-            binary: "Xvfb", package: "xvfb",
-            arguments: ["-br", "-screen", "0", "\(Int(fb.width))x\(Int(fb.height))x24"], framebuffer: fb)
-        if !monitors.isEmpty {
-            do {
-                let c = try server.controlConnection()
-                try c.turnOffOutput("screen")
-                for m in monitors { try c.setMonitor(name: m.name, frame: m.frame, primary: m.primary) }
-            } catch {
-                server.stop()
-                throw error
-            }
+        let server: VirtualServer
+        switch kind {
+        case .xvfb:
+            server = try await XServerLauncher.launch(
+                kind: .xvfb, binary: "Xvfb", package: "xvfb",
+                arguments: ["-br", "-screen", "0", "\(Int(fb.width))x\(Int(fb.height))x24"], framebuffer: fb)
+        case .xorgDummy:
+            server = try await XServerLauncher.launchXorgDummy(framebuffer: fb)
+        }
+        guard !monitors.isEmpty else { return server }
+        do {
+            let c = try server.controlConnection()
+            if kind == .xvfb { try c.turnOffOutput("screen") }
+            for m in monitors { try c.plug(m.name, frame: m.frame, primary: m.primary) }
+            // Outputs that the layout does not name are unplugged (DUMMY0 starts plugged).
+            if kind == .xorgDummy, !monitors.contains(where: { $0.name == "DUMMY0" }) { try c.unplug("DUMMY0") }
+            c.probe()
+        } catch {
+            server.stop()
+            throw error
         }
         return server
     }
@@ -99,18 +126,20 @@ public final class VirtualServer {
         try Application(backend: X11Backend(display: display))
     }
 
-    /// Plugs a virtual monitor (`XRRSetMonitor`); a monitor of the same name is redefined.
+    /// Plugs a monitor: an output's name (DUMMY1 on Xorg+dummy) gets a mode of the frame's size on a free
+    /// CRTC at the frame's position; any other name becomes a virtual monitor (`XRRSetMonitor`), redefined
+    /// if it exists.
     public func plug(_ name: String, frame: Rect, primary: Bool = false) throws {
         try controlConnection().plug(name, frame: frame, primary: primary)
     }
 
-    /// Plugs a virtual monitor given xrandr's geometry "WxH+X+Y".
+    /// Plugs a monitor given xrandr's geometry "WxH+X+Y".
     public func plug(_ name: String, _ geometry: String, primary: Bool = false) throws {
         guard let frame = Rect(geometry: geometry) else { throw VirtualServerError.invalidMonitor("geometry \(geometry)") }
         try plug(name, frame: frame, primary: primary)
     }
 
-    /// Unplugs a virtual monitor (`XRRDeleteMonitor`).
+    /// Unplugs a monitor: an output's CRTC goes off; a virtual monitor is deleted (`XRRDeleteMonitor`).
     public func unplug(_ name: String) throws {
         try controlConnection().unplug(name)
     }

@@ -29,7 +29,45 @@ enum XServerLauncher {
         return nil
     }
 
-    static func launch(binary: String, package: String, arguments: [String], framebuffer: Size) async throws -> VirtualServer {
+    /// Xorg with the dummy driver: a config file of our own (no input devices probed), its own log.
+    static func launchXorgDummy(framebuffer: Size) async throws -> VirtualServer {
+        let driver = ["/usr/lib/xorg/modules/drivers/dummy_drv.so", "/usr/lib64/xorg/modules/drivers/dummy_drv.so"]
+        guard driver.contains(where: FileManager.default.fileExists(atPath:)) else {
+            throw VirtualServerError.serverMissing(binary: "the Xorg dummy driver", package: "xserver-xorg-video-dummy")
+        }
+        let id = UUID().uuidString.prefix(8)
+        let config = sessionDirectory + "/xorg-\(id).conf"
+        let text = """
+            Section "ServerFlags"
+                Option "AutoAddDevices" "false"
+                Option "AutoEnableDevices" "false"
+            EndSection
+            Section "Device"
+                Identifier "dummy"
+                Driver "dummy"
+                VideoRam 256000
+            EndSection
+            Section "Screen"
+                Identifier "screen"
+                Device "dummy"
+                DefaultDepth 24
+                SubSection "Display"
+                    Depth 24
+                    Virtual \(Int(framebuffer.width)) \(Int(framebuffer.height))
+                EndSubSection
+            EndSection
+
+            """
+        guard FileManager.default.createFile(atPath: config, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]) else {
+            throw VirtualServerError.cannotWrite(config)
+        }
+        return try await launch(kind: .xorgDummy, binary: "Xorg", package: "xserver-xorg-core",
+                                arguments: ["-config", config, "-logfile", sessionDirectory + "/xorg-\(id).log"],
+                                framebuffer: framebuffer)
+    }
+
+    static func launch(kind: VirtualServer.Kind, binary: String, package: String, arguments: [String],
+                       framebuffer: Size) async throws -> VirtualServer {
         guard let path = which(binary) else { throw VirtualServerError.serverMissing(binary: binary, package: package) }
         let cookie = XauthFile.makeCookie()
         let serverAuth = sessionDirectory + "/server-\(UUID().uuidString.prefix(8)).auth"
@@ -55,7 +93,7 @@ enum XServerLauncher {
             var buf = [UInt8](repeating: 0, count: 4096)
             while Glibc.read(errFD, &buf, buf.count) > 0 {}
         }
-        return VirtualServer(display: display, process: p, authorityFile: authorityFile,
+        return VirtualServer(kind: kind, display: display, process: p, authorityFile: authorityFile,
                              serverAuthFile: serverAuth, framebuffer: framebuffer)
     }
 

@@ -27,6 +27,12 @@ struct ScreenDiffTests {
         #expect(ScreenDiff.changes(from: [a, b], to: [a, b2]) == [.modeChange(from: b, to: b2)])
     }
 
+    @Test func physicalSizeAloneIsNoChange() {
+        var b2 = b
+        b2.physicalSize = Size(width: 339, height: 190)
+        #expect(ScreenDiff.changes(from: [a, b], to: [a, b2]).isEmpty)
+    }
+
     @Test func primaryFlagAloneIsNoChange() {
         var b2 = b
         b2.isPrimary = true

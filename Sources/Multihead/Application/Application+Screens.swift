@@ -55,7 +55,7 @@ extension Application {
         let new = nonEmpty(snapshot)
         let changes = ScreenDiff.changes(from: screenSnapshot, to: new)
         guard !changes.isEmpty else {
-            // The order can change without a change to any one screen (a new primary).
+            // What is not a change (a new primary, a physical size) still updates the screens, silently.
             reorderScreens(new)
             return
         }
@@ -82,6 +82,7 @@ extension Application {
                 events.append(.brightnessChange(s))
             }
         }
+        for d in new { byName[d.name]?.update(d) }
         screens = ScreenDiff.ordered(new).compactMap { byName[$0.name] }
         updateMirrors()
         setNeedsFlush()

@@ -51,10 +51,11 @@ public struct ScreenDescription: Hashable, Sendable {
         ScreenDescription(name: standInName, frame: Rect(origin: .zero, size: size), isPrimary: true)
     }
 
-    /// Whether what makes up the mode (frame, modes, current and preferred mode, physical size) differs.
+    /// Whether what makes up the mode (frame, modes, current and preferred mode, outputs) differs. The
+    /// physical size alone is not a mode: servers derive it from the screen's DPI, and it shifts by a
+    /// millimetre when another monitor grows the screen.
     func modeDiffers(from other: ScreenDescription) -> Bool {
         frame != other.frame || modes != other.modes || currentMode != other.currentMode
-            || preferredMode != other.preferredMode || physicalSize != other.physicalSize
-            || outputs != other.outputs
+            || preferredMode != other.preferredMode || outputs != other.outputs
     }
 }
