@@ -60,15 +60,34 @@ public struct Bitmap: Equatable, Sendable {
     }
 }
 
-/// Why a bitmap could not be written.
+/// Why a bitmap could not be written or read.
 public enum BitmapError: Error, Equatable, CustomStringConvertible {
-    /// The PNG could not be written.
+    /// The PNG could not be written or read.
     case cannotWrite(path: String, reason: String)
 
     /// A sentence a person can act on.
     public var description: String {
         switch self {
         case .cannotWrite(let p, let r): "cannot write \(p): \(r)"
+        }
+    }
+}
+
+extension Bitmap {
+    /// Reads a PNG file (as written by `writePNG`), for tests and tools that check pictures.
+    public init(contentsOfPNG path: String) throws {
+        guard let s = cairo_image_surface_create_from_png(path), cairo_surface_status(s) == CAIRO_STATUS_SUCCESS else {
+            throw BitmapError.cannotWrite(path: path, reason: "not a readable PNG")
+        }
+        defer { cairo_surface_destroy(s) }
+        cairo_surface_flush(s)
+        let w = Int(cairo_image_surface_get_width(s)), h = Int(cairo_image_surface_get_height(s))
+        let stride = Int(cairo_image_surface_get_stride(s))
+        self.init(width: w, height: h)
+        guard let data = cairo_image_surface_get_data(s) else { return }
+        let raw = UnsafeRawPointer(data)
+        for y in 0..<h {
+            for x in 0..<w { pixels[y * w + x] = raw.load(fromByteOffset: y * stride + x * 4, as: UInt32.self) & 0x00FF_FFFF }
         }
     }
 }

@@ -45,4 +45,10 @@ extension X11Backend {
         guard let c = connection else { throw X11Error.connectionLost(requestedDisplay ?? "") }
         return try Screenshot.capture(c, screen.frame)
     }
+
+    /// The whole desktop's pixels (the root window).
+    public func desktopScreenshot() throws -> Bitmap {
+        guard let c = connection else { throw X11Error.connectionLost(requestedDisplay ?? "") }
+        return try Screenshot.capture(c, Rect(x: 0, y: 0, width: 32767, height: 32767))
+    }
 }

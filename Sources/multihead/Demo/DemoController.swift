@@ -1,0 +1,104 @@
+import Foundation
+import Multihead
+
+/// One line of the demo's event log.
+struct DemoEvent: Codable {
+    var step: String
+    var event: String
+    var screen: String
+    var frame: String
+    var mode: String?
+}
+
+/// The seeds' external-display example: a main window on the main screen, and a placeholder window on
+/// every external screen, made when it connects (after switching it to its preferred mode) and released
+/// when it disconnects.
+@MainActor
+final class DemoController {
+    let app: Application
+    private(set) var mainWindow: DemoWindow?
+    private(set) var mainController = MainViewController()
+    private(set) var externalWindows: [String: Window] = [:]
+    private(set) var events: [DemoEvent] = []
+    var step = "launch"
+    var onQuit: (() -> Void)?
+    var onEvent: ((DemoEvent) -> Void)?
+    private var observers: [any NSObjectProtocol] = []
+
+    init(app: Application) {
+        self.app = app
+    }
+
+    /// Registers for connect and disconnect (Listing 2-1), makes the main window, and sets up every external
+    /// screen already there (Listing 2-3).
+    func launch() {
+        let center = NotificationCenter.default
+        let names = [Screen.didConnectNotification, Screen.didDisconnectNotification, Screen.modeDidChangeNotification]
+        for name in names {
+            observers.append(center.addObserver(forName: name, object: nil, queue: nil) { [weak self] n in
+                nonisolated(unsafe) let n = n
+                MainActor.assumeIsolated {
+                    guard let self, let screen = n.object as? Screen, screen.application === self.app else { return }
+                    self.handle(n.name, screen)
+                }
+            })
+        }
+        let main = app.mainScreen
+        let window = DemoWindow(frame: main.bounds, screen: main)
+        window.rootViewController = mainController
+        window.onQuit = { [weak self] in self?.onQuit?() }
+        mainWindow = window
+        window.makeKeyAndVisible()
+        for screen in app.screens.dropFirst() { attach(screen) }
+        refreshMain()
+    }
+
+    private func handle(_ name: Notification.Name, _ screen: Screen) {
+        let kind = name == Screen.didConnectNotification ? "connect" : name == Screen.didDisconnectNotification ? "disconnect" : "modeChange"
+        let event = DemoEvent(step: step, event: kind, screen: screen.name, frame: "\(screen.frame)",
+                              mode: screen.currentMode.map { "\($0)" })
+        events.append(event)
+        onEvent?(event)
+        switch kind {
+        case "connect": attach(screen)
+        case "disconnect": detach(screen)
+        default: resize(screen)
+        }
+        refreshMain()
+    }
+
+    /// Switches the screen to its preferred mode, then shows a placeholder window filling it.
+    private func attach(_ screen: Screen) {
+        guard externalWindows[screen.name] == nil, screen !== mainWindow?.screen else { return }
+        if let preferred = screen.preferredMode, preferred != screen.currentMode {
+            do { try screen.setCurrentMode(preferred) } catch {
+                Application.logger.warning("could not switch \(screen.name) to \(preferred): \(error)")
+            }
+        }
+        let window = Window(frame: screen.bounds, screen: screen)
+        window.addSubview(makePlaceholder(size: screen.bounds.size))
+        // Static content, not for events: shown without making it key, as Listing 2-3 does.
+        window.isHidden = false
+        externalWindows[screen.name] = window
+    }
+
+    /// Hides and releases the screen's window (Listing 2-2).
+    private func detach(_ screen: Screen) {
+        guard let window = externalWindows.removeValue(forKey: screen.name) else { return }
+        window.isHidden = true
+    }
+
+    private func resize(_ screen: Screen) {
+        if let window = externalWindows[screen.name] {
+            window.frame = screen.bounds
+            for v in window.subviews { v.removeFromSuperview() }
+            window.addSubview(makePlaceholder(size: screen.bounds.size))
+        } else if screen === mainWindow?.screen {
+            mainWindow?.frame = screen.bounds
+        }
+    }
+
+    private func refreshMain() { mainController.show(app.screens) }
+
+    isolated deinit { for o in observers { NotificationCenter.default.removeObserver(o) } }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import Multihead
+import MultiheadTesting
+import MultiheadX11
+
+/// The headless tour: a private server with two screens, then plug a third, change its mode, click a
+/// control, unplug; after each step a PNG per screen, and at the end the event log, in `directory`.
+@MainActor
+struct DemoTour {
+    let directory: String
+    let xorg: Bool
+
+    func run() async throws {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let names = xorg ? ["DUMMY0", "DUMMY1", "DUMMY2"] : ["VIRTUAL-1", "VIRTUAL-2", "VIRTUAL-3"]
+        let server = try await VirtualServer.start(xorg ? .xorgDummy : .xvfb, monitors: [
+            .init(names[0], "1920x1080+0+0", primary: true), .init(names[1], "1280x720+1920+0"),
+        ])
+        defer { server.stop() }
+        let backend = X11Backend(display: server.display)
+        let app = try Application(backend: backend)
+        let demo = DemoController(app: app)
+        demo.launch()
+        app.launch()
+        print("multihead demo: a private \(xorg ? "Xorg+dummy" : "Xvfb") at \(server.display); pictures and events in \(directory)/")
+
+        try finish(1, "launch", demo, backend, "\(app.screens.count) screens, a main window and a placeholder on \(names[1])")
+
+        demo.step = "plug"
+        try server.plug(names[2], "1024x768+3200+0")
+        try await wait(app, "the window on \(names[2])") { demo.externalWindows[names[2]] != nil }
+        try finish(2, "plug", demo, backend, "plugged \(names[2]) 1024x768 at 3200,0; it got a placeholder window")
+
+        demo.step = "mode"
+        let third = app.screen(named: names[2])
+        if xorg {
+            try server.setOutputMode(names[2], width: 800, height: 600)
+        } else {
+            try server.plug(names[2], "1280x1024+3200+0")
+        }
+        let size = xorg ? Size(width: 800, height: 600) : Size(width: 1280, height: 1024)
+        try await wait(app, "the new mode of \(names[2])") { third?.frame.size == size }
+        try finish(3, "mode", demo, backend, "\(names[2]) changed mode to \(size); its window follows")
+
+        demo.step = "click"
+        guard let control = demo.mainController.controls.first, let main = demo.mainWindow else {
+            throw DemoError.failed("the main window has no controls")
+        }
+        let center = control.convert(Point(x: control.bounds.midX, y: control.bounds.midY), to: nil)
+        let desktop = Point(x: center.x + main.screen.frame.minX, y: center.y + main.screen.frame.minY)
+        try server.tap(at: desktop)
+        try await wait(app, "the click on the \(control.title) control") { control.taps == 1 }
+        try finish(4, "click", demo, backend, "clicked the \(control.title) control at \(desktop); it changed colour")
+
+        demo.step = "unplug"
+        try server.unplug(names[2])
+        try await wait(app, "the release of \(names[2])'s window") { demo.externalWindows[names[2]] == nil && app.screens.count == 2 }
+        try finish(5, "unplug", demo, backend, "unplugged \(names[2]); its window was hidden and released")
+
+        let log = JSONEncoder()
+        log.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        try log.encode(demo.events).write(to: URL(fileURLWithPath: directory + "/events.json"))
+        print("multihead demo: done; \(demo.events.count) events in \(directory)/events.json")
+    }
+
+    private func wait(_ app: Application, _ what: String, until condition: () -> Bool) async throws {
+        guard await app.run(until: condition, timeout: .seconds(10)) else {
+            if let e = app.connectionError { throw e }
+            throw DemoError.failed("timed out waiting for \(what)")
+        }
+    }
+
+    /// Pushes what changed, writes a PNG per screen and prints the step's one-line summary.
+    private func finish(_ n: Int, _ name: String, _ demo: DemoController, _ backend: X11Backend, _ what: String) throws {
+        demo.app.flush()
+        var files: [String] = []
+        for screen in demo.app.screens {
+            let file = "\(directory)/step\(n)-\(name)-\(screen.name).png"
+            try backend.screenshot(of: screen).writePNG(to: file)
+            files.append((file as NSString).lastPathComponent)
+        }
+        let events = demo.events.filter { $0.step == name }.map { "\($0.event) \($0.screen)" }
+        print("step \(n) \(name): \(what)" + (events.isEmpty ? "" : " [\(events.joined(separator: ", "))]")
+              + "; \(files.count) PNGs")
+    }
+}
+
+/// Why the demo stopped.
+enum DemoError: Error, CustomStringConvertible {
+    case failed(String)
+    var description: String {
+        switch self { case .failed(let why): "demo failed: \(why)" }
+    }
+}
