@@ -8,6 +8,11 @@
 #include <sys/ipc.h>
 #include <sys/shm.h>
 #include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -314,6 +319,53 @@ static int frames(int n) {
     return 0;
 }
 
+/* Start Xvfb on a free display (-displayfd), open a connection to it, stop it: the median start time. */
+extern char **environ;
+static int start(int iters) {
+    double *t = calloc(iters, sizeof *t);
+    for (int i = 0; i < iters; i++) {
+        int fds[2];
+        if (pipe(fds)) return 70;
+        posix_spawn_file_actions_t fa;
+        posix_spawn_file_actions_init(&fa);
+        posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
+        posix_spawn_file_actions_addclose(&fa, fds[0]);
+        posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+        char *argv[] = {"Xvfb", "-displayfd", "1", "-noreset", "-nolisten", "tcp", "-br", "-screen", "0", "7680x4320x24", NULL};
+        /* The parent may have SIGTERM blocked; the server must not inherit that. */
+        posix_spawnattr_t attr;
+        posix_spawnattr_init(&attr);
+        sigset_t none, defaults;
+        sigemptyset(&none);
+        sigemptyset(&defaults);
+        sigaddset(&defaults, SIGTERM);
+        sigaddset(&defaults, SIGINT);
+        posix_spawnattr_setsigmask(&attr, &none);
+        posix_spawnattr_setsigdefault(&attr, &defaults);
+        posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+        pid_t pid;
+        double s = now_us();
+        if (posix_spawnp(&pid, "Xvfb", &fa, &attr, argv, environ)) return 69;
+        posix_spawnattr_destroy(&attr);
+        close(fds[1]);
+        char buf[32] = {0};
+        int n = 0;
+        while (n < 31 && read(fds[0], buf + n, 1) == 1 && buf[n] != '\n') n++;
+        buf[n] = 0;
+        char name[40];
+        snprintf(name, sizeof name, ":%s", buf);
+        Display *d = XOpenDisplay(name);
+        t[i] = now_us() - s;
+        if (d) XCloseDisplay(d);
+        kill(pid, SIGTERM);
+        waitpid(pid, NULL, 0);
+        close(fds[0]);
+        posix_spawn_file_actions_destroy(&fa);
+    }
+    printf("median_us=%.1f\n", median(t, iters));
+    return 0;
+}
+
 int main(int argc, char **argv) {
     if (argc < 3) { fprintf(stderr, "usage: XlibBaseline enumerate N | hotplug N | stacking N OPS | hittest VIEWS CALLS DEPTH FAN\n"); return 64; }
     int a = atoi(argv[2]);
@@ -321,6 +373,7 @@ int main(int argc, char **argv) {
     if (!strcmp(argv[1], "hotplug")) return hotplug(a);
     if (!strcmp(argv[1], "stacking") && argc > 3) return stacking(a, atoi(argv[3]));
     if (!strcmp(argv[1], "windows")) return windows(a);
+    if (!strcmp(argv[1], "start")) return start(a);
     if (!strcmp(argv[1], "push") && argc > 4) return push(a, atoi(argv[3]), atoi(argv[4]), argc > 5 ? atoi(argv[5]) : 0);
     if (!strcmp(argv[1], "memory") && argc > 4) return memory(a, atoi(argv[3]), atoi(argv[4]));
     if (!strcmp(argv[1], "frames")) return frames(a);

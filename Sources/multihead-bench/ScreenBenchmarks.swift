@@ -41,3 +41,21 @@ func benchHotplug(_ server: VirtualServer) throws {
     row("hotplug: XRRSetMonitor + XSync → notification, median of \(n)", median(t), try baseline(["hotplug", "\(n)"], environment: server.environment))
 }
 
+
+/// From nothing to a first usable connection: the kit's private Xvfb (cookie, -displayfd) and an
+/// application on it, against C spawning Xvfb and opening a display.
+@MainActor
+func benchServerStart() async throws {
+    var t: [Double] = []
+    let clock = ContinuousClock()
+    for _ in 0..<15 {
+        let start = clock.now
+        let server = try await VirtualServer.start()
+        let app = try server.makeApplication()
+        let d = clock.now - start
+        t.append(Double(d.components.seconds) * 1e3 + Double(d.components.attoseconds) / 1e15)
+        app.backend.stop()
+        server.stop()
+    }
+    row("start a private Xvfb and connect, median of 15", median(t), try baseline(["start", "15"]) / 1000, unit: "ms")
+}

@@ -17,6 +17,7 @@ func main() async throws {
         defer { server.stop() }
         try benchScreens(server)
         try benchHotplug(server)
+        try await benchServerStart()
     }
     if only == nil || only == "present" {
         let server = try await VirtualServer.start(monitors: [.init("MAIN", "1920x1080+0+0", primary: true)])
