@@ -25,7 +25,9 @@ public enum OffscreenRenderer {
             defer { cairo_surface_destroy(s) }
             render(window, into: s, brightness: window.screen.softwareBrightness)
         }
-        for i in bitmap.pixels.indices { bitmap.pixels[i] &= 0x00FF_FFFF }
+        bitmap.pixels.withUnsafeMutableBufferPointer { p in
+            for i in p.indices { p[i] &= 0x00FF_FFFF }
+        }
         return bitmap
     }
 
@@ -38,13 +40,15 @@ public enum OffscreenRenderer {
         for window in app.windows where !window.isHidden && window.screen === screen {
             let pixels = render(window)
             let ox = Int(window.frame.minX.rounded()), oy = Int(window.frame.minY.rounded())
-            for y in 0..<pixels.height {
-                let ty = oy + y
-                guard ty >= 0, ty < sh else { continue }
-                for x in 0..<pixels.width {
-                    let tx = ox + x
-                    guard tx >= 0, tx < sw else { continue }
-                    result.pixels[ty * sw + tx] = pixels.pixels[y * pixels.width + x]
+            // The part of the window inside the screen, copied a row at a time.
+            let x0 = max(0, ox), x1 = min(sw, ox + pixels.width)
+            guard x1 > x0 else { continue }
+            result.pixels.withUnsafeMutableBufferPointer { dst in
+                pixels.pixels.withUnsafeBufferPointer { src in
+                    for ty in max(0, oy)..<min(sh, oy + pixels.height) {
+                        guard let d = dst.baseAddress, let s = src.baseAddress else { return }
+                        (d + ty * sw + x0).update(from: s + (ty - oy) * pixels.width + (x0 - ox), count: x1 - x0)
+                    }
                 }
             }
         }

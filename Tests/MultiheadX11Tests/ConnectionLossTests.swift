@@ -26,17 +26,16 @@ struct ConnectionLossTests {
         app.backend.processPendingEvents()
     }
 
-    @Test("run() ends with the error when the server dies while it waits")
+    /// Time limits are asserted on `multihead watch`, a process of its own (CommandLineTests): here the
+    /// tests share the main actor, so a clock would measure the other tests too.
+    @Test("run() ends with the error, not a hang, when the server dies while it waits")
     func runThrows() async throws {
         let server = try await VirtualServer.start(monitors: [.init("MAIN", "800x600+0+0", primary: true)])
         let app = try server.makeApplication()
-        let clock = ContinuousClock()
-        let start = clock.now
         Task { @MainActor in
             try await Task.sleep(for: .milliseconds(100))
             server.stop()
         }
         await #expect(throws: X11Error.connectionLost(server.display)) { try await app.run() }
-        #expect(clock.now - start < .seconds(2))
     }
 }

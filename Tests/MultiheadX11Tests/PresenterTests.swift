@@ -15,6 +15,12 @@ final class TouchRecorder: View {
     override func pressesBegan(_ p: Set<Press>, with e: Event) { log.append("key \(p.first?.key.name ?? "?")") }
 }
 
+/// /proc/sysvipc/shm, row by row, read to its end (procfs reports no size, so read until EOF).
+func shmTable() -> [[Substring]] {
+    let data = FileHandle(forReadingAtPath: "/proc/sysvipc/shm")?.readDataToEndOfFile() ?? Data()
+    return String(decoding: data, as: UTF8.self).split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true) }
+}
+
 @MainActor
 func solidWindow(_ app: Application, _ screen: Screen, _ frame: Rect, _ color: Color) -> Window {
     let w = Window(frame: frame, screen: screen)
@@ -264,8 +270,7 @@ struct PresenterTests {
         app.flush()
         let ids = backend.sharedSegmentIDs
         #expect(ids.count == 3)
-        let table = try String(contentsOfFile: "/proc/sysvipc/shm", encoding: .utf8).split(separator: "\n").dropFirst()
-            .map { $0.split(separator: " ", omittingEmptySubsequences: true) }
+        let table = shmTable().dropFirst()
         for id in ids {
             let row = try #require(table.first { $0.count > 2 && $0[1] == "\(id)" })
             // perms: 600, plus the "destroy" flag (01000) set by IPC_RMID right after attaching.
@@ -274,8 +279,7 @@ struct PresenterTests {
         windows.removeAll()
         // The server lets go of a segment when it handles our XShmDetach; then the kernel removes it.
         func anyLeft() -> Bool {
-            let rows = ((try? String(contentsOfFile: "/proc/sysvipc/shm", encoding: .utf8)) ?? "").split(separator: "\n")
-                .map { $0.split(separator: " ", omittingEmptySubsequences: true) }
+            let rows = shmTable()
             return ids.contains { id in rows.contains { $0.count > 2 && $0[1] == "\(id)" } }
         }
         #expect(await app.run(until: { !anyLeft() }, timeout: .seconds(2)))

@@ -10,8 +10,21 @@ struct CommandResult {
     var stderr: String
 }
 
-@MainActor
-func multihead(_ args: [String], environment: [String: String] = [:], unsetDisplay: Bool = true) throws -> CommandResult {
+/// Runs the binary off the main actor: the tests share it, and a blocked main actor stalls the others.
+func multihead(_ args: [String], environment: [String: String] = [:], unsetDisplay: Bool = true) async throws -> CommandResult {
+    try await Task.detached { try runMultihead(args, environment: environment, unsetDisplay: unsetDisplay) }.value
+}
+
+/// Waits for a child's output and exit off the main actor.
+func finish(_ p: Process, reading pipe: Pipe) async -> Data {
+    await Task.detached {
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return data
+    }.value
+}
+
+private func runMultihead(_ args: [String], environment: [String: String], unsetDisplay: Bool) throws -> CommandResult {
     let bin = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         .appendingPathComponent("multihead").path
     let p = Process()
@@ -41,7 +54,7 @@ struct CommandLineTests {
             .init("EXT-1", "1280x720+1920+0"), .init("MAIN", "1920x1080+0+0", primary: true),
         ])
         defer { server.stop() }
-        let r = try multihead(["screens", "--json"], environment: server.environment)
+        let r = try await multihead(["screens", "--json"], environment: server.environment)
         #expect(r.status == 0, "\(r.stderr)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]])
         #expect(json.map { $0["name"] as? String } == ["MAIN", "EXT-1"])
@@ -59,7 +72,7 @@ struct CommandLineTests {
     func screensTable() async throws {
         let server = try await VirtualServer.start(monitors: [.init("MAIN", "1920x1080+0+0", primary: true)])
         defer { server.stop() }
-        let r = try multihead(["screens"], environment: server.environment)
+        let r = try await multihead(["screens"], environment: server.environment)
         #expect(r.status == 0)
         let lines = r.stdout.split(separator: "\n")
         #expect(lines.first?.hasPrefix("NAME") == true)
@@ -83,8 +96,7 @@ struct CommandLineTests {
         try server.plug("EXT-9", "640x480+1920+0")
         try await Task.sleep(for: .milliseconds(100))
         try server.unplug("EXT-9")
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
+        let data = await finish(p, reading: out)
         #expect(p.terminationStatus == 0)
         let lines = String(decoding: data, as: UTF8.self).split(separator: "\n")
         #expect(lines.count == 2)
@@ -106,32 +118,32 @@ struct CommandLineTests {
         p.standardOutput = FileHandle.nullDevice
         try p.run()
         try await Task.sleep(for: .milliseconds(400))
+        server.stop()
+        // From the server gone (stop reaps it) to watch's exit.
         let clock = ContinuousClock()
         let killed = clock.now
-        server.stop()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
+        let e = await finish(p, reading: err)
         #expect(clock.now - killed < .seconds(1))
         #expect(p.terminationStatus == 69)
         #expect(String(decoding: e, as: UTF8.self).contains("went away"))
     }
 
     @Test("no DISPLAY exits 69 naming the problem; an unreachable one exits 69 naming it")
-    func noServer() throws {
-        let r = try multihead(["screens"])
+    func noServer() async throws {
+        let r = try await multihead(["screens"])
         #expect(r.status == 69)
         #expect(r.stderr.contains("DISPLAY is not set"))
-        let r2 = try multihead(["screens", "--display", ":977"])
+        let r2 = try await multihead(["screens", "--display", ":977"])
         #expect(r2.status == 69)
         #expect(r2.stderr.contains("\":977\""))
         #expect(!r2.stderr.contains("Fatal") && !r2.stderr.contains("Stack"))
     }
 
     @Test("bad flags and arguments exit 64 with the reason")
-    func badUsage() throws {
+    func badUsage() async throws {
         for args in [["watch", "--count", "0"], ["watch", "--timeout", "nan"], ["screens", "--bogus"],
                      ["plug", "X", "not-a-geometry"], ["server", "--monitors", "0x0"], ["nonsense"]] {
-            let r = try multihead(args)
+            let r = try await multihead(args)
             #expect(r.status == 64, "\(args): \(r.status) \(r.stderr)")
             #expect(!r.stderr.isEmpty)
         }
@@ -141,16 +153,16 @@ struct CommandLineTests {
     func plugUnplug() async throws {
         let server = try await VirtualServer.start(monitors: [.init("MAIN", "800x600+0+0", primary: true)])
         defer { server.stop() }
-        #expect(try multihead(["plug", "EXT-1", "640x480+800+0"], environment: server.environment).status == 0)
+        #expect(try await multihead(["plug", "EXT-1", "640x480+800+0"], environment: server.environment).status == 0)
         let app = try server.makeApplication()
         #expect(app.screens.map(\.name) == ["MAIN", "EXT-1"])
-        #expect(try multihead(["unplug", "EXT-1"], environment: server.environment).status == 0)
+        #expect(try await multihead(["unplug", "EXT-1"], environment: server.environment).status == 0)
         #expect(await app.run(until: { app.screens.count == 1 }))
-        let missing = try multihead(["unplug", "NOPE"], environment: server.environment)
+        let missing = try await multihead(["unplug", "NOPE"], environment: server.environment)
         #expect(missing.status == 64 && missing.stderr.contains("NOPE"))
-        let output = try multihead(["plug", "screen", "10x10+0+0"], environment: server.environment)
+        let output = try await multihead(["plug", "screen", "10x10+0+0"], environment: server.environment)
         #expect(output.status == 64)
-        let huge = try multihead(["plug", "BIG", "100000x10+0+0"], environment: server.environment)
+        let huge = try await multihead(["plug", "BIG", "100000x10+0+0"], environment: server.environment)
         #expect(huge.status == 64)
     }
 }

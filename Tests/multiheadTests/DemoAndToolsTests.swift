@@ -8,15 +8,19 @@ import Testing
 @Suite("The demo and the server, mode and screenshot commands", .timeLimit(.minutes(2)))
 struct DemoAndToolsTests {
     @Test("the headless tour exits 0 with a summary per step, a PNG per screen and step, and the event log")
-    func headlessTour() throws {
+    func headlessTour() async throws {
         let dir = NSTemporaryDirectory() + "multihead-demo-\(UUID().uuidString.prefix(8))"
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let r = try multihead(["demo", "--headless", "--output-directory", dir])
+        let r = try await multihead(["demo", "--headless", "--output-directory", dir])
         #expect(r.status == 0, "\(r.stderr)")
-        let steps = r.stdout.split(separator: "\n").filter { $0.hasPrefix("step ") }
-        #expect(steps.map { String($0.split(separator: ":")[0]) } == ["step 1 launch", "step 2 plug", "step 3 mode", "step 4 click", "step 5 unplug"])
+        let steps: [String] = r.stdout.split(separator: "\n").filter { $0.hasPrefix("step ") }
+            .map { String($0.prefix { $0 != ":" }) }
+        let expected = ["step 1 launch", "step 2 plug", "step 3 mode", "step 4 click", "step 5 unplug"]
+        #expect(steps == expected)
         let pngs = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasSuffix(".png") }
-        #expect(pngs.count == 2 + 3 + 3 + 3 + 2)
+        // Two screens at launch, three after the plug, the mode change and the click, two after the unplug.
+        let expectedPNGs = 13
+        #expect(pngs.count == expectedPNGs)
         let events = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/events.json"))) as? [[String: Any]])
         #expect(events.map { $0["event"] as? String } == ["connect", "modeChange", "disconnect"])
         #expect(events.allSatisfy { $0["screen"] as? String == "VIRTUAL-3" })
@@ -36,9 +40,9 @@ struct DemoAndToolsTests {
         let server = try await VirtualServer.start(.xorgDummy, monitors: [.init("DUMMY0", "1024x768+0+0", primary: true)])
         defer { server.stop() }
         let env = server.environment
-        #expect(try multihead(["mode", "DUMMY0", "800x600"], environment: env).status == 0)
-        #expect(try multihead(["plug", "VIRT", "320x200+1024+0"], environment: env).status == 0)
-        #expect(try multihead(["mode", "VIRT", "640x480"], environment: env).status == 0)
+        #expect(try await multihead(["mode", "DUMMY0", "800x600"], environment: env).status == 0)
+        #expect(try await multihead(["plug", "VIRT", "320x200+1024+0"], environment: env).status == 0)
+        #expect(try await multihead(["mode", "VIRT", "640x480"], environment: env).status == 0)
         let app = try server.makeApplication()
         #expect(app.screen(named: "DUMMY0")?.frame == Rect(x: 0, y: 0, width: 800, height: 600))
         #expect(app.screen(named: "VIRT")?.frame == Rect(x: 1024, y: 0, width: 640, height: 480))
@@ -48,13 +52,13 @@ struct DemoAndToolsTests {
         app.flush()
         let file = NSTemporaryDirectory() + "multihead-shot-\(UUID().uuidString.prefix(8)).png"
         defer { try? FileManager.default.removeItem(atPath: file) }
-        let shot = try multihead(["screenshot", "--screen", "DUMMY0", "-o", file], environment: env)
+        let shot = try await multihead(["screenshot", "--screen", "DUMMY0", "-o", file], environment: env)
         #expect(shot.status == 0, "\(shot.stderr)")
         let png = try Bitmap(contentsOfPNG: file)
         #expect(png.width == 800 && png.height == 600 && png.pixel(x: 400, y: 300) == Bitmap.rgb(.blue))
         for bad in [["mode", "DUMMY0", "0x0"], ["mode", "NOPE", "800x600"], ["screenshot", "--screen", "NOPE", "-o", file],
                     ["screenshot", "-o", "picture.jpg"]] {
-            let r = try multihead(bad, environment: env)
+            let r = try await multihead(bad, environment: env)
             #expect(r.status == 64, "\(bad): \(r.status) \(r.stderr)")
         }
     }
@@ -68,24 +72,27 @@ struct DemoAndToolsTests {
         let out = Pipe()
         p.standardOutput = out
         try p.run()
-        var text = ""
         let h = out.fileHandleForReading
-        while !text.contains("PID=") {
-            let d = h.availableData
-            if d.isEmpty { break }
-            text += String(decoding: d, as: UTF8.self)
-        }
+        let text = await Task.detached {
+            var text = ""
+            while !text.contains("PID=") {
+                let d = h.availableData
+                if d.isEmpty { break }
+                text += String(decoding: d, as: UTF8.self)
+            }
+            return text
+        }.value
         var env: [String: String] = [:]
         for line in text.split(separator: "\n") {
             let parts = line.split(separator: "=", maxSplits: 1)
             if parts.count == 2 { env[String(parts[0])] = String(parts[1]) }
         }
-        let r = try multihead(["screens", "--json"], environment: ["DISPLAY": env["DISPLAY"] ?? "", "XAUTHORITY": env["XAUTHORITY"] ?? ""])
+        let r = try await multihead(["screens", "--json"], environment: ["DISPLAY": env["DISPLAY"] ?? "", "XAUTHORITY": env["XAUTHORITY"] ?? ""])
         #expect(r.status == 0)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]])
         #expect(json.map { $0["name"] as? String } == ["DUMMY0", "DUMMY1"])
         p.terminate()
-        p.waitUntilExit()
+        _ = await finish(p, reading: out)
         #expect(p.terminationStatus == 0)
         let serverPID = Int32(env["PID"] ?? "") ?? 0
         #expect(serverPID > 0 && kill(serverPID, 0) != 0)
