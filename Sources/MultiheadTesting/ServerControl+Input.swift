@@ -107,3 +107,34 @@ extension ServerControl {
         return Size(width: Double(attrs.width), height: Double(attrs.height))
     }
 }
+
+extension ServerControl {
+    /// The mapped top-level windows, bottom to top, as the server stacks them (`XQueryTree`).
+    public func mappedStackingOrder() throws -> [UInt] {
+        let c = connection
+        try c.checkAlive()
+        var root: CXlib.Window = 0, parent: CXlib.Window = 0, count: UInt32 = 0
+        var children: UnsafeMutablePointer<CXlib.Window>?
+        guard XQueryTree(c.display, CXlib.Window(c.root), &root, &parent, &children, &count) != 0 else {
+            throw X11Error.refused(display: c.name, request: "QueryTree", status: 0)
+        }
+        defer { if let children { XFree(children) } }
+        var result: [UInt] = []
+        for i in 0..<Int(count) {
+            guard let w = children?[i] else { continue }
+            var attrs = XWindowAttributes()
+            if XGetWindowAttributes(c.display, w, &attrs) != 0, attrs.map_state == IsViewable { result.append(UInt(w)) }
+        }
+        return result
+    }
+
+    /// The window that has the keyboard focus (`XGetInputFocus`).
+    public func inputFocus() throws -> UInt {
+        let c = connection
+        try c.checkAlive()
+        var focus: CXlib.Window = 0
+        var revert: Int32 = 0
+        XGetInputFocus(c.display, &focus, &revert)
+        return UInt(focus)
+    }
+}

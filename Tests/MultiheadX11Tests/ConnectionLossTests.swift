@@ -38,4 +38,24 @@ struct ConnectionLossTests {
         }
         await #expect(throws: X11Error.connectionLost(server.display)) { try await app.run() }
     }
+
+    @Test("the server going away mid-frame: the frame is dropped, the error is the app's to handle")
+    func serverDiesMidFrame() async throws {
+        let server = try await VirtualServer.start(monitors: [.init("MAIN", "800x600+0+0", primary: true)])
+        let app = try server.makeApplication()
+        let w = Window(frame: Rect(x: 0, y: 0, width: 800, height: 600), screen: app.mainScreen)
+        w.backgroundColor = .red
+        w.isHidden = false
+        app.flush()
+        w.backgroundColor = .blue
+        server.stop()
+        // Drawing and putting into a dead connection: no crash, no exit.
+        app.flush()
+        #expect(await app.run(until: { app.connectionError != nil }, timeout: .seconds(3)))
+        #expect(app.connectionError as? X11Error == .connectionLost(server.display))
+        w.backgroundColor = .green
+        w.isHidden = true
+        w.isHidden = false
+        app.flush()
+    }
 }

@@ -284,4 +284,53 @@ struct PresenterTests {
         }
         #expect(await app.run(until: { !anyLeft() }, timeout: .seconds(2)))
     }
+
+    @Test("the server's stacking order of our windows equals Application.windows; makeKey gives the X focus")
+    func stackingOrderAndFocus() async throws {
+        let (server, app, backend) = try await start()
+        defer { server.stop() }
+        let ext = try #require(app.screen(named: "EXT"))
+        let a = solidWindow(app, app.mainScreen, Rect(x: 0, y: 0, width: 50, height: 50), .red)
+        let b = solidWindow(app, ext, Rect(x: 0, y: 0, width: 50, height: 50), .blue)
+        let c = solidWindow(app, app.mainScreen, Rect(x: 10, y: 10, width: 50, height: 50), .green)
+        c.windowLevel = .alert
+        let d = solidWindow(app, app.mainScreen, Rect(x: 20, y: 20, width: 50, height: 50), .yellow)
+        for w in [c, a, b] { w.isHidden = false }
+        d.makeKeyAndVisible()
+        a.isHidden = true
+        a.isHidden = false
+        b.windowLevel = .statusBar
+        app.flush()
+        let control = try server.controlConnection()
+        func ours() throws -> [UInt] {
+            let ids = Set(app.windows.compactMap { backend.xWindow(for: $0) })
+            return try control.mappedStackingOrder().filter(ids.contains)
+        }
+        let expected = app.windows.filter { !$0.isHidden }.compactMap { backend.xWindow(for: $0) }
+        #expect(expected.count == 4)
+        #expect(try ours() == expected)
+        #expect(app.windows.map { ObjectIdentifier($0) } == [d, a, b, c].map(ObjectIdentifier.init))
+        #expect(try control.inputFocus() == backend.xWindow(for: d))
+        a.makeKey()
+        app.flush()
+        #expect(try control.inputFocus() == backend.xWindow(for: a))
+    }
+
+    @Test("a custom view's draw(_:in:) reaches the screen")
+    func customDrawing() async throws {
+        final class Stripes: View {
+            override func draw(_ rect: Rect, in context: any GraphicsContext) {
+                for i in stride(from: 0.0, to: rect.width, by: 20) {
+                    context.fill(Rect(x: i, y: 0, width: 10, height: rect.height), with: .green)
+                }
+            }
+        }
+        let (server, app, _) = try await start()
+        defer { server.stop() }
+        let w = solidWindow(app, app.mainScreen, Rect(x: 0, y: 0, width: 200, height: 100), .blue)
+        w.addSubview(Stripes(frame: Rect(x: 0, y: 0, width: 200, height: 100)))
+        w.isHidden = false
+        try await expectPixel(server, app, at: (5, 50), green)
+        try await expectPixel(server, app, at: (15, 50), blue)
+    }
 }

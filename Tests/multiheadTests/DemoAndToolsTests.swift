@@ -97,4 +97,37 @@ struct DemoAndToolsTests {
         let serverPID = Int32(env["PID"] ?? "") ?? 0
         #expect(serverPID > 0 && kill(serverPID, 0) != 0)
     }
+
+    @Test("on a desktop the demo shows a window per screen and quits on q")
+    func demoOnADesktop() async throws {
+        let server = try await VirtualServer.start(monitors: [
+            .init("MAIN", "1024x768+0+0", primary: true), .init("SIDE", "640x480+1024+0"),
+        ])
+        defer { server.stop() }
+        let control = try server.controlConnection()
+        let bin = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("multihead")
+        let p = Process()
+        p.executableURL = bin
+        p.arguments = ["demo"]
+        p.environment = ProcessInfo.processInfo.environment.merging(server.environment) { $1 }
+        let out = Pipe()
+        p.standardOutput = out
+        try p.run()
+        // The placeholder on SIDE: white, and the main window's dark background on MAIN.
+        var side: Bitmap?
+        for _ in 0..<100 where side?.pixel(x: 10, y: 10) != 0xFFFFFF {
+            try await Task.sleep(for: .milliseconds(50))
+            side = try? server.screenshot(of: "SIDE")
+        }
+        #expect(side?.pixel(x: 10, y: 10) == 0xFFFFFF)
+        // The main window's dark slate background, not the black of an empty root.
+        let background = try #require(try server.screenshot(of: "MAIN").pixel(x: 500, y: 700))
+        #expect(background != 0 && background & 0xC0C0C0 == 0)
+        #expect(try control.mappedStackingOrder().count == 2)
+        try server.type("q")
+        let text = String(decoding: await finish(p, reading: out), as: UTF8.self)
+        #expect(p.terminationStatus == 0)
+        #expect(text.contains("2 screens"))
+        #expect(try control.mappedStackingOrder().isEmpty)
+    }
 }
