@@ -90,7 +90,9 @@ extension Application {
     public func flush() {
         guard needsFlush else { return }
         needsFlush = false
-        backend.present(currentScene())
-        for w in allWindows { w.needsDisplay = false }
+        let scene = currentScene()
+        backend.present(scene)
+        // Hidden windows keep their mark: they are drawn when shown again.
+        for item in scene.windows { item.window.needsDisplay = false }
     }
 }
