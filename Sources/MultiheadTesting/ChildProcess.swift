@@ -51,12 +51,6 @@ struct ChildProcess {
         return ChildProcess(pid: pid, stdout: outPipe[0], stderr: errPipe[0])
     }
 
-    /// Whether the child has not exited yet (reaps it if it has).
-    func isRunning() -> Bool {
-        var status: Int32 = 0
-        return waitpid(pid, &status, WNOHANG) == 0
-    }
-
     /// SIGTERM, then SIGKILL if it has not ended within `grace`; always reaps it and closes the pipes.
     func terminate(grace: Double = 2) {
         defer { close(stdout); close(stderr) }
