@@ -16,8 +16,11 @@ extension ServerControl {
     /// The root window's pixels over a desktop rectangle.
     public func screenshot(of rect: Rect) throws -> Bitmap { try Screenshot.capture(connection, rect) }
 
-    /// How many top-level windows the server has, mapped or not (`XQueryTree` on the root).
-    public func topLevelWindowCount() throws -> Int {
+    /// How many top-level windows the server has, mapped or not.
+    public func topLevelWindowCount() throws -> Int { try topLevelWindows().count }
+
+    /// The root's children, bottom to top. `XQueryTree`.
+    func topLevelWindows() throws -> [CXlib.Window] {
         let c = connection
         try c.checkAlive()
         var root: CXlib.Window = 0, parent: CXlib.Window = 0, count: UInt32 = 0
@@ -25,8 +28,8 @@ extension ServerControl {
         guard XQueryTree(c.display, CXlib.Window(c.root), &root, &parent, &children, &count) != 0 else {
             throw X11Error.refused(display: c.name, request: "QueryTree", status: 0)
         }
-        if let children { XFree(children) }
-        return Int(count)
+        defer { if let children { XFree(children) } }
+        return (0..<Int(count)).compactMap { children?[$0] }
     }
 
     /// Clicks at a desktop point: move, press, release (XTest).
@@ -111,21 +114,11 @@ extension ServerControl {
 extension ServerControl {
     /// The mapped top-level windows, bottom to top, as the server stacks them (`XQueryTree`).
     public func mappedStackingOrder() throws -> [UInt] {
-        let c = connection
-        try c.checkAlive()
-        var root: CXlib.Window = 0, parent: CXlib.Window = 0, count: UInt32 = 0
-        var children: UnsafeMutablePointer<CXlib.Window>?
-        guard XQueryTree(c.display, CXlib.Window(c.root), &root, &parent, &children, &count) != 0 else {
-            throw X11Error.refused(display: c.name, request: "QueryTree", status: 0)
-        }
-        defer { if let children { XFree(children) } }
-        var result: [UInt] = []
-        for i in 0..<Int(count) {
-            guard let w = children?[i] else { continue }
+        let d = connection.display
+        return try topLevelWindows().compactMap { w in
             var attrs = XWindowAttributes()
-            if XGetWindowAttributes(c.display, w, &attrs) != 0, attrs.map_state == IsViewable { result.append(UInt(w)) }
+            return XGetWindowAttributes(d, w, &attrs) != 0 && attrs.map_state == IsViewable ? UInt(w) : nil
         }
-        return result
     }
 
     /// The window that has the keyboard focus (`XGetInputFocus`).

@@ -15,6 +15,20 @@ func multihead(_ args: [String], environment: [String: String] = [:], unsetDispl
     try await Task.detached { try runMultihead(args, environment: environment, unsetDisplay: unsetDisplay) }.value
 }
 
+/// Starts the built binary with the server's environment; its stdout (and stderr, if asked) on pipes.
+func launchMultihead(_ args: [String], environment: [String: String], stderr: Pipe? = nil) throws -> (Process, Pipe) {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        .appendingPathComponent("multihead")
+    p.arguments = args
+    p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    let out = Pipe()
+    p.standardOutput = out
+    if let stderr { p.standardError = stderr }
+    try p.run()
+    return (p, out)
+}
+
 /// Waits for a child's output and exit off the main actor.
 func finish(_ p: Process, reading pipe: Pipe) async -> Data {
     await Task.detached {
@@ -84,14 +98,7 @@ struct CommandLineTests {
     func watchCount() async throws {
         let server = try await VirtualServer.start(monitors: [.init("MAIN", "1920x1080+0+0", primary: true)])
         defer { server.stop() }
-        let bin = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("multihead")
-        let p = Process()
-        p.executableURL = bin
-        p.arguments = ["watch", "--json", "--count", "2", "--timeout", "20"]
-        p.environment = ProcessInfo.processInfo.environment.merging(server.environment) { $1 }
-        let out = Pipe()
-        p.standardOutput = out
-        try p.run()
+        let (p, out) = try launchMultihead(["watch", "--json", "--count", "2", "--timeout", "20"], environment: server.environment)
         try await Task.sleep(for: .milliseconds(400))
         try server.plug("EXT-9", "640x480+1920+0")
         try await Task.sleep(for: .milliseconds(100))
@@ -108,15 +115,8 @@ struct CommandLineTests {
     @Test("watch exits 69 within 1 s when the server goes away")
     func watchServerGone() async throws {
         let server = try await VirtualServer.start(monitors: [.init("MAIN", "800x600+0+0", primary: true)])
-        let bin = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("multihead")
-        let p = Process()
-        p.executableURL = bin
-        p.arguments = ["watch"]
-        p.environment = ProcessInfo.processInfo.environment.merging(server.environment) { $1 }
         let err = Pipe()
-        p.standardError = err
-        p.standardOutput = FileHandle.nullDevice
-        try p.run()
+        let (p, _) = try launchMultihead(["watch"], environment: server.environment, stderr: err)
         try await Task.sleep(for: .milliseconds(400))
         server.stop()
         // From the server gone (stop reaps it) to watch's exit.

@@ -65,13 +65,7 @@ struct DemoAndToolsTests {
 
     @Test("server --xorg-dummy prints a DISPLAY whose outputs are DUMMYn, and stops on SIGTERM")
     func serverCommand() async throws {
-        let bin = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("multihead")
-        let p = Process()
-        p.executableURL = bin
-        p.arguments = ["server", "--xorg-dummy", "--monitors", "800x600,640x480"]
-        let out = Pipe()
-        p.standardOutput = out
-        try p.run()
+        let (p, out) = try launchMultihead(["server", "--xorg-dummy", "--monitors", "800x600,640x480"], environment: [:])
         let h = out.fileHandleForReading
         let text = await Task.detached {
             var text = ""
@@ -105,14 +99,7 @@ struct DemoAndToolsTests {
         ])
         defer { server.stop() }
         let control = try server.controlConnection()
-        let bin = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("multihead")
-        let p = Process()
-        p.executableURL = bin
-        p.arguments = ["demo"]
-        p.environment = ProcessInfo.processInfo.environment.merging(server.environment) { $1 }
-        let out = Pipe()
-        p.standardOutput = out
-        try p.run()
+        let (p, out) = try launchMultihead(["demo"], environment: server.environment)
         // The placeholder on SIDE: white, and the main window's dark background on MAIN.
         var side: Bitmap?
         for _ in 0..<100 where side?.pixel(x: 10, y: 10) != 0xFFFFFF {
