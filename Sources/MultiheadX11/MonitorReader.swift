@@ -67,7 +67,8 @@ struct MonitorReader {
             brightness: gamma ?? 1, hasHardwareBrightness: gamma != nil)
     }
 
-    private mutating func atomName(_ atom: UInt) -> String? {
+    /// A monitor name atom's text, cached: atoms live as long as the server.
+    mutating func atomName(_ atom: UInt) -> String? {
         if let n = atomNames[atom] { return n }
         let n = RandR.atomName(connection, atom)
         atomNames[atom] = n
