@@ -139,14 +139,23 @@ public final class X11Backend: DisplayBackend {
     public func stop() {
         presenter?.tearDown()
         presenter = nil
-        connection?.flush()
-        source?.cancel()
-        source = nil
-        connection?.close()
+        let c = connection
+        c?.flush()
         connection = nil
         reader = nil
         input = nil
+        // The descriptor must outlive its read source (libdispatch): close the display only once the
+        // source is cancelled, or a descriptor number used again by a new connection meets a stale source.
+        if let s = source {
+            source = nil
+            s.setCancelHandler { MainActor.assumeIsolated { c?.close() } }
+            s.cancel()
+        } else {
+            c?.close()
+        }
     }
+
+    isolated deinit { stop() }
 
     /// Shows the scene: an override-redirect X window per visible window, drawn with cairo, stacked.
     public func present(_ scene: Scene) { presenter?.present(scene) }
