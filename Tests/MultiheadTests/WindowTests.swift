@@ -220,4 +220,25 @@ struct WindowTests {
         v.alpha = -1
         #expect(v.alpha == 0)
     }
+
+    @Test func windowNotificationsAlsoArriveAsAnAsyncSequence() async throws {
+        let (app, _) = try makeApp()
+        let events = app.windowEvents()
+        let a = NamedWindow("a", frame: .zero, screen: app.mainScreen)
+        let b = NamedWindow("b", frame: .zero, screen: app.mainScreen)
+        a.makeKeyAndVisible()
+        b.makeKeyAndVisible()
+        a.isHidden = true
+        var seen: [String] = []
+        for await e in events {
+            switch e {
+            case .becameVisible(let w): seen.append("visible \(label(w))")
+            case .becameHidden(let w): seen.append("hidden \(label(w))")
+            case .becameKey(let w): seen.append("key \(label(w))")
+            case .resignedKey(let w): seen.append("resign \(label(w))")
+            }
+            if seen.count == 6 { break }
+        }
+        #expect(seen == ["visible a", "key a", "visible b", "resign a", "key b", "hidden a"])
+    }
 }
