@@ -21,28 +21,68 @@ public final class ServerControl {
     /// Closes the connection.
     public func close() { connection.close() }
 
-    /// Whether the server looks like a private test server (Xvfb's single output `screen`, or Xorg's dummy
-    /// outputs DUMMYn) rather than a desktop with real monitors, whose layout a person relies on.
+    /// Whether the kit started this server (it marks the root window with `_MULTIHEAD_PRIVATE_SERVER`):
+    /// only such a server's monitors may be changed without `--force`. `XGetWindowProperty`.
     public var isPrivateServer: Bool {
-        guard let res = RandR.resources(connection) else { return false }
-        let names = res.outputs.values.map(\.name)
-        return !names.isEmpty && names.allSatisfy { $0 == "screen" || $0.hasPrefix("DUMMY") }
+        let c = connection
+        let atom = XInternAtom(c.display, Self.privateMarkName, 1)
+        guard atom != 0 else { return false }
+        var type: Atom = 0, format: Int32 = 0, count: UInt = 0, after: UInt = 0
+        var data: UnsafeMutablePointer<UInt8>?
+        let status = XGetWindowProperty(c.display, CXlib.Window(c.root), atom, 0, 1, 0, Atom(AnyPropertyType),
+                                        &type, &format, &count, &after, &data)
+        defer { if let data { XFree(data) } }
+        return status == Success && type != 0 && count > 0
     }
 
-    /// Plugs (or redefines) a virtual monitor.
-    public func plug(_ name: String, frame: Rect, primary: Bool = false) throws {
-        guard frame.isFinite, !frame.isEmpty, frame.minX >= 0, frame.minY >= 0, frame.maxX <= 32767, frame.maxY <= 32767 else {
-            throw VirtualServerError.invalidMonitor("\(name) \(frame): the frame must lie within 0…32767")
-        }
-        guard !name.isEmpty else { throw VirtualServerError.invalidMonitor("a monitor needs a name") }
-        if let output = outputNames.first(where: { $0 == name }) {
-            guard output != "screen" else {
-                throw VirtualServerError.invalidMonitor("\"screen\" is Xvfb's own output; plug a virtual monitor under another name")
+    static let privateMarkName = "_MULTIHEAD_PRIVATE_SERVER"
+
+    /// Marks the server as the kit's own (a property on the root window holding our PID). `XChangeProperty`.
+    func markPrivate() throws {
+        let c = connection
+        let atom = XInternAtom(c.display, Self.privateMarkName, 0)
+        var pid = UInt(getpid())
+        try c.trap("ChangeProperty \(Self.privateMarkName)") {
+            withUnsafeBytes(of: &pid) { raw in
+                _ = XChangeProperty(c.display, CXlib.Window(c.root), atom, XA_CARDINAL, 32, PropModeReplace,
+                                    raw.baseAddress?.assumingMemoryBound(to: UInt8.self), 1)
             }
-            try plugOutput(output, frame: frame, primary: primary, refreshRate: 60)
-            return
         }
-        try setMonitor(name: name, frame: frame, primary: primary)
+    }
+
+    /// Plugs (or redefines) a monitor: an output's name (DUMMY1 on Xorg+dummy) gets a mode of the frame's
+    /// size (the nearest to `refreshRate` within 0.5 Hz when given; made with CVT timings when the server
+    /// has none of that size) on a CRTC at the frame's position; any other name is a virtual monitor. On an
+    /// Xvfb whose only monitor is its own `screen`, that one is turned off first, so that it never lingers
+    /// as a second, overlapping screen. The check and the change happen under one server grab; it returns
+    /// once the server has applied the change.
+    public func plug(_ name: String, frame: Rect, primary: Bool = false, refreshRate: Double? = nil) throws {
+        try Self.validate(name: name)
+        try requireRandR15()
+        let c = connection
+        let largest = c.screenSizeRange()
+        guard frame.isFinite, !frame.isEmpty, frame.minX >= 0, frame.minY >= 0,
+              frame.maxX <= largest.width, frame.maxY <= largest.height else {
+            throw VirtualServerError.invalidMonitor(
+                "\(name.terminalEscaped) \(frame): the frame must lie within the largest screen, \(Int(largest.width))x\(Int(largest.height)) at (0, 0)")
+        }
+        try c.grabbed {
+            if outputNames.contains(name) {
+                guard name != "screen" else {
+                    throw VirtualServerError.invalidMonitor("\"screen\" is Xvfb's own output; plug a virtual monitor under another name")
+                }
+                try OutputConfigurator(c).apply(output: name, .size(frame.size, refreshRate: refreshRate), origin: frame.origin,
+                                                primary: primary, makeMissing: true)
+                // A monitor that is plugged in announces all its modes at once (its EDID); the dummy driver
+                // fills a connected output's list when probed, so probe now, inside the grab.
+                probe()
+                return
+            }
+            let monitors = monitorNames()
+            if monitors == ["screen"], outputNames.contains("screen") { try OutputConfigurator(c).turnOff(output: "screen") }
+            if monitors.contains(name) { try deleteMonitor(name: name) }
+            try addMonitor(name: name, frame: frame, primary: primary)
+        }
     }
 
     /// The names of the server's outputs (connectors).
@@ -50,40 +90,85 @@ public final class ServerControl {
         (RandR.resources(connection)?.outputs.values.map(\.name) ?? []).sorted()
     }
 
-    /// Unplugs a monitor: an output's CRTC goes off (`xrandr --output NAME --off`); a virtual monitor is
-    /// deleted.
-    public func unplug(_ name: String) throws {
+    /// The names of the active monitors. `XRRGetMonitors`.
+    func monitorNames() -> [String] {
         let c = connection
-        if let o = RandR.resources(c)?.outputs.values.first(where: { $0.name == name }) {
-            guard o.crtc != 0 else { throw VirtualServerError.noSuchMonitor("\(name) (not plugged)") }
-            try turnOffOutput(name)
-            return
-        }
-        let known = (RandR.monitors(c) ?? []).contains { RandR.atomName(c, $0.nameAtom) == name }
-        guard known else { throw VirtualServerError.noSuchMonitor(name) }
-        try deleteMonitor(name: name)
+        return (RandR.monitors(c) ?? []).compactMap { RandR.atomName(c, $0.nameAtom) }
     }
 
-    /// Defines (or redefines) a virtual monitor with no output. `XRRSetMonitor`.
-    ///
-    /// Xvfb 21.1 refuses `XRRSetMonitor` for a name that exists (BadValue), so a redefinition deletes and
-    /// adds under a server grab: other clients never see the monitor missing.
-    func setMonitor(name: String, frame: Rect, primary: Bool) throws {
+    /// A monitor's frame on the desktop, if it is active.
+    public func monitorFrame(named name: String) -> Rect? {
         let c = connection
-        let exists = (RandR.monitors(c) ?? []).contains { RandR.atomName(c, $0.nameAtom) == name }
-        if exists {
-            XGrabServer(c.display)
-            defer { XUngrabServer(c.display); XSync(c.display, 0) }
+        return RandR.monitors(c)?.first { RandR.atomName(c, $0.nameAtom) == name }?.frame
+    }
+
+    /// Unplugs a monitor: an output's CRTC goes off (`xrandr --output NAME --off`); a virtual monitor is
+    /// deleted. The check and the change happen under one server grab; a monitor that is not plugged is
+    /// `noSuchMonitor` ("… (not plugged)").
+    public func unplug(_ name: String) throws {
+        try Self.validate(name: name)
+        try requireRandR15()
+        let c = connection
+        try c.grabbed {
+            if outputNames.contains(name) {
+                guard try OutputConfigurator(c).turnOff(output: name) else {
+                    throw VirtualServerError.noSuchMonitor("\(name.terminalEscaped) (not plugged)")
+                }
+                return
+            }
+            guard monitorNames().contains(name) else { throw VirtualServerError.noSuchMonitor("\(name.terminalEscaped) (not plugged)") }
             try deleteMonitor(name: name)
-            try addMonitor(name: name, frame: frame, primary: primary)
-        } else {
-            try addMonitor(name: name, frame: frame, primary: primary)
+        }
+    }
+
+    /// Sets a monitor's mode: an output gets a mode of that size (the nearest to `refreshRate` within
+    /// 0.5 Hz when given; made when the server has none of that size) at its position; a virtual monitor
+    /// is redefined with that size at its position. Returns the mode set.
+    @discardableResult
+    public func setMode(_ name: String, size: Size, refreshRate: Double? = nil) throws -> ScreenMode {
+        try Self.validate(name: name)
+        try requireRandR15()
+        let c = connection
+        return try c.grabbed {
+            if outputNames.contains(name) {
+                return try OutputConfigurator(c).apply(output: name, .size(size, refreshRate: refreshRate), makeMissing: true)
+            }
+            guard let frame = monitorFrame(named: name) else { throw VirtualServerError.noSuchMonitor("\(name.terminalEscaped) (not plugged)") }
+            try plug(name, frame: Rect(origin: frame.origin, size: size))
+            return ScreenMode(size: size)
+        }
+    }
+
+    /// Sets an output to a WxH mode, as `xrandr --newmode/--addmode/--output … --mode` do; returns the mode.
+    @discardableResult
+    public func setOutputMode(_ name: String, width: Int, height: Int, refreshRate: Double? = nil) throws -> ScreenMode {
+        guard width > 0, height > 0, width <= 32767, height <= 32767 else {
+            throw VirtualServerError.invalidMonitor("mode \(width)x\(height)")
+        }
+        guard outputNames.contains(name) else { throw VirtualServerError.noSuchMonitor("output \(name.terminalEscaped)") }
+        return try setMode(name, size: Size(width: Double(width), height: Double(height)), refreshRate: refreshRate)
+    }
+
+    /// Names RandR can take: not empty, at most 255 bytes, no NUL.
+    static func validate(name: String) throws {
+        guard !name.isEmpty else { throw VirtualServerError.invalidMonitor("a monitor needs a name") }
+        guard name.utf8.count <= 255 else {
+            throw VirtualServerError.invalidMonitor("a monitor name has at most 255 bytes, not \(name.utf8.count)")
+        }
+        guard !name.contains("\0") else { throw VirtualServerError.invalidMonitor("a monitor name cannot hold NUL") }
+    }
+
+    /// Virtual monitors and their changes need RandR 1.5.
+    private func requireRandR15() throws {
+        let c = connection
+        guard let v = RandR.version(c), v.major > 1 || (v.major == 1 && v.minor >= 5) else {
+            throw X11Error.missingExtension(display: c.name, name: "RandR", needed: "1.5 (monitors)")
         }
     }
 
     package func addMonitor(name: String, frame: Rect, primary: Bool) throws {
         let c = connection
-        try c.trap("RRSetMonitor \(name)") {
+        try c.trap("RRSetMonitor \(name.terminalEscaped)") {
             guard let m = XRRAllocateMonitor(c.display, 0) else { return }
             defer { XFree(m) }
             m.pointee.name = Atom(atom(name, create: true))
@@ -104,8 +189,8 @@ public final class ServerControl {
     package func deleteMonitor(name: String) throws {
         let c = connection
         let atom = Atom(atom(name, create: false))
-        guard atom != 0 else { throw VirtualServerError.noSuchMonitor(name) }
-        try c.trap("RRDeleteMonitor \(name)") { XRRDeleteMonitor(c.display, c.root, atom) }
+        guard atom != 0 else { throw VirtualServerError.noSuchMonitor(name.terminalEscaped) }
+        try c.trap("RRDeleteMonitor \(name.terminalEscaped)") { XRRDeleteMonitor(c.display, c.root, atom) }
     }
 
     /// An atom by name, cached: atoms live as long as the server. `XInternAtom`.
@@ -116,158 +201,13 @@ public final class ServerControl {
         return a
     }
 
-    /// Takes an output's CRTC away (`xrandr --output NAME --off`). `XRRSetCrtcConfig`.
+    /// Takes an output's CRTC away (`xrandr --output NAME --off`).
     func turnOffOutput(_ name: String) throws {
-        let c = connection
-        try withResources { res in
-            guard let (_, crtc) = try find(output: name, res) else { throw VirtualServerError.noSuchMonitor(name) }
-            guard crtc != 0 else { return }
-            _ = try c.trap("RRSetCrtcConfig off") {
-                XRRSetCrtcConfig(c.display, res, crtc, Time(CurrentTime), 0, 0, RRMode(0), Rotation(RR_Rotate_0), nil, 0)
-            }
-        }
-    }
-
-    /// Sets an output to a WxH mode (creating it and adding it to the output when the output lacks it),
-    /// keeping the output's position, or at (0, 0) when it was off; returns the mode's ID.
-    public func setOutputMode(_ name: String, width: Int, height: Int, refreshRate: Double) throws -> UInt64 {
-        guard width > 0, height > 0, width <= 32767, height <= 32767 else {
-            throw VirtualServerError.invalidMonitor("mode \(width)x\(height)")
-        }
-        let c = connection
-        var origin = Point.zero
-        if let o = RandR.resources(c)?.outputs.values.first(where: { $0.name == name }), o.crtc != 0,
-           let crtc = RandR.resources(c)?.crtcs[o.crtc] {
-            origin = Point(x: Double(crtc.x), y: Double(crtc.y))
-        }
-        return try plugOutput(name, frame: Rect(origin: origin, size: Size(width: Double(width), height: Double(height))),
-                              primary: false, refreshRate: refreshRate)
-    }
-
-    /// Plugs an output as a cable would: a mode of the frame's size (made if missing), a CRTC (its own or a
-    /// free one), the screen grown to hold it (`XRRSetScreenSize`), all under a server grab so that clients
-    /// see one change. `XRRSetCrtcConfig`.
-    @discardableResult
-    func plugOutput(_ name: String, frame: Rect, primary: Bool, refreshRate: Double) throws -> UInt64 {
-        let c = connection
-        XGrabServer(c.display)
-        defer { XUngrabServer(c.display); XSync(c.display, 0) }
-        let (output, mode) = try withResources { res -> (RROutput, RRMode) in
-            guard let (output, _) = try find(output: name, res) else { throw VirtualServerError.noSuchMonitor(name) }
-            return (output, try modeID(for: output, width: Int(frame.width), height: Int(frame.height), refreshRate: refreshRate, res))
-        }
-        try withResources { res in
-            guard let (_, current) = try find(output: name, res) else { throw VirtualServerError.noSuchMonitor(name) }
-            let crtc = current != 0 ? current : try freeCrtc(for: output, res)
-            try growScreen(toHold: frame, res)
-            var outputs = [output]
-            let status = try c.trap("RRSetCrtcConfig \(name) \(frame)") {
-                XRRSetCrtcConfig(c.display, res, crtc, Time(CurrentTime), Int32(frame.minX), Int32(frame.minY), mode,
-                                 Rotation(RR_Rotate_0), &outputs, 1)
-            }
-            guard status == RRSetConfigSuccess else {
-                throw X11Error.refused(display: c.name, request: "RRSetCrtcConfig", status: Int(status))
-            }
-            if primary { try c.trap("RRSetOutputPrimary") { XRRSetOutputPrimary(c.display, c.root, output) } }
-        }
-        // A monitor that is plugged in announces all its modes at once (its EDID); the dummy driver fills
-        // a connected output's list when probed, so probe now, inside the grab.
-        probe()
-        return UInt64(mode)
+        try OutputConfigurator(connection).turnOff(output: name)
     }
 
     /// Makes the server probe its outputs, as `xrandr` does. `XRRGetScreenResources`.
     func probe() {
         if let res = XRRGetScreenResources(connection.display, connection.root) { XRRFreeScreenResources(res) }
     }
-
-    /// A CRTC that drives nothing and can drive the output.
-    private func freeCrtc(for output: RROutput, _ res: UnsafeMutablePointer<XRRScreenResources>) throws -> RRCrtc {
-        let d = connection.display
-        for i in 0..<Int(res.pointee.ncrtc) {
-            let id = res.pointee.crtcs[i]
-            guard let info = XRRGetCrtcInfo(d, res, id) else { continue }
-            defer { XRRFreeCrtcInfo(info) }
-            let possible = (0..<Int(info.pointee.npossible)).map { info.pointee.possible[$0] }
-            if info.pointee.noutput == 0, possible.contains(output) { return id }
-        }
-        throw VirtualServerError.invalidMonitor("no free CRTC for output \(output)")
-    }
-
-    /// Grows the screen (never shrinks it) to hold every active CRTC and `frame`. `XRRSetScreenSize`.
-    private func growScreen(toHold frame: Rect, _ res: UnsafeMutablePointer<XRRScreenResources>) throws {
-        let c = connection
-        var root: CXlib.Window = 0, x: Int32 = 0, y: Int32 = 0, w: UInt32 = 0, h: UInt32 = 0, border: UInt32 = 0, depth: UInt32 = 0
-        XGetGeometry(c.display, Drawable(c.root), &root, &x, &y, &w, &h, &border, &depth)
-        let needW = max(Int(w), Int(frame.maxX)), needH = max(Int(h), Int(frame.maxY))
-        guard needW > Int(w) || needH > Int(h) else { return }
-        var minW: Int32 = 0, minH: Int32 = 0, maxW: Int32 = 0, maxH: Int32 = 0
-        XRRGetScreenSizeRange(c.display, c.root, &minW, &minH, &maxW, &maxH)
-        guard needW <= Int(maxW), needH <= Int(maxH) else {
-            throw VirtualServerError.invalidMonitor("\(frame) does not fit the server's largest screen \(maxW)x\(maxH)")
-        }
-        try c.trap("RRSetScreenSize \(needW)x\(needH)") {
-            XRRSetScreenSize(c.display, c.root, Int32(needW), Int32(needH),
-                             Int32((Double(needW) * 25.4 / 96).rounded()), Int32((Double(needH) * 25.4 / 96).rounded()))
-        }
-    }
-
-    private func modeID(for output: RROutput, width: Int, height: Int, refreshRate: Double,
-                        _ res: UnsafeMutablePointer<XRRScreenResources>) throws -> RRMode {
-        let c = connection
-        guard let info = XRROutputInfoFor(c.display, res, output) else { throw VirtualServerError.noSuchMonitor("output \(output)") }
-        defer { XRRFreeOutputInfo(info) }
-        let offered = Set((0..<Int(info.pointee.nmode)).map { info.pointee.modes[$0] })
-        // A mode of that size the output offers; else one the server knows, added to the output; else a new one.
-        var known: RRMode?
-        for i in 0..<Int(res.pointee.nmode) {
-            let m = res.pointee.modes[i]
-            guard Int(m.width) == width, Int(m.height) == height else { continue }
-            if offered.contains(m.id) { return m.id }
-            if known == nil { known = m.id }
-        }
-        if let known {
-            try c.trap("RRAddOutputMode") { XRRAddOutputMode(c.display, output, known) }
-            return known
-        }
-        let name = "\(width)x\(height)_mh"
-        guard let mi = XRRAllocModeInfo(name, Int32(name.utf8.count)) else { throw VirtualServerError.invalidMonitor(name) }
-        defer { XRRFreeModeInfo(mi) }
-        // Simple timings whose dotClock / (hTotal × vTotal) is the refresh rate asked for.
-        let hTotal = UInt32(width + 160), vTotal = UInt32(height + 30)
-        mi.pointee.width = UInt32(width)
-        mi.pointee.height = UInt32(height)
-        mi.pointee.hSyncStart = UInt32(width + 48); mi.pointee.hSyncEnd = UInt32(width + 80); mi.pointee.hTotal = hTotal
-        mi.pointee.vSyncStart = UInt32(height + 3); mi.pointee.vSyncEnd = UInt32(height + 9); mi.pointee.vTotal = vTotal
-        mi.pointee.dotClock = UInt(max(0, refreshRate) * Double(hTotal) * Double(vTotal))
-        let mode = try c.trap("RRCreateMode \(name)") { XRRCreateMode(c.display, c.root, mi) }
-        try c.trap("RRAddOutputMode \(name)") { XRRAddOutputMode(c.display, output, mode) }
-        return mode
-    }
-
-    private func find(output name: String, _ res: UnsafeMutablePointer<XRRScreenResources>) throws -> (RROutput, RRCrtc)? {
-        let c = connection
-        for i in 0..<Int(res.pointee.noutput) {
-            let id = res.pointee.outputs[i]
-            guard let o = XRRGetOutputInfo(c.display, res, id) else { continue }
-            defer { XRRFreeOutputInfo(o) }
-            let n = String(decoding: UnsafeRawBufferPointer(start: o.pointee.name, count: Int(o.pointee.nameLen)), as: UTF8.self)
-            if n == name { return (id, o.pointee.crtc) }
-        }
-        return nil
-    }
-
-    private func withResources<T>(_ body: (UnsafeMutablePointer<XRRScreenResources>) throws -> T) throws -> T {
-        try connection.checkAlive()
-        // The Current variant does not make the server probe its outputs (which can change their mode lists).
-        guard let res = XRRGetScreenResourcesCurrent(connection.display, connection.root) else {
-            throw X11Error.refused(display: connection.name, request: "RRGetScreenResourcesCurrent", status: -1)
-        }
-        defer { XRRFreeScreenResources(res) }
-        return try body(res)
-    }
 }
-
-/// `XRRGetOutputInfo`, named for what it returns.
-private func XRROutputInfoFor(_ d: OpaquePointer, _ res: UnsafeMutablePointer<XRRScreenResources>, _ o: RROutput)
-    -> UnsafeMutablePointer<XRROutputInfo>? { XRRGetOutputInfo(d, res, o) }

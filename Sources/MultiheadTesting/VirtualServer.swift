@@ -79,16 +79,27 @@ public final class VirtualServer {
     /// What a child process needs to reach this server: `DISPLAY` and `XAUTHORITY`.
     public var environment: [String: String] { ["DISPLAY": display, "XAUTHORITY": authorityFile] }
 
-    /// Starts a server with a monitor layout.
+    /// The layout a server gets when none is given: one 1920×1080 monitor, VIRTUAL-1, on Xvfb; DUMMY0 at
+    /// 1024×768 on Xorg+dummy.
+    public static func defaultMonitors(for kind: Kind) -> [Monitor] {
+        kind == .xvfb ? [Monitor("VIRTUAL-1", "1920x1080+0+0", primary: true)] : []
+    }
+
+    /// Starts a server with a monitor layout, marked as the kit's own (so that `multihead plug` changes it
+    /// without `--force`).
     ///
-    /// Xvfb (the default) gets a framebuffer large enough for the layout and room to plug more; with no
-    /// monitors its own output `screen` stays as the one monitor, with monitors every one is virtual and
-    /// `screen` is turned off. Xorg+dummy takes output names (DUMMY0…DUMMY15) and plugs each with a mode of
-    /// its frame's size at its position; with no monitors DUMMY0 shows 1024×768 at (0, 0).
-    public static func start(_ kind: Kind = .xvfb, monitors: [Monitor] = [], framebuffer: Size? = nil) async throws -> VirtualServer {
+    /// Xvfb (the default) gets a framebuffer large enough for the layout and room to plug more; every
+    /// monitor is virtual and Xvfb's own output `screen` is turned off, so it never lingers as an extra
+    /// screen. Only an explicit empty layout keeps `screen` as the one monitor (to test an output's modes).
+    /// Xorg+dummy takes output names (DUMMY0…DUMMY15) and plugs each with a mode of its frame's size at its
+    /// position; with no monitors DUMMY0 shows 1024×768 at (0, 0). `serverArguments` go to the server
+    /// binary as they are (`["-extension", "RANDR"]` makes a server without RandR).
+    public static func start(_ kind: Kind = .xvfb, monitors layout: [Monitor]? = nil, framebuffer: Size? = nil,
+                             serverArguments: [String] = []) async throws -> VirtualServer {
+        let monitors = layout ?? defaultMonitors(for: kind)
         for m in monitors {
             guard m.frame.isFinite, !m.frame.isEmpty else { throw VirtualServerError.invalidMonitor("\(m.name) has no size") }
-            guard !m.name.isEmpty else { throw VirtualServerError.invalidMonitor("a monitor needs a name") }
+            try ServerControl.validate(name: m.name)
             if kind == .xvfb && m.name == "screen" {
                 throw VirtualServerError.invalidMonitor("the name \"screen\" is Xvfb's output's")
             }
@@ -102,13 +113,14 @@ public final class VirtualServer {
         case .xvfb:
             server = try await XServerLauncher.launch(
                 kind: .xvfb, binary: "Xvfb", package: "xvfb",
-                arguments: ["-br", "-screen", "0", "\(Int(fb.width))x\(Int(fb.height))x24"], framebuffer: fb)
+                arguments: ["-br", "-screen", "0", "\(Int(fb.width))x\(Int(fb.height))x24"] + serverArguments, framebuffer: fb)
         case .xorgDummy:
-            server = try await XServerLauncher.launchXorgDummy(framebuffer: fb)
+            server = try await XServerLauncher.launchXorgDummy(framebuffer: fb, extraArguments: serverArguments)
         }
-        guard !monitors.isEmpty else { return server }
         do {
             let c = try server.controlConnection()
+            try c.markPrivate()
+            guard !monitors.isEmpty else { return server }
             if kind == .xvfb { try c.turnOffOutput("screen") }
             for m in monitors { try c.plug(m.name, frame: m.frame, primary: m.primary) }
             // Outputs that the layout does not name are unplugged (DUMMY0 starts plugged).
@@ -126,11 +138,11 @@ public final class VirtualServer {
         try Application(backend: X11Backend(display: display))
     }
 
-    /// Plugs a monitor: an output's name (DUMMY1 on Xorg+dummy) gets a mode of the frame's size on a free
-    /// CRTC at the frame's position; any other name becomes a virtual monitor (`XRRSetMonitor`), redefined
-    /// if it exists.
-    public func plug(_ name: String, frame: Rect, primary: Bool = false) throws {
-        try controlConnection().plug(name, frame: frame, primary: primary)
+    /// Plugs a monitor: an output's name (DUMMY1 on Xorg+dummy) gets a mode of the frame's size (nearest
+    /// `refreshRate` when given) on a free CRTC at the frame's position; any other name becomes a virtual
+    /// monitor (`XRRSetMonitor`), redefined if it exists. Returns once the server has applied it.
+    public func plug(_ name: String, frame: Rect, primary: Bool = false, refreshRate: Double? = nil) throws {
+        try controlConnection().plug(name, frame: frame, primary: primary, refreshRate: refreshRate)
     }
 
     /// Plugs a monitor given xrandr's geometry "WxH+X+Y".
@@ -144,10 +156,11 @@ public final class VirtualServer {
         try controlConnection().unplug(name)
     }
 
-    /// Sets an output's mode to WxH (creating the mode and adding it to the output when needed), as
-    /// `xrandr --newmode/--addmode/--output … --mode` do; returns the mode's ID.
+    /// Sets an output's mode to WxH (the nearest to `refreshRate` within 0.5 Hz when given; a CVT mode is
+    /// made when the server has none of that size), as `xrandr --newmode/--addmode/--output … --mode` do;
+    /// returns the mode set.
     @discardableResult
-    public func setOutputMode(_ output: String, width: Int, height: Int, refreshRate: Double = 60) throws -> UInt64 {
+    public func setOutputMode(_ output: String, width: Int, height: Int, refreshRate: Double? = nil) throws -> ScreenMode {
         try controlConnection().setOutputMode(output, width: width, height: height, refreshRate: refreshRate)
     }
 

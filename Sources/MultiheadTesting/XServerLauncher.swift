@@ -30,7 +30,7 @@ enum XServerLauncher {
     }
 
     /// Xorg with the dummy driver: a config file of our own (no input devices probed), its own log.
-    static func launchXorgDummy(framebuffer: Size) async throws -> VirtualServer {
+    static func launchXorgDummy(framebuffer: Size, extraArguments: [String] = []) async throws -> VirtualServer {
         let driver = ["/usr/lib/xorg/modules/drivers/dummy_drv.so", "/usr/lib64/xorg/modules/drivers/dummy_drv.so"]
         guard driver.contains(where: FileManager.default.fileExists(atPath:)) else {
             throw VirtualServerError.serverMissing(binary: "the Xorg dummy driver", package: "xserver-xorg-video-dummy")
@@ -62,7 +62,7 @@ enum XServerLauncher {
             throw VirtualServerError.cannotWrite(config)
         }
         return try await launch(kind: .xorgDummy, binary: "Xorg", package: "xserver-xorg-core",
-                                arguments: ["-config", config, "-logfile", sessionDirectory + "/xorg-\(id).log"],
+                                arguments: ["-config", config, "-logfile", sessionDirectory + "/xorg-\(id).log"] + extraArguments,
                                 framebuffer: framebuffer)
     }
 

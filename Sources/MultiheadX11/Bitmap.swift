@@ -43,8 +43,26 @@ public struct Bitmap: Equatable, Sendable {
         return zip(pixels, other.pixels).reduce(0) { $0 + ($1.0 != $1.1 ? 1 : 0) }
     }
 
-    /// Writes a PNG file.
+    /// Writes a PNG file: to a temporary file beside it, renamed over `path` only once complete, so that
+    /// on any failure an existing file is left as it was.
     public func writePNG(to path: String) throws {
+        let dir = (path as NSString).deletingLastPathComponent
+        let tmp = (dir.isEmpty ? "." : dir) + "/.\((path as NSString).lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+        do {
+            try writePNGNow(to: tmp)
+        } catch {
+            unlink(tmp)
+            throw error
+        }
+        guard rename(tmp, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(tmp)
+            throw BitmapError.cannotWrite(path: path, reason: reason)
+        }
+    }
+
+    private func writePNGNow(to path: String) throws {
+        guard width > 0, height > 0 else { throw BitmapError.cannotWrite(path: path, reason: "the picture is empty") }
         // RGB24 rows are 4 bytes a pixel with no padding, so the pixel array is the surface's memory.
         var copy = pixels
         let status: cairo_status_t = copy.withUnsafeMutableBytes { raw in
@@ -62,13 +80,16 @@ public struct Bitmap: Equatable, Sendable {
 
 /// Why a bitmap could not be written or read.
 public enum BitmapError: Error, Equatable, CustomStringConvertible {
-    /// The PNG could not be written or read.
+    /// The PNG could not be written.
     case cannotWrite(path: String, reason: String)
+    /// The PNG could not be read.
+    case cannotRead(path: String, reason: String)
 
     /// A sentence a person can act on.
     public var description: String {
         switch self {
-        case .cannotWrite(let p, let r): "cannot write \(p): \(r)"
+        case .cannotWrite(let p, let r): "cannot write \(p.terminalEscaped): \(r)"
+        case .cannotRead(let p, let r): "cannot read \(p.terminalEscaped): \(r)"
         }
     }
 }
@@ -77,7 +98,7 @@ extension Bitmap {
     /// Reads a PNG file (as written by `writePNG`), for tests and tools that check pictures.
     public init(contentsOfPNG path: String) throws {
         guard let s = cairo_image_surface_create_from_png(path), cairo_surface_status(s) == CAIRO_STATUS_SUCCESS else {
-            throw BitmapError.cannotWrite(path: path, reason: "not a readable PNG")
+            throw BitmapError.cannotRead(path: path, reason: "not a readable PNG")
         }
         defer { cairo_surface_destroy(s) }
         cairo_surface_flush(s)

@@ -20,11 +20,8 @@ struct MonitorReader {
         let screens: [ScreenDescription] = try c.trap("reading monitors") {
             randr15 ? readMonitors() : Self.xScreens(c)
         }
-        if screens.isEmpty {
-            let s = mh_default_screen(c.display)
-            return [.standIn(size: Size(width: Double(mh_display_width(c.display, s)),
-                                        height: Double(mh_display_height(c.display, s))))]
-        }
+        // No monitor active: a stand-in the size of the root window, which the model never announces.
+        if screens.isEmpty { return [.standIn(size: c.rootSize())] }
         return screens
     }
 
@@ -59,12 +56,16 @@ struct MonitorReader {
                 if i < o.preferredCount && preferred == nil { preferred = info.mode }
             }
         }
-        let current = outputs.lazy.compactMap { crtcs[$0.crtc] }.first.flatMap { modeTable[$0.mode]?.mode }
+        let crtc = outputs.lazy.compactMap { crtcs[$0.crtc] }.first
+        let orientation = crtc?.orientation ?? (0, .none)
+        // A CRTC turned by 90° or 270° shows its mode sideways: report the mode the way the frame is.
+        let current = crtc.flatMap { modeTable[$0.mode]?.mode }?.rotated(byDegrees: orientation.degrees)
         let gamma = outputs.first { $0.crtc != 0 }.flatMap { RandR.brightness(connection, crtc: $0.crtc) }
         return ScreenDescription(
             name: name, frame: m.frame, physicalSize: m.physicalSize, isPrimary: m.primary,
             outputs: outputs.map(\.name), modes: modes, currentMode: current, preferredMode: preferred,
-            brightness: gamma ?? 1, hasHardwareBrightness: gamma != nil)
+            brightness: gamma ?? 1, hasHardwareBrightness: gamma != nil,
+            rotation: orientation.degrees, reflection: orientation.reflection)
     }
 
     /// A monitor name atom's text, cached: atoms live as long as the server.

@@ -27,6 +27,19 @@ package enum RandR {
         package var mode: UInt
         package var rotation: UInt16
         package var outputs: [UInt]
+
+        /// The rotation in degrees and the reflection that RandR's rotation bits say.
+        package var orientation: (degrees: Int, reflection: ScreenDescription.Reflection) {
+            RandR.orientation(rotation)
+        }
+    }
+
+    /// Degrees and reflection from RandR's rotation bits (`RR_Rotate_*`, `RR_Reflect_*`).
+    package nonisolated static func orientation(_ bits: UInt16) -> (degrees: Int, reflection: ScreenDescription.Reflection) {
+        let b = Int32(bits)
+        let degrees = b & RR_Rotate_90 != 0 ? 90 : b & RR_Rotate_180 != 0 ? 180 : b & RR_Rotate_270 != 0 ? 270 : 0
+        let x = b & RR_Reflect_X != 0, y = b & RR_Reflect_Y != 0
+        return (degrees, x && y ? .xy : x ? .x : y ? .y : .none)
     }
 
     /// One RandR 1.5 monitor.
@@ -71,13 +84,13 @@ package enum RandR {
         var modes: [UInt: ModeInfo] = [:]
         for i in 0..<Int(res.pointee.nmode) {
             let m = res.pointee.modes[i]
-            var vTotal = m.vTotal
-            if m.modeFlags & UInt(RR_DoubleScan) != 0 { vTotal *= 2 }
-            if m.modeFlags & UInt(RR_Interlace) != 0 { vTotal /= 2 }
-            let hz = ScreenMode.refreshRate(dotClock: UInt64(m.dotClock), hTotal: m.hTotal, vTotal: vTotal)
+            let interlaced = m.modeFlags & UInt(RR_Interlace) != 0
+            let hz = ModeTimings.refreshRate(dotClock: UInt64(m.dotClock), hTotal: m.hTotal, vTotal: m.vTotal,
+                                             doubleScan: m.modeFlags & UInt(RR_DoubleScan) != 0, interlaced: interlaced)
             let name = m.name.map { String(cString: $0) } ?? "\(m.width)x\(m.height)"
             modes[UInt(m.id)] = ModeInfo(
-                mode: ScreenMode(width: Int(m.width), height: Int(m.height), refreshRate: hz, id: UInt64(m.id)),
+                mode: ScreenMode(width: Int(m.width), height: Int(m.height), refreshRate: hz, isInterlaced: interlaced,
+                                 id: UInt64(m.id)),
                 name: name)
         }
         var outputs: [UInt: OutputInfo] = [:]

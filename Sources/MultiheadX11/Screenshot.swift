@@ -7,9 +7,9 @@ package enum Screenshot {
     /// The root window's pixels over a rectangle, clipped to the root. `XGetImage`.
     package static func capture(_ c: XConnection, _ rect: Rect) throws -> Bitmap {
         try c.checkAlive()
-        let d = c.display, s = mh_default_screen(d)
-        let rootW = Int(mh_display_width(d, s)), rootH = Int(mh_display_height(d, s))
-        guard rect.isFinite, let r = rect.intersection(Rect(x: 0, y: 0, width: Double(rootW), height: Double(rootH))) else {
+        let d = c.display
+        // The root's size now: Xlib's cached one lags behind a RandR change another client made.
+        guard rect.isFinite, let r = rect.intersection(Rect(origin: .zero, size: c.rootSize())) else {
             return Bitmap(width: 0, height: 0)
         }
         let x = Int(r.minX), y = Int(r.minY), w = Int(r.width), h = Int(r.height)
@@ -44,6 +44,12 @@ extension X11Backend {
     public func screenshot(of screen: Multihead.Screen) throws -> Bitmap {
         guard let c = connection else { throw X11Error.connectionLost(requestedDisplay ?? "") }
         return try Screenshot.capture(c, screen.frame)
+    }
+
+    /// The pixels of a desktop rectangle, clipped to the root window.
+    public func screenshot(of rect: Rect) throws -> Bitmap {
+        guard let c = connection else { throw X11Error.connectionLost(requestedDisplay ?? "") }
+        return try Screenshot.capture(c, rect)
     }
 
     /// The whole desktop's pixels (the root window).

@@ -2,27 +2,18 @@ internal import CXlib
 import Multihead
 
 extension X11Backend {
-    /// Sets a monitor's mode on the CRTC of its first active output, keeping position and rotation
-    /// (`XRRSetCrtcConfig`); a virtual monitor has only its own mode.
+    /// Sets a monitor's mode on the CRTC of its first active output, keeping position and rotation, and
+    /// growing the screen when the new mode needs room (the one CRTC-apply path, `OutputConfigurator`); a
+    /// virtual monitor has only its own mode.
     public func setMode(_ mode: ScreenMode, forScreenNamed name: String) throws {
         guard let c = connection else { throw X11Error.connectionLost(requestedDisplay ?? "") }
         try c.checkAlive()
-        guard let (output, crtc) = activeOutput(named: name, c) else {
+        guard let (output, _) = activeOutput(named: name, c) else {
             throw ScreenError.refused(screen: name, reason: "it has no output with a CRTC")
         }
-        // XRRSetCrtcConfig needs the resources' timestamp, so the reply itself.
-        guard let res = XRRGetScreenResourcesCurrent(c.display, c.root) else {
-            throw X11Error.refused(display: c.name, request: "RRGetScreenResourcesCurrent", status: -1)
-        }
-        defer { XRRFreeScreenResources(res) }
-        var outputs = crtc.outputs.map { RROutput($0) }
-        let status = try c.trap("RRSetCrtcConfig") {
-            XRRSetCrtcConfig(c.display, res, RRCrtc(output.crtc), Time(CurrentTime), crtc.x, crtc.y,
-                             RRMode(mode.id), Rotation(crtc.rotation), &outputs, Int32(outputs.count))
-        }
-        guard status == RRSetConfigSuccess else {
-            throw X11Error.refused(display: c.name, request: "RRSetCrtcConfig", status: Int(status))
-        }
+        let request: OutputConfigurator.Request = mode.id != 0
+            ? .mode(id: mode.id) : .size(mode.size, refreshRate: mode.refreshRate > 0 ? mode.refreshRate : nil)
+        try OutputConfigurator(c).apply(output: output.name, request)
     }
 
     /// The first output with a CRTC of the monitor with this name, and that CRTC; names come from the

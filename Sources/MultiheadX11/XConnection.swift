@@ -10,6 +10,7 @@ package final class XConnection {
     /// The display name as the user gave it (or `DISPLAY`).
     package let name: String
     private var closed = false
+    private var grabDepth = 0
 
     /// Opens a display; a nil or empty name means `DISPLAY`, which must then be set (no fallback).
     package init(name requested: String?) throws(X11Error) {
@@ -71,6 +72,38 @@ package final class XConnection {
             return true
         }
         return resources
+    }
+
+    /// Runs `body` under a server grab, so that other clients see its changes as one; nested calls share
+    /// the outermost grab (the server does not count grabs). Ends with the server having applied
+    /// everything (`XSync`). `XGrabServer`, `XUngrabServer`.
+    package func grabbed<T>(_ body: () throws -> T) throws -> T {
+        try checkAlive()
+        grabDepth += 1
+        if grabDepth == 1 { XGrabServer(display) }
+        defer {
+            grabDepth -= 1
+            if grabDepth == 0, !isLost {
+                XUngrabServer(display)
+                XSync(display, 0)
+            }
+        }
+        return try body()
+    }
+
+    /// The root window's size as the server has it now (Xlib's cached screen size lags behind RandR
+    /// changes made by other clients). `XGetGeometry`.
+    package func rootSize() -> Size {
+        var r: CXlib.Window = 0, x: Int32 = 0, y: Int32 = 0, w: UInt32 = 0, h: UInt32 = 0, border: UInt32 = 0, depth: UInt32 = 0
+        guard !isLost, XGetGeometry(display, Drawable(root), &r, &x, &y, &w, &h, &border, &depth) != 0 else { return .zero }
+        return Size(width: Double(w), height: Double(h))
+    }
+
+    /// The largest screen the server can make. `XRRGetScreenSizeRange`.
+    package func screenSizeRange() -> Size {
+        var minW: Int32 = 0, minH: Int32 = 0, maxW: Int32 = 0, maxH: Int32 = 0
+        XRRGetScreenSizeRange(display, root, &minW, &minH, &maxW, &maxH)
+        return Size(width: Double(maxW), height: Double(maxH))
     }
 
     /// Sends buffered requests (XFlush).

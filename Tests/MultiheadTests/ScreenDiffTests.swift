@@ -33,12 +33,10 @@ struct ScreenDiffTests {
         #expect(ScreenDiff.changes(from: [a, b], to: [a, b2]).isEmpty)
     }
 
-    @Test func primaryFlagAloneIsNoChange() {
-        var b2 = b
-        b2.isPrimary = true
+    @Test func primaryFlagAloneIsNoModeChange() {
         var a2 = a
-        a2.isPrimary = false
-        #expect(ScreenDiff.changes(from: [a, b], to: [a2, b2]).isEmpty)
+        a2.physicalSize = Size(width: 500, height: 300)
+        #expect(ScreenDiff.changes(from: [a, b], to: [a2, b]).isEmpty)
     }
 
     @Test func hardwareBrightnessAloneIsABrightnessChange() {
@@ -56,7 +54,7 @@ struct ScreenDiffTests {
     }
 
     @Test func duplicatesByNameCountOnce() {
-        #expect(ScreenDiff.changes(from: [], to: [a, a]) == [.connect(a)])
+        #expect(ScreenDiff.changes(from: [], to: [a, a]) == [.connect(a), .mainChange(to: a)])
         #expect(ScreenDiff.changes(from: [a, a], to: []) == [.disconnect(a)])
     }
 
@@ -71,17 +69,36 @@ struct ScreenDiffTests {
         #expect(ScreenDiff.ordered([b, c]).map(\.name) == ["B", "C"])
     }
 
-    @Test func refreshRateFromTimings() {
-        #expect(ScreenMode.refreshRate(dotClock: 148_500_000, hTotal: 2200, vTotal: 1125) == 60)
-        #expect(ScreenMode.refreshRate(dotClock: 0, hTotal: 2200, vTotal: 1125) == 0)
-        #expect(ScreenMode.refreshRate(dotClock: 1, hTotal: 0, vTotal: 0) == 0)
+    @Test("the stand-in is never announced: all monitors off, then one on, counts only real monitors")
+    func standInIsNeverAnnounced() {
+        let stand = ScreenDescription.standIn(size: Size(width: 1024, height: 768))
+        #expect(stand.isStandIn && !stand.isPrimary)
+        // Every monitor off in one go: disconnects only.
+        #expect(ScreenDiff.changes(from: [a, b], to: [stand]) == [.disconnect(a), .disconnect(b)])
+        // One comes back: a connect and, as it is the main screen now, a main change; nothing for the stand-in.
+        #expect(ScreenDiff.changes(from: [stand], to: [b]) == [.connect(b), .mainChange(to: b)])
+        // The stand-in changing size (the root grew) is no event.
+        #expect(ScreenDiff.changes(from: [stand], to: [.standIn(size: Size(width: 64, height: 64))]).isEmpty)
+    }
+
+    @Test("a new primary, or the main screen leaving, is one main change to the new main screen, last")
+    func mainChange() {
+        var b2 = b
+        b2.isPrimary = true
+        var a2 = a
+        a2.isPrimary = false
+        #expect(ScreenDiff.changes(from: [a, b], to: [a2, b2]) == [.mainChange(to: b2)])
+        #expect(ScreenDiff.changes(from: [a, b], to: [b]) == [.disconnect(a), .mainChange(to: b)])
+        // Same main, nothing.
+        #expect(ScreenDiff.changes(from: [a, b], to: [a, b]).isEmpty)
     }
 
     @Test func geometryParsing() {
         #expect(Rect(geometry: "1280x720+1920+0") == Rect(x: 1920, y: 0, width: 1280, height: 720))
         #expect(Rect(geometry: "800x600") == Rect(x: 0, y: 0, width: 800, height: 600))
         #expect(Rect(geometry: "800x600-10+5") == Rect(x: -10, y: 5, width: 800, height: 600))
-        for bad in ["", "x", "800", "0x600", "800x-1", "nanx600", "800x600+1", "800x600+a+b", "infx5"] {
+        for bad in ["", "x", "800", "0x600", "800x-1", "nanx600", "800x600+1", "800x600+a+b", "infx5",
+                    "100x100+0x1A+0", "0x10x5", "1e3x5", "100x100+1e2+0"] {
             #expect(Rect(geometry: bad) == nil, "\(bad)")
         }
     }

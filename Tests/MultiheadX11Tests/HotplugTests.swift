@@ -89,7 +89,7 @@ struct HotplugTests {
 
     @Test("a new mode set on Xvfb's output is one modeDidChange with the new current mode")
     func outputModeChange() async throws {
-        let server = try await VirtualServer.start(framebuffer: Size(width: 2048, height: 1536))
+        let server = try await VirtualServer.start(monitors: [], framebuffer: Size(width: 2048, height: 1536))
         defer { server.stop() }
         let app = try server.makeApplication()
         let screen = app.mainScreen
@@ -106,7 +106,7 @@ struct HotplugTests {
 
     @Test("setCurrentMode through the model reaches the server and comes back as one mode change")
     func setCurrentModeThroughModel() async throws {
-        let server = try await VirtualServer.start(framebuffer: Size(width: 2048, height: 1536))
+        let server = try await VirtualServer.start(monitors: [], framebuffer: Size(width: 2048, height: 1536))
         defer { server.stop() }
         try server.setOutputMode("screen", width: 800, height: 600)
         try server.setOutputMode("screen", width: 2048, height: 1536)

@@ -39,7 +39,7 @@ struct ScreenEnumerationTests {
 
     @Test("Xvfb's own output gives a monitor with the output's mode list and current mode")
     func outputBackedMonitor() async throws {
-        let server = try await VirtualServer.start(framebuffer: Size(width: 2048, height: 1536))
+        let server = try await VirtualServer.start(monitors: [], framebuffer: Size(width: 2048, height: 1536))
         defer { server.stop() }
         let app = try server.makeApplication()
         #expect(app.screens.count == 1)

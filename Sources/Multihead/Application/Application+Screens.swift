@@ -6,15 +6,41 @@ public enum ScreenEvent: Sendable {
     case connect(Screen)
     /// `Screen.didDisconnectNotification`.
     case disconnect(Screen)
-    /// `Screen.modeDidChangeNotification`.
-    case modeChange(Screen)
+    /// `Screen.modeDidChangeNotification`; `previous` is what the screen was before (its frame and mode),
+    /// so that a move can be told from a mode change.
+    case modeChange(Screen, previous: ScreenDescription)
     /// `Screen.brightnessDidChangeNotification`.
     case brightnessChange(Screen)
+    /// `Screen.mainDidChangeNotification`: the screen is the main screen now.
+    case mainChange(Screen)
 
     /// The screen the event is about.
     public var screen: Screen {
         switch self {
-        case .connect(let s), .disconnect(let s), .modeChange(let s), .brightnessChange(let s): s
+        case .connect(let s), .disconnect(let s), .modeChange(let s, _), .brightnessChange(let s), .mainChange(let s): s
+        }
+    }
+
+    /// The event's name as the command line prints it: connect, disconnect, modeChange, brightnessChange,
+    /// mainChange.
+    public var name: String {
+        switch self {
+        case .connect: "connect"
+        case .disconnect: "disconnect"
+        case .modeChange: "modeChange"
+        case .brightnessChange: "brightnessChange"
+        case .mainChange: "mainChange"
+        }
+    }
+
+    /// The notification this event is posted as.
+    public var notificationName: Notification.Name {
+        switch self {
+        case .connect: Screen.didConnectNotification
+        case .disconnect: Screen.didDisconnectNotification
+        case .modeChange: Screen.modeDidChangeNotification
+        case .brightnessChange: Screen.brightnessDidChangeNotification
+        case .mainChange: Screen.mainDidChangeNotification
         }
     }
 }
@@ -71,18 +97,29 @@ extension Application {
                 guard let s = byName.removeValue(forKey: d.name) else { continue }
                 s.markDisconnected()
                 events.append(.disconnect(s))
-            case .modeChange(_, let d):
+            case .modeChange(let before, let d):
                 guard let s = byName[d.name] else { continue }
                 s.update(d)
-                events.append(.modeChange(s))
+                events.append(.modeChange(s, previous: before))
             case .brightnessChange(_, let d):
                 guard let s = byName[d.name] else { continue }
                 s.update(d)
                 s.adoptHardwareBrightness()
                 events.append(.brightnessChange(s))
+            case .mainChange(let d):
+                guard let s = byName[d.name] else { continue }
+                events.append(.mainChange(s))
             }
         }
-        for d in new { byName[d.name]?.update(d) }
+        for d in new {
+            // The stand-in comes and goes silently.
+            if byName[d.name] == nil, d.isStandIn { byName[d.name] = Screen(d, application: self) }
+            byName[d.name]?.update(d)
+        }
+        for (name, s) in byName where s.snapshot.isStandIn && !new.contains(where: { $0.name == name }) {
+            byName[name] = nil
+            s.markDisconnected()
+        }
         screens = ScreenDiff.ordered(new).compactMap { byName[$0.name] }
         updateMirrors()
         setNeedsFlush()
@@ -102,22 +139,17 @@ extension Application {
     private func deliver(_ events: [ScreenEvent]) {
         let work = { [weak self] in
             guard let self else { return }
-            for e in events {
-                switch e {
-                case .connect(let s): post(Screen.didConnectNotification, object: s, event: e)
-                case .disconnect(let s): post(Screen.didDisconnectNotification, object: s, event: e)
-                case .modeChange(let s): post(Screen.modeDidChangeNotification, object: s, event: e)
-                case .brightnessChange(let s): post(Screen.brightnessDidChangeNotification, object: s, event: e)
-                }
-            }
+            for e in events { post(e) }
             for w in allWindows where !w.screen.isConnected { w.moveToMainAfterDisconnect() }
         }
         if state == .suspended { queuedWhileSuspended.append(work) } else { work() }
     }
 
     /// Posts a screen notification on `NotificationCenter.default` and yields it to the async streams.
-    func post(_ name: Notification.Name, object: Screen, event: ScreenEvent) {
-        NotificationCenter.default.post(name: name, object: object)
+    func post(_ event: ScreenEvent) {
+        var info: [AnyHashable: Any]?
+        if case .modeChange(_, let previous) = event { info = [Screen.previousDescriptionKey: previous] }
+        NotificationCenter.default.post(name: event.notificationName, object: event.screen, userInfo: info)
         for c in screenStreams.values { c.yield(event) }
     }
 

@@ -64,6 +64,13 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
         return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 
+    /// The smallest rectangle that covers both.
+    public func union(_ other: Rect) -> Rect {
+        let x0 = Swift.min(minX, other.minX), y0 = Swift.min(minY, other.minY)
+        let x1 = Swift.max(maxX, other.maxX), y1 = Swift.max(maxY, other.maxY)
+        return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+
     /// The rectangle moved by dx, dy.
     public func offsetBy(dx: Double, dy: Double) -> Rect {
         Rect(origin: Point(x: origin.x + dx, y: origin.y + dy), size: size)
@@ -92,7 +99,7 @@ extension Rect {
             px = parts[0]
             py = parts[1]
         }
-        guard let w = Double(wText), let h = Double(hText), w > 0, h > 0, w.isFinite, h.isFinite,
+        guard let w = Double(decimal: wText), let h = Double(decimal: hText), w > 0, h > 0, w.isFinite, h.isFinite,
               px.isFinite, py.isFinite else { return nil }
         self.init(x: px, y: py, width: w, height: h)
     }
@@ -102,14 +109,30 @@ extension Rect {
         var result: [Double] = [], current = ""
         for ch in text {
             if ch == "+" || ch == "-" {
-                if !current.isEmpty { guard let v = Double(current) else { return [] }; result.append(v) }
+                if !current.isEmpty { guard let v = Double(decimal: current) else { return [] }; result.append(v) }
                 current = ch == "-" ? "-" : ""
             } else {
                 current.append(ch)
             }
         }
-        guard let v = Double(current) else { return [] }
+        guard let v = Double(decimal: current) else { return [] }
         result.append(v)
         return result
+    }
+}
+
+extension Double {
+    /// A plain decimal number ("12", "-3", "59.94"); nil for anything else, including the hexadecimal,
+    /// exponent, "inf" and "nan" forms that `Double(_:)` takes.
+    public init?<S: StringProtocol>(decimal text: S) {
+        var digits = 0, dots = 0
+        for (i, ch) in text.enumerated() {
+            if ch == "-" && i == 0 { continue }
+            if ch == "." { dots += 1; continue }
+            guard ch.isASCII, ch.isNumber else { return nil }
+            digits += 1
+        }
+        guard digits > 0, dots <= 1, let v = Double(String(text)) else { return nil }
+        self = v
     }
 }

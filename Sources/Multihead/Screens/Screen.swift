@@ -43,6 +43,14 @@ public final class Screen {
     public var scale: Double { 1 }
     /// The bounds in pixels.
     public var nativeBounds: Rect { bounds }
+    /// Whether this is the stand-in that `Screen.main` is while no monitor is active.
+    public var isStandIn: Bool { snapshot.isStandIn }
+    /// Whether the server marks this monitor primary.
+    public var isPrimary: Bool { snapshot.isPrimary }
+    /// How the picture is turned: 0, 90, 180 or 270 degrees.
+    public var rotation: Int { snapshot.rotation }
+    /// How the picture is mirrored.
+    public var reflection: ScreenDescription.Reflection { snapshot.reflection }
     /// The physical size in millimetres, zero when unknown.
     public var physicalSize: Size { snapshot.physicalSize }
     /// Every mode the screen's outputs offer.
@@ -80,7 +88,7 @@ public final class Screen {
             let clamped = min(1, max(0, newValue))
             guard clamped != brightnessStorage else { return }
             applyBrightness(clamped)
-            application?.post(Screen.brightnessDidChangeNotification, object: self, event: .brightnessChange(self))
+            application?.post(.brightnessChange(self))
         }
     }
 
@@ -128,13 +136,19 @@ extension Screen {
     public static var main: Screen { Application.shared.mainScreen }
 
     /// Posted when a monitor is connected; the object is the new `Screen`.
-    public static let didConnectNotification = Notification.Name("MultiheadScreenDidConnectNotification")
+    nonisolated public static let didConnectNotification = Notification.Name("MultiheadScreenDidConnectNotification")
     /// Posted when a monitor is disconnected; the object is the `Screen`, no longer in `screens`.
-    public static let didDisconnectNotification = Notification.Name("MultiheadScreenDidDisconnectNotification")
+    nonisolated public static let didDisconnectNotification = Notification.Name("MultiheadScreenDidDisconnectNotification")
     /// Posted when a screen's frame, mode or mode list changes; the object is the `Screen`.
-    public static let modeDidChangeNotification = Notification.Name("MultiheadScreenModeDidChangeNotification")
+    nonisolated public static let modeDidChangeNotification = Notification.Name("MultiheadScreenModeDidChangeNotification")
     /// Posted when a screen's brightness changes; the object is the `Screen`.
-    public static let brightnessDidChangeNotification = Notification.Name("MultiheadScreenBrightnessDidChangeNotification")
+    nonisolated public static let brightnessDidChangeNotification = Notification.Name("MultiheadScreenBrightnessDidChangeNotification")
+    /// Posted when another screen becomes the main screen (the primary monitor changed, or the main one
+    /// left); the object is the new main `Screen`. Never posted for the stand-in.
+    nonisolated public static let mainDidChangeNotification = Notification.Name("MultiheadScreenMainDidChangeNotification")
+    /// The `userInfo` key of `modeDidChangeNotification` whose value is the `ScreenDescription` the screen
+    /// had before the change.
+    nonisolated public static let previousDescriptionKey = "previous"
 }
 
 extension Screen: CustomStringConvertible {

@@ -23,12 +23,19 @@ public struct ScreenDescription: Hashable, Sendable {
     public var brightness: Double
     /// Whether the backend can set brightness in hardware (a CRTC gamma ramp).
     public var hasHardwareBrightness: Bool
+    /// How the CRTC turns the picture: 0, 90, 180 or 270 degrees counter-clockwise, as xrandr says.
+    public var rotation: Int
+    /// How the CRTC mirrors the picture.
+    public var reflection: Reflection
+    /// Whether this is the stand-in for "no monitor active": never announced, never a real monitor.
+    public var isStandIn: Bool
 
     /// Makes a description; modes default to the frame's own size.
     public init(
         name: String, frame: Rect, physicalSize: Size = .zero, isPrimary: Bool = false,
         outputs: [String] = [], modes: [ScreenMode]? = nil, currentMode: ScreenMode? = nil,
-        preferredMode: ScreenMode? = nil, brightness: Double = 1, hasHardwareBrightness: Bool = false
+        preferredMode: ScreenMode? = nil, brightness: Double = 1, hasHardwareBrightness: Bool = false,
+        rotation: Int = 0, reflection: Reflection = .none, isStandIn: Bool = false
     ) {
         let own = ScreenMode(size: frame.standardized.size)
         self.name = name
@@ -41,14 +48,18 @@ public struct ScreenDescription: Hashable, Sendable {
         self.preferredMode = preferredMode
         self.brightness = brightness
         self.hasHardwareBrightness = hasHardwareBrightness
+        self.rotation = rotation
+        self.reflection = reflection
+        self.isStandIn = isStandIn
     }
 
     /// The name of the screen that stands in when the server reports no active monitor.
     public static let standInName = "(no monitor)"
 
     /// The stand-in screen: the whole desktop of the given size, so that `Screen.screens` is never empty.
+    /// It is never announced: no connect or disconnect is ever posted for it.
     public static func standIn(size: Size) -> ScreenDescription {
-        ScreenDescription(name: standInName, frame: Rect(origin: .zero, size: size), isPrimary: true)
+        ScreenDescription(name: standInName, frame: Rect(origin: .zero, size: size), isStandIn: true)
     }
 
     /// Whether what makes up the mode (frame, modes, current and preferred mode, outputs) differs. The
@@ -57,5 +68,20 @@ public struct ScreenDescription: Hashable, Sendable {
     func modeDiffers(from other: ScreenDescription) -> Bool {
         frame != other.frame || modes != other.modes || currentMode != other.currentMode
             || preferredMode != other.preferredMode || outputs != other.outputs
+            || rotation != other.rotation || reflection != other.reflection
+    }
+}
+
+extension ScreenDescription {
+    /// A CRTC's reflection (RandR's `RR_Reflect_X` / `RR_Reflect_Y`).
+    public enum Reflection: String, Hashable, Sendable, CaseIterable {
+        /// Not mirrored.
+        case none
+        /// Mirrored left to right.
+        case x
+        /// Mirrored top to bottom.
+        case y
+        /// Both.
+        case xy
     }
 }

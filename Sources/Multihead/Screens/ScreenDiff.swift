@@ -8,15 +8,20 @@ public enum ScreenChange: Hashable, Sendable {
     case modeChange(from: ScreenDescription, to: ScreenDescription)
     /// The same monitor with another brightness.
     case brightnessChange(from: ScreenDescription, to: ScreenDescription)
+    /// Another monitor is the main screen now (the primary changed, or the one it was left).
+    case mainChange(to: ScreenDescription)
 }
 
 /// The pure function that decides connect, disconnect and mode change: the only place that does.
 public enum ScreenDiff {
     /// The changes that lead from `old` to `new`, matched by monitor name: connects first (in `new`'s
     /// order), then disconnects (in `old`'s order), then mode and brightness changes (brightness only
-    /// where the hardware reports it). Equal snapshots give
-    /// no change, however many X events led to them.
-    public static func changes(from old: [ScreenDescription], to new: [ScreenDescription]) -> [ScreenChange] {
+    /// where the hardware reports it), then a main change when the main screen (`ordered(_:).first`) is
+    /// another real monitor. Equal snapshots give no change, however many X events led to them. The
+    /// stand-in is never a change: it neither connects nor disconnects, and a main change to it is not
+    /// announced (the disconnect of the last monitor says it all).
+    public static func changes(from allOld: [ScreenDescription], to allNew: [ScreenDescription]) -> [ScreenChange] {
+        let old = allOld.filter { !$0.isStandIn }, new = allNew.filter { !$0.isStandIn }
         var oldByName: [String: ScreenDescription] = [:]
         for d in old where oldByName[d.name] == nil { oldByName[d.name] = d }
         var newNames = Set<String>()
@@ -32,7 +37,9 @@ public enum ScreenDiff {
         var seen = Set<String>()
         let disconnects = old.filter { !newNames.contains($0.name) && seen.insert($0.name).inserted }
             .map(ScreenChange.disconnect)
-        return connects + disconnects + updates
+        var main: [ScreenChange] = []
+        if let to = ordered(new).first, to.name != ordered(old).first?.name { main = [.mainChange(to: to)] }
+        return connects + disconnects + updates + main
     }
 
     /// Orders a snapshot as `Screen.screens` lists it: the main screen first (the primary monitor; if

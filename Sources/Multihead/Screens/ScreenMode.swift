@@ -6,31 +6,38 @@ public struct ScreenMode: Hashable, Sendable, CustomStringConvertible {
     public var pixelAspectRatio: Double
     /// Frames per second, 0 when the server does not know (Xvfb, virtual monitors).
     public var refreshRate: Double
+    /// Whether the mode is interlaced (each refresh draws every other line; the rate is the field rate).
+    public var isInterlaced: Bool
     /// The backend's identifier of the mode (a RandR mode XID), 0 for a mode no output offers.
     public var id: UInt64
 
     /// Makes a mode.
-    public init(size: Size, refreshRate: Double = 0, pixelAspectRatio: Double = 1, id: UInt64 = 0) {
+    public init(size: Size, refreshRate: Double = 0, pixelAspectRatio: Double = 1, isInterlaced: Bool = false, id: UInt64 = 0) {
         self.size = size
         self.refreshRate = refreshRate
         self.pixelAspectRatio = pixelAspectRatio
+        self.isInterlaced = isInterlaced
         self.id = id
     }
 
     /// Makes a mode from whole pixel sizes.
-    public init(width: Int, height: Int, refreshRate: Double = 0, id: UInt64 = 0) {
-        self.init(size: Size(width: Double(width), height: Double(height)), refreshRate: refreshRate, id: id)
+    public init(width: Int, height: Int, refreshRate: Double = 0, isInterlaced: Bool = false, id: UInt64 = 0) {
+        self.init(size: Size(width: Double(width), height: Double(height)), refreshRate: refreshRate,
+                  isInterlaced: isInterlaced, id: id)
     }
 
-    /// The refresh rate from X's mode timings: dotClock / (hTotal × vTotal), 0 when unknown.
-    public static func refreshRate(dotClock: UInt64, hTotal: UInt32, vTotal: UInt32) -> Double {
-        guard dotClock > 0, hTotal > 0, vTotal > 0 else { return 0 }
-        return Double(dotClock) / (Double(hTotal) * Double(vTotal))
+    /// The same mode as a CRTC rotated by 90° or 270° shows it: width and height swapped, so that the
+    /// size matches the screen's frame (GLFW reports rotated modes the same way).
+    public func rotated(byDegrees degrees: Int) -> ScreenMode {
+        guard degrees == 90 || degrees == 270 else { return self }
+        var m = self
+        m.size = Size(width: size.height, height: size.width)
+        return m
     }
 
-    /// "1920x1080@60.00Hz".
+    /// "1920x1080@60Hz", "1920x1080@59.94Hz", "1920x1080i@60Hz".
     public var description: String {
-        "\(size)" + (refreshRate > 0 ? "@" + String(format2: refreshRate) + "Hz" : "")
+        "\(size)" + (isInterlaced ? "i" : "") + (refreshRate > 0 ? "@" + String(rate: refreshRate) + "Hz" : "")
     }
 }
 
@@ -41,5 +48,11 @@ extension String {
         guard scaled.isFinite, abs(scaled) < 1e15 else { self = String(value); return }
         let whole = Int64(scaled) / 100, frac = abs(Int64(scaled) % 100)
         self = "\(whole)." + (frac < 10 ? "0" : "") + "\(frac)"
+    }
+
+    /// A refresh rate as people read it: two decimals unless it is whole at that precision ("60", "59.94").
+    public init(rate value: Double) {
+        let two = String(format2: value)
+        self = two.hasSuffix(".00") ? String(two.dropLast(3)) : two
     }
 }

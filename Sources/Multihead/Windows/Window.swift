@@ -136,11 +136,11 @@ open class Window: View {
 
 extension Window {
     /// Posted when a window is shown by the program (not when the app comes back from the background).
-    public static let didBecomeVisibleNotification = Notification.Name("MultiheadWindowDidBecomeVisibleNotification")
+    nonisolated public static let didBecomeVisibleNotification = Notification.Name("MultiheadWindowDidBecomeVisibleNotification")
     /// Posted when a window is hidden by the program (not when the app goes to the background).
-    public static let didBecomeHiddenNotification = Notification.Name("MultiheadWindowDidBecomeHiddenNotification")
+    nonisolated public static let didBecomeHiddenNotification = Notification.Name("MultiheadWindowDidBecomeHiddenNotification")
     /// Posted when a window becomes the key window.
-    public static let didBecomeKeyNotification = Notification.Name("MultiheadWindowDidBecomeKeyNotification")
+    nonisolated public static let didBecomeKeyNotification = Notification.Name("MultiheadWindowDidBecomeKeyNotification")
     /// Posted when a window stops being the key window.
-    public static let didResignKeyNotification = Notification.Name("MultiheadWindowDidResignKeyNotification")
+    nonisolated public static let didResignKeyNotification = Notification.Name("MultiheadWindowDidResignKeyNotification")
 }

@@ -22,8 +22,8 @@ struct Screens: AsyncParsableCommand {
     static func table(_ rows: [ScreenJSON]) -> String {
         let header = ["NAME", "MAIN", "FRAME", "SIZE(mm)", "MODE", "MODES"]
         let body = rows.map { r -> [String] in
-            let mode = r.currentMode.map { "\($0.width)x\($0.height)@" + hz($0.refreshRate) } ?? "-"
-            return [r.name, r.main ? "*" : "", "\(r.frame.width)x\(r.frame.height)+\(r.frame.x)+\(r.frame.y)",
+            let mode = r.currentMode.map { "\($0.width)x\($0.height)" + ($0.interlaced ? "i" : "") + "@" + hz($0.refreshRate) } ?? "-"
+            return [r.name.terminalEscaped, r.main ? "*" : "", "\(r.frame.width)x\(r.frame.height)+\(r.frame.x)+\(r.frame.y)",
                     "\(r.physicalSize.width)x\(r.physicalSize.height)", mode, "\(r.modes.count)"]
         }
         let all = [header] + body
@@ -34,7 +34,8 @@ struct Screens: AsyncParsableCommand {
         }.joined(separator: "\n")
     }
 
-    static func hz(_ v: Double) -> String { v > 0 ? String(Int(v.rounded())) + "Hz" : "?Hz" }
+    /// "60Hz", "59.94Hz", "143.86Hz"; "?Hz" when the server does not say.
+    static func hz(_ v: Double) -> String { v > 0 ? String(rate: v) + "Hz" : "?Hz" }
 }
 
 extension String {

@@ -25,16 +25,21 @@ struct ScreenshotCommand: AsyncParsableCommand {
             let bitmap: Bitmap
             if let screen {
                 guard let s = app.screen(named: screen) else {
-                    throw UsageError(message: "no screen named \(screen); the screens are \(app.screens.map(\.name).joined(separator: ", "))")
+                    throw UsageError(message: "no screen named \(screen.terminalEscaped); the screens are \(app.screens.map(\.name.terminalEscaped).joined(separator: ", "))")
                 }
                 bitmap = try backend.screenshot(of: s)
             } else {
-                bitmap = try backend.desktopScreenshot()
+                // The monitors' union, not the whole framebuffer (Xvfb's is larger than its monitors).
+                let union = app.screens.dropFirst().reduce(app.mainScreen.frame) { $0.union($1.frame) }
+                bitmap = try backend.screenshot(of: union)
+            }
+            guard bitmap.width > 0, bitmap.height > 0 else {
+                throw UsageError(message: "\(screen.map { "screen \($0.terminalEscaped)" } ?? "the desktop") lies outside the framebuffer; nothing to capture")
             }
             do { try bitmap.writePNG(to: output) } catch {
                 throw UsageError(message: "\(error)")
             }
-            print("\(output): \(bitmap.width)x\(bitmap.height)")
+            print("\(output.terminalEscaped): \(bitmap.width)x\(bitmap.height)")
         }
     }
 }

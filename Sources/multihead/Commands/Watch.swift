@@ -11,14 +11,17 @@ struct Watch: AsyncParsableCommand {
     @OptionGroup var options: DisplayOptions
     @Flag(help: "Print JSON lines.")
     var json = false
-    @Option(help: "Exit after this many events.")
-    var count: Int?
-    @Option(help: "Exit after this many seconds.")
-    var timeout: Double?
+    @Option(parsing: .unconditional, help: "Exit after this many events.")
+    var count: DecimalArgument?
+    @Option(parsing: .unconditional, help: "Exit after this many seconds, counted from the start (connecting included).")
+    var timeout: DecimalArgument?
 
     func validate() throws {
-        if let count, count < 1 { throw ValidationError("--count must be at least 1, not \(count)") }
-        if let timeout, !(timeout.isFinite && timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds") }
+        if let count {
+            try count.check("--count", in: 1...1e9)
+            guard count.value.rounded() == count.value else { throw ValidationError("--count must be a whole number") }
+        }
+        try timeout?.check("--timeout", in: 0.001...1e9, unit: " s")
     }
 
     @MainActor
@@ -26,7 +29,7 @@ struct Watch: AsyncParsableCommand {
         try await withExitStatus {
             let app = try connectShared(options.display)
             var seen = 0
-            let json = self.json, count = self.count
+            let json = self.json, count = self.count.map { Int($0.value) }
             let stream = app.screenEvents()
             let printer = Task { @MainActor in
                 for await e in stream {
@@ -38,31 +41,22 @@ struct Watch: AsyncParsableCommand {
             }
             defer { printer.cancel() }
             if let timeout {
-                DispatchQueue.main.asyncAfter(deadline: .now() + timeout) { MainActor.assumeIsolated { app.stop() } }
+                DispatchQueue.main.asyncAfter(deadline: .now() + timeout.value) { MainActor.assumeIsolated { app.stop() } }
             }
             try await app.run()
         }
     }
 
     @MainActor
-    static func name(_ e: ScreenEvent) -> String {
-        switch e {
-        case .connect: "connect"
-        case .disconnect: "disconnect"
-        case .modeChange: "modeChange"
-        case .brightnessChange: "brightnessChange"
-        }
-    }
+    static func json(_ e: ScreenEvent, _ app: Application) -> ScreenEventJSON { ScreenEventJSON(e, app: app) }
 
-    @MainActor
-    static func json(_ e: ScreenEvent, _ app: Application) -> ScreenEventJSON {
-        ScreenEventJSON(event: name(e), screen: ScreenJSON(e.screen, isMain: e.screen === app.mainScreen))
-    }
-
+    /// "modeChange EXT-1 (1920.0, 0.0, 1280.0, 720.0) 1280x720@60Hz", and for a mode change what it was.
     @MainActor
     static func text(_ e: ScreenEvent) -> String {
         let s = e.screen
-        let mode = s.currentMode.map { "\($0.size)@" + Screens.hz($0.refreshRate) } ?? "-"
-        return "\(name(e)) \(s.name) \(s.frame) \(mode)"
+        func mode(_ m: ScreenMode?) -> String { m.map { "\($0)" } ?? "-" }
+        var line = "\(e.name) \(s.name.terminalEscaped) \(s.frame) \(mode(s.currentMode))"
+        if case .modeChange(_, let before) = e { line += " (was \(before.frame) \(mode(before.currentMode)))" }
+        return line
     }
 }

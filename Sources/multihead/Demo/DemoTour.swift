@@ -59,7 +59,8 @@ struct DemoTour {
 
         let log = JSONEncoder()
         log.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        try log.encode(demo.events).write(to: URL(fileURLWithPath: directory + "/events.json"))
+        // Written whole (a temporary file renamed), so a failure never leaves half a log.
+        try log.encode(demo.events).write(to: URL(fileURLWithPath: directory + "/events.json"), options: .atomic)
         print("multihead demo: done; \(demo.events.count) events in \(directory)/events.json")
     }
 

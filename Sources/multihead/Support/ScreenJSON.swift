@@ -5,10 +5,17 @@ import Multihead
 struct ScreenJSON: Codable, Equatable {
     struct Frame: Codable, Equatable { var x, y, width, height: Int }
     struct Extent: Codable, Equatable { var width, height: Int }
-    struct Mode: Codable, Equatable { var width, height: Int; var refreshRate: Double }
+    struct Mode: Codable, Equatable { var width, height: Int; var refreshRate: Double; var interlaced: Bool }
 
     var name: String
     var main: Bool
+    var primary: Bool
+    var standIn: Bool
+    var outputs: [String]
+    /// The name of the screen this one mirrors (same frame, listed earlier), or null.
+    var mirrors: String?
+    var rotation: Int
+    var reflection: String
     var frame: Frame
     var physicalSize: Extent
     var scale: Double
@@ -19,22 +26,73 @@ struct ScreenJSON: Codable, Equatable {
     init(_ s: Screen, isMain: Bool) {
         name = s.name
         main = isMain
-        frame = Frame(x: Int(s.frame.minX), y: Int(s.frame.minY), width: Int(s.frame.width), height: Int(s.frame.height))
+        primary = s.isPrimary
+        standIn = s.isStandIn
+        outputs = s.outputs
+        mirrors = s.mirrored?.name
+        rotation = s.rotation
+        reflection = s.reflection.rawValue
+        frame = Self.frame(s.frame)
         physicalSize = Extent(width: Int(s.physicalSize.width), height: Int(s.physicalSize.height))
         scale = s.scale
         currentMode = s.currentMode.map(Self.mode)
         modes = s.availableModes.map(Self.mode)
     }
 
+    static func frame(_ r: Rect) -> Frame {
+        Frame(x: Int(r.minX), y: Int(r.minY), width: Int(r.width), height: Int(r.height))
+    }
+
     static func mode(_ m: ScreenMode) -> Mode {
-        Mode(width: Int(m.size.width), height: Int(m.size.height), refreshRate: (m.refreshRate * 100).rounded() / 100)
+        Mode(width: Int(m.size.width), height: Int(m.size.height), refreshRate: (m.refreshRate * 100).rounded() / 100,
+             interlaced: m.isInterlaced)
+    }
+
+    // `mirrors` and `currentMode` are written as null when absent, so that every key is always there.
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(name, forKey: .name)
+        try c.encode(main, forKey: .main)
+        try c.encode(primary, forKey: .primary)
+        try c.encode(standIn, forKey: .standIn)
+        try c.encode(outputs, forKey: .outputs)
+        try c.encode(mirrors, forKey: .mirrors)
+        try c.encode(rotation, forKey: .rotation)
+        try c.encode(reflection, forKey: .reflection)
+        try c.encode(frame, forKey: .frame)
+        try c.encode(physicalSize, forKey: .physicalSize)
+        try c.encode(scale, forKey: .scale)
+        try c.encode(currentMode, forKey: .currentMode)
+        try c.encode(modes, forKey: .modes)
     }
 }
 
 /// One line of `watch --json`.
 struct ScreenEventJSON: Codable {
+    /// What a screen was before a mode change: a move changes only the frame.
+    struct Previous: Codable, Equatable {
+        var frame: ScreenJSON.Frame
+        var currentMode: ScreenJSON.Mode?
+
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(frame, forKey: .frame)
+            try c.encode(currentMode, forKey: .currentMode)
+        }
+    }
+
     var event: String
     var screen: ScreenJSON
+    var previous: Previous?
+
+    @MainActor
+    init(_ e: ScreenEvent, app: Application) {
+        event = e.name
+        screen = ScreenJSON(e.screen, isMain: e.screen === app.mainScreen)
+        if case .modeChange(_, let before) = e {
+            previous = Previous(frame: ScreenJSON.frame(before.frame), currentMode: before.currentMode.map(ScreenJSON.mode))
+        }
+    }
 }
 
 /// One line of compact JSON.
