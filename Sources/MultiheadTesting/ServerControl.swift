@@ -15,6 +15,9 @@ public final class ServerControl {
         connection = try XConnection(name: display)
     }
 
+    /// The root window's size as the server has it now (`XGetGeometry`).
+    public var rootSize: Size { connection.rootSize() }
+
     /// The display name in use.
     public var displayName: String { connection.name }
 

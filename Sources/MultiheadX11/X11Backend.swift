@@ -107,6 +107,17 @@ public final class X11Backend: DisplayBackend {
         return false
     }
 
+    /// A barrier: waits until the server has answered everything sent so far (`XSync`), then handles every
+    /// event that arrived before that answer. After another client's change returned (the kit's `plug`
+    /// syncs), the model has seen its consequences once this returns.
+    public func sync() throws {
+        guard let c = connection else { throw X11Error.connectionLost(requestedDisplay ?? "") }
+        try c.checkAlive()
+        XSync(c.display, 0)
+        processPendingEvents()
+        if let e = c.isLost ? X11Error.connectionLost(c.name) : nil { throw e }
+    }
+
     /// Reads the monitors afresh: RandR 1.5 monitors with their outputs' modes.
     public func readScreens() throws -> [ScreenDescription] {
         guard let c = connection, var r = reader else { throw X11Error.connectionLost(requestedDisplay ?? "") }

@@ -11,7 +11,8 @@ final class ScreenNotificationLog {
     private var tokens: [any NSObjectProtocol] = []
 
     init(_ app: Application) {
-        for name in [Screen.didConnectNotification, Screen.didDisconnectNotification, Screen.modeDidChangeNotification] {
+        for name in [Screen.didConnectNotification, Screen.didDisconnectNotification, Screen.modeDidChangeNotification,
+                     Screen.mainDidChangeNotification] {
             tokens.append(NotificationCenter.default.addObserver(forName: name, object: nil, queue: nil) { [weak self, weak app] n in
                 nonisolated(unsafe) let n = n
                 MainActor.assumeIsolated {
@@ -25,7 +26,8 @@ final class ScreenNotificationLog {
     func count(_ name: Notification.Name) -> Int { entries.filter { $0.name == name }.count }
     var summary: [String] {
         entries.map { e in
-            let kind = e.name == Screen.didConnectNotification ? "connect" : e.name == Screen.didDisconnectNotification ? "disconnect" : "mode"
+            let kind = e.name == Screen.didConnectNotification ? "connect" : e.name == Screen.didDisconnectNotification ? "disconnect"
+                : e.name == Screen.mainDidChangeNotification ? "main" : "mode"
             return "\(kind) \(e.screen)"
         }
     }

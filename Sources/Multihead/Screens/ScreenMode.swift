@@ -43,7 +43,7 @@ public struct ScreenMode: Hashable, Sendable, CustomStringConvertible {
 
 extension String {
     /// A number with two decimals, without Foundation's locale-dependent formatting.
-    init(format2 value: Double) {
+    package init(format2 value: Double) {
         let scaled = (value * 100).rounded()
         guard scaled.isFinite, abs(scaled) < 1e15 else { self = String(value); return }
         let whole = Int64(scaled) / 100, frac = abs(Int64(scaled) % 100)
