@@ -1,3 +1,4 @@
+import Foundation
 /// Why a private X server could not be started or changed.
 public enum VirtualServerError: Error, Equatable, CustomStringConvertible {
     /// The server binary is not installed; `package` is the Debian package that provides it.
@@ -10,6 +11,8 @@ public enum VirtualServerError: Error, Equatable, CustomStringConvertible {
     case invalidMonitor(String)
     /// No monitor or output with that name.
     case noSuchMonitor(String)
+    /// A helper command (such as xrandr) failed; `output` is what it printed on stderr.
+    case commandFailed(command: String, output: String)
 
     /// A sentence a person can act on.
     public var description: String {
@@ -19,6 +22,7 @@ public enum VirtualServerError: Error, Equatable, CustomStringConvertible {
         case .cannotWrite(let p): "cannot write \(p)"
         case .invalidMonitor(let why): "invalid monitor: \(why)"
         case .noSuchMonitor(let n): "no monitor or output named \(n)"
+        case .commandFailed(let c, let o): "\(c) failed: \(o.trimmingCharacters(in: .whitespacesAndNewlines))"
         }
     }
 }

@@ -4,29 +4,6 @@ import MultiheadTesting
 @testable import MultiheadX11
 import Testing
 
-/// Runs xrandr against a server and returns what it printed; throws when it fails.
-@MainActor
-func xrandr(_ server: VirtualServer, _ args: [String]) async throws -> String {
-    let env = ProcessInfo.processInfo.environment.merging(server.environment) { $1 }
-    return try await Task.detached {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/xrandr")
-        p.arguments = args
-        p.environment = env
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        let problem = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        guard p.terminationStatus == 0 else {
-            throw VirtualServerError.didNotStart(binary: "xrandr \(args)", log: String(decoding: problem, as: UTF8.self))
-        }
-        return String(decoding: data, as: UTF8.self)
-    }.value
-}
-
 /// Every mode's rate as `xrandr --verbose` prints it ("60.00"), by mode ID, and whether it is interlaced.
 func xrandrModeRates(_ verbose: String) -> [UInt64: (rate: String, interlaced: Bool)] {
     var result: [UInt64: (String, Bool)] = [:]
@@ -55,8 +32,8 @@ let edgeModelines: [[String]] = [
 @MainActor
 func defineEdgeModes(_ server: VirtualServer, on output: String) async throws {
     for m in edgeModelines {
-        _ = try await xrandr(server, ["--newmode"] + m)
-        _ = try await xrandr(server, ["--addmode", output, m[0]])
+        _ = try await server.xrandr(["--newmode"] + m)
+        _ = try await server.xrandr(["--addmode", output, m[0]])
     }
 }
 
@@ -70,7 +47,7 @@ struct RandRTruthTests {
         try await defineEdgeModes(server, on: "DUMMY0")
         let app = try server.makeApplication()
         try app.synchronize()
-        let truth = xrandrModeRates(try await xrandr(server, ["--verbose"]))
+        let truth = xrandrModeRates(try await server.xrandr(["--verbose"]))
         let modes = app.mainScreen.availableModes
         #expect(modes.count >= 5 + 1)
         for m in modes {
@@ -89,8 +66,8 @@ struct RandRTruthTests {
         let server = try await VirtualServer.start(.xorgDummy)
         defer { server.stop() }
         try await defineEdgeModes(server, on: "DUMMY1")
-        _ = try await xrandr(server, ["--newmode", "1920x1080_60.00", "173.00", "1920", "2048", "2248", "2576", "1080", "1083", "1088", "1120", "-hsync", "+vsync"])
-        _ = try await xrandr(server, ["--addmode", "DUMMY1", "1920x1080_60.00"])
+        _ = try await server.xrandr(["--newmode", "1920x1080_60.00", "173.00", "1920", "2048", "2248", "2576", "1080", "1083", "1088", "1120", "-hsync", "+vsync"])
+        _ = try await server.xrandr(["--addmode", "DUMMY1", "1920x1080_60.00"])
         try server.plug("DUMMY1", "1920x1080+1024+0")
         let app = try server.makeApplication()
         let screen = try #require(app.screen(named: "DUMMY1"))
@@ -137,11 +114,11 @@ struct RandRTruthTests {
         defer { server.stop() }
         let app = try server.makeApplication()
         let log = ScreenNotificationLog(app)
-        _ = try await xrandr(server, ["--output", "DUMMY1", "--primary"])
+        _ = try await server.xrandr(["--output", "DUMMY1", "--primary"])
         try app.synchronize()
         #expect(log.summary == ["main DUMMY1"] && app.mainScreen.name == "DUMMY1")
         #expect(app.screens.map(\.name) == ["DUMMY1", "DUMMY0"])
-        _ = try await xrandr(server, ["--output", "DUMMY1", "--noprimary"])
+        _ = try await server.xrandr(["--output", "DUMMY1", "--noprimary"])
         try app.synchronize()
         // No primary: the monitor at the desktop's origin is main again.
         #expect(log.summary == ["main DUMMY1", "main DUMMY0"])
@@ -158,13 +135,13 @@ struct RandRTruthTests {
         defer { server.stop() }
         let app = try server.makeApplication()
         let log = ScreenNotificationLog(app)
-        _ = try await xrandr(server, (0..<16).flatMap { ["--output", "DUMMY\($0)", "--off"] })
+        _ = try await server.xrandr((0..<16).flatMap { ["--output", "DUMMY\($0)", "--off"] })
         try app.synchronize()
         #expect(log.summary == ["disconnect DUMMY0", "disconnect DUMMY1", "disconnect DUMMY2"])
         #expect(app.screens.count == 1 && app.mainScreen.isStandIn)
         let root = try server.controlConnection().rootSize
         #expect(app.mainScreen.frame.size == root)
-        _ = try await xrandr(server, ["--output", "DUMMY1", "--mode", "800x600", "--pos", "0x0"])
+        _ = try await server.xrandr(["--output", "DUMMY1", "--mode", "800x600", "--pos", "0x0"])
         try app.synchronize()
         #expect(log.summary.suffix(2) == ["connect DUMMY1", "main DUMMY1"])
         #expect(log.count(Screen.didConnectNotification) - log.count(Screen.didDisconnectNotification) == 1 - 3)
@@ -188,7 +165,7 @@ struct RandRTruthTests {
             }
         }
         defer { NotificationCenter.default.removeObserver(token) }
-        _ = try await xrandr(server, ["--output", "DUMMY1", "--pos", "1024x100"])
+        _ = try await server.xrandr(["--output", "DUMMY1", "--pos", "1024x100"])
         try app.synchronize()
         // xrandr may pass through an intermediate layout when its steps are read apart under load; every
         // change is DUMMY1's, the first starts where it was, the last ends where it went, the mode never changes.

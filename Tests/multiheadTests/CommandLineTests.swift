@@ -29,6 +29,41 @@ func launchMultihead(_ args: [String], environment: [String: String], stderr: Pi
     return (p, out)
 }
 
+/// Reads a child's pipe line by line, off the main actor: tests wait for what a child says, not for time.
+final class LineReader: @unchecked Sendable {
+    private let handle: FileHandle
+    private var buffer = Data()
+    private let lock = NSLock()
+
+    init(_ pipe: Pipe) { handle = pipe.fileHandleForReading }
+
+    /// The next whole line, or nil at end of file.
+    func nextLine() async -> String? {
+        await Task.detached { self.readLine() }.value
+    }
+
+    /// Reads lines until one contains `text`; false at end of file.
+    func waitFor(_ text: String) async -> Bool {
+        while let line = await nextLine() { if line.contains(text) { return true } }
+        return false
+    }
+
+    private func readLine() -> String? {
+        lock.lock()
+        defer { lock.unlock() }
+        while true {
+            if let nl = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: buffer[buffer.startIndex..<nl], as: UTF8.self)
+                buffer.removeSubrange(buffer.startIndex...nl)
+                return line
+            }
+            let chunk = handle.availableData
+            if chunk.isEmpty { return nil }
+            buffer.append(chunk)
+        }
+    }
+}
+
 /// Waits for a child's output and exit off the main actor.
 func finish(_ p: Process, reading pipe: Pipe) async -> Data {
     await Task.detached {
@@ -98,10 +133,10 @@ struct CommandLineTests {
     func watchCount() async throws {
         let server = try await VirtualServer.start(monitors: [.init("MAIN", "1920x1080+0+0", primary: true)])
         defer { server.stop() }
-        let (p, out) = try launchMultihead(["watch", "--json", "--count", "2", "--timeout", "20"], environment: server.environment)
-        try await Task.sleep(for: .milliseconds(400))
+        let err = Pipe()
+        let (p, out) = try launchMultihead(["watch", "--json", "--count", "2", "--timeout", "20"], environment: server.environment, stderr: err)
+        #expect(await LineReader(err).waitFor("watching"))
         try server.plug("EXT-9", "640x480+1920+0")
-        try await Task.sleep(for: .milliseconds(100))
         try server.unplug("EXT-9")
         let data = await finish(p, reading: out)
         #expect(p.terminationStatus == 0)
@@ -117,15 +152,17 @@ struct CommandLineTests {
         let server = try await VirtualServer.start(monitors: [.init("MAIN", "800x600+0+0", primary: true)])
         let err = Pipe()
         let (p, _) = try launchMultihead(["watch"], environment: server.environment, stderr: err)
-        try await Task.sleep(for: .milliseconds(400))
+        let reader = LineReader(err)
+        #expect(await reader.waitFor("watching"))
         server.stop()
         // From the server gone (stop reaps it) to watch's exit.
         let clock = ContinuousClock()
         let killed = clock.now
-        let e = await finish(p, reading: err)
+        let said = await reader.waitFor("went away")
+        p.waitUntilExit()
         #expect(clock.now - killed < .seconds(1))
         #expect(p.terminationStatus == 69)
-        #expect(String(decoding: e, as: UTF8.self).contains("went away"))
+        #expect(said)
     }
 
     @Test("no DISPLAY exits 69 naming the problem; an unreachable one exits 69 naming it")

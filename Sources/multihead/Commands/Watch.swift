@@ -40,6 +40,8 @@ struct Watch: AsyncParsableCommand {
                 }
             }
             defer { printer.cancel() }
+            // On stderr, so that stdout stays one line per event: a reader knows from here on nothing is missed.
+            printError("watching \(options.display ?? ProcessInfo.processInfo.environment["DISPLAY"] ?? ""): \(app.screens.count) screens")
             if let timeout {
                 DispatchQueue.main.asyncAfter(deadline: .now() + timeout.value) { MainActor.assumeIsolated { app.stop() } }
             }
