@@ -159,7 +159,7 @@ struct RandRTruthTests {
         let token = NotificationCenter.default.addObserver(forName: Screen.modeDidChangeNotification, object: nil, queue: nil) { n in
             nonisolated(unsafe) let n = n
             MainActor.assumeIsolated {
-                if let s = n.object as? Screen, let before = n.userInfo?[Screen.previousDescriptionKey] as? ScreenDescription {
+                if let s = n.object as? Screen, s.application === app, let before = n.userInfo?[Screen.previousDescriptionKey] as? ScreenDescription {
                     seen.append(.modeChange(s, previous: before))
                 }
             }

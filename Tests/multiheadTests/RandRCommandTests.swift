@@ -71,9 +71,12 @@ struct RandRCommandTests {
         let (p, out) = try launchMultihead(["watch", "--json", "--count", "2", "--timeout", "20"], environment: server.environment, stderr: err)
         #expect(await LineReader(err).waitFor("watching"))
         _ = try await server.xrandr(["--output", "DUMMY1", "--primary"])
+        let stdout = LineReader(out)
+        var lines: [String] = []
+        if let first = await stdout.nextLine() { lines.append(first) }
         _ = try await server.xrandr(["--output", "DUMMY1", "--pos", "1024x100"])
-        let data = await finish(p, reading: out)
-        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+        while let line = await stdout.nextLine() { lines.append(line) }
+        p.waitUntilExit()
         #expect(p.terminationStatus == 0)
         let objects = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         try #require(objects.count == 2, "\(lines)")
