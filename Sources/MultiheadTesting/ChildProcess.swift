@@ -12,8 +12,25 @@ struct ChildProcess {
     /// The read end of the child's stderr.
     let stderr: Int32
 
-    /// Starts `path` with `arguments` and the given extra environment; stdin is /dev/null.
-    static func spawn(_ path: String, _ arguments: [String], environment extra: [String: String] = [:]) throws -> ChildProcess {
+    /// Starts `path` with `arguments` and the given extra environment; stdin is /dev/null. With
+    /// `diesWithParent`, the child gets SIGTERM when this process ends, however it ends (`setpriv
+    /// --pdeathsig`, which sets the parent-death signal and then runs the program in its place); the spawn
+    /// happens on a thread that lives as long as the process, as the kernel ties that signal to the thread.
+    static func spawn(_ path: String, _ arguments: [String], environment extra: [String: String] = [:],
+                      diesWithParent: Bool = false) throws -> ChildProcess {
+        var path = path, arguments = arguments
+        if diesWithParent {
+            guard let setpriv = XServerLauncher.which("setpriv") else {
+                throw VirtualServerError.serverMissing(binary: "setpriv", package: "util-linux")
+            }
+            arguments = ["--pdeathsig", "TERM", "--", path] + arguments
+            path = setpriv
+        }
+        let (p, a) = (path, arguments)
+        return try SpawnThread.shared.run { Result { try spawnHere(p, a, environment: extra) } }.get()
+    }
+
+    private static func spawnHere(_ path: String, _ arguments: [String], environment extra: [String: String]) throws -> ChildProcess {
         var outPipe: [Int32] = [0, 0], errPipe: [Int32] = [0, 0]
         guard pipe(&outPipe) == 0, pipe(&errPipe) == 0 else { throw VirtualServerError.didNotStart(binary: path, log: "pipe failed") }
         var actions = posix_spawn_file_actions_t()

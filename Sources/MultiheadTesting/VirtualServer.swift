@@ -173,6 +173,7 @@ public final class VirtualServer {
         process.terminate()
         try? FileManager.default.removeItem(atPath: serverAuthFile)
         try? XauthFile.set(authorityFile, display: String(display.dropFirst()), cookie: nil)
+        ServerRegistry.unregister(pid)
     }
 
     /// The kit's own connection for changing this server's monitors.

@@ -10,17 +10,12 @@ import Multihead
 enum XServerLauncher {
     /// This process's authority file: every private server adds its cookie here, and `XAUTHORITY` points
     /// at it (Xlib reads the variable at every `XOpenDisplay`), so tests never use the desktop's cookies.
-    static let sessionDirectory: String = {
-        let dir = NSTemporaryDirectory() + "multihead-\(getpid())-\(UUID().uuidString.prefix(8))"
-        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true,
-                                                 attributes: [.posixPermissions: 0o700])
-        return dir
-    }()
-    static var authorityFile: String { sessionDirectory + "/Xauthority" }
+    static var sessionDirectory: String { ServerRegistry.sessionDirectory() }
+    static var authorityFile: String { ServerRegistry.directoryPath + "/Xauthority" }
     private static var environmentSet = false
 
     /// The full path of a binary on PATH, if installed.
-    static func which(_ binary: String) -> String? {
+    nonisolated static func which(_ binary: String) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         for dir in (path.split(separator: ":") + ["/usr/bin", "/usr/local/bin"]) {
             let p = "\(dir)/\(binary)"
@@ -68,17 +63,23 @@ enum XServerLauncher {
 
     static func launch(kind: VirtualServer.Kind, binary: String, package: String, arguments: [String],
                        framebuffer: Size) async throws -> VirtualServer {
-        guard let path = which(binary) else { throw VirtualServerError.serverMissing(binary: binary, package: package) }
+        // Debian's /usr/bin/Xorg is a wrapper script that runs a set-user-ID helper, which would clear the
+        // parent-death signal: run the server binary itself where it is.
+        let direct = binary == "Xorg" && FileManager.default.isExecutableFile(atPath: "/usr/lib/xorg/Xorg") ? "/usr/lib/xorg/Xorg" : nil
+        guard let path = direct ?? which(binary) else { throw VirtualServerError.serverMissing(binary: binary, package: package) }
         let cookie = XauthFile.makeCookie()
         let serverAuth = sessionDirectory + "/server-\(UUID().uuidString.prefix(8)).auth"
         // The server reads every cookie of its -auth file, whatever display it names.
         try XauthFile.write(serverAuth, display: "", cookie: cookie)
-        let p = try ChildProcess.spawn(path, ["-displayfd", "1", "-noreset", "-nolisten", "tcp", "-auth", serverAuth] + arguments)
+        let p = try ChildProcess.spawn(path, ["-displayfd", "1", "-noreset", "-nolisten", "tcp", "-auth", serverAuth] + arguments,
+                                       diesWithParent: true)
+        ServerRegistry.register(p.pid)
         let fd = p.stdout
         let number = await Task.detached { readLine(fd: fd, timeoutMs: 15_000) }.value
         guard let number, let n = Int(number), n >= 0 else {
             let log = String(decoding: FileHandle(fileDescriptor: p.stderr, closeOnDealloc: false).availableDataNonBlocking(), as: UTF8.self)
             p.terminate()
+            ServerRegistry.unregister(p.pid)
             throw VirtualServerError.didNotStart(binary: binary, log: String(log.suffix(2000)))
         }
         let display = ":\(n)"
@@ -87,11 +88,16 @@ enum XServerLauncher {
             setenv("XAUTHORITY", authorityFile, 1)
             environmentSet = true
         }
-        // Keep the server from blocking on a full stderr pipe: it writes little, but never stop reading.
-        let errFD = p.stderr
-        Thread.detachNewThread {
-            var buf = [UInt8](repeating: 0, count: 4096)
-            while Glibc.read(errFD, &buf, buf.count) > 0 {}
+        // Keep the server from blocking on a full stderr pipe: it writes little, but never stop reading. The
+        // drainer reads its own copy of the descriptor, so that `terminate` closing the original (and the
+        // number being reused) never makes it read someone else's.
+        let errFD = dup(p.stderr)
+        if errFD >= 0 {
+            Thread.detachNewThread {
+                var buf = [UInt8](repeating: 0, count: 4096)
+                while Glibc.read(errFD, &buf, buf.count) > 0 {}
+                Glibc.close(errFD)
+            }
         }
         return VirtualServer(kind: kind, display: display, process: p, authorityFile: authorityFile,
                              serverAuthFile: serverAuth, framebuffer: framebuffer)

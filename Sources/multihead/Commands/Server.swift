@@ -7,7 +7,7 @@ import MultiheadTesting
 /// `multihead server`: a private X server for trying things out, until interrupted.
 struct Server: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Start a private Xvfb with a monitor layout; print its DISPLAY and XAUTHORITY; stop it on SIGINT or SIGTERM.")
+        abstract: "Start a private Xvfb with a monitor layout, in the foreground; print its DISPLAY and XAUTHORITY (lines an eval can use); stop it on SIGINT or SIGTERM.")
 
     @Option(help: "Monitor sizes, left to right: WxH,WxH… (VIRTUAL-1, VIRTUAL-2, … on Xvfb; DUMMY0, DUMMY1, … on Xorg; the first is primary).")
     var monitors: String = "1920x1080,1280x720"
@@ -41,30 +41,10 @@ struct Server: AsyncParsableCommand {
             print("XAUTHORITY=\(server.authorityFile)")
             print("PID=\(server.pid)")
             flushStandardOutput()
-            await waitForTermination()
-            server.stop()
-        }
-    }
-
-    /// Suspends until SIGINT or SIGTERM.
-    @MainActor
-    func waitForTermination() async {
-        signal(SIGINT, SIG_IGN)
-        signal(SIGTERM, SIG_IGN)
-        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
-            var resumed = false
-            var sources: [any DispatchSourceSignal] = []
-            for sig in [SIGINT, SIGTERM] {
-                let s = DispatchSource.makeSignalSource(signal: sig, queue: .main)
-                s.setEventHandler {
-                    guard !resumed else { return }
-                    resumed = true
-                    for src in sources { src.cancel() }
-                    c.resume()
-                }
-                s.resume()
-                sources.append(s)
-            }
+            // Runs until a signal: the kit's handler stops the server, removes its files and exits with
+            // 128 + the signal (130 for SIGINT, 143 for SIGTERM); SIGKILL ends the server through its
+            // parent-death signal.
+            while true { try await Task.sleep(for: .seconds(3600)) }
         }
     }
 }

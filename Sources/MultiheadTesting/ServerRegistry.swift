@@ -1,0 +1,151 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
+import Foundation
+
+/// Every X server this process started, so that they end with it however it ends: on SIGINT, SIGTERM and
+/// SIGHUP (stop them, remove the session directory, exit 128 + signal), at `exit` (atexit), and on SIGKILL
+/// (the kernel's parent-death signal, set in each server before it runs). Also owns the session directory:
+/// made on first use (sweeping those whose owner process is gone), removed when the last server stops.
+enum ServerRegistry {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var live: Set<pid_t> = []
+    nonisolated(unsafe) private static var directory: String?
+    nonisolated(unsafe) private static var handlersInstalled = false
+    nonisolated(unsafe) private static var signalSources: [any DispatchSourceSignal] = []
+    /// This process's session directory name: one per process, made again when needed after removal.
+    static let directoryPath = NSTemporaryDirectory() + "multihead-\(getpid())-\(UUID().uuidString.prefix(8))"
+
+    /// The session directory, made (mode 0700) if missing; the first call sweeps stale ones.
+    static func sessionDirectory() -> String {
+        lock.lock()
+        defer { lock.unlock() }
+        if directory == nil {
+            sweepStaleDirectories()
+            try? FileManager.default.createDirectory(atPath: directoryPath, withIntermediateDirectories: true,
+                                                     attributes: [.posixPermissions: 0o700])
+            directory = directoryPath
+        }
+        return directoryPath
+    }
+
+    /// Records a running server and makes sure the process cleans up after it.
+    static func register(_ pid: pid_t) {
+        lock.lock()
+        live.insert(pid)
+        let install = !handlersInstalled
+        handlersInstalled = true
+        lock.unlock()
+        if install { installHandlers() }
+    }
+
+    /// Forgets a server that stopped; with none left, the session directory goes.
+    static func unregister(_ pid: pid_t) {
+        lock.lock()
+        defer { lock.unlock() }
+        live.remove(pid)
+        if live.isEmpty { removeDirectoryLocked() }
+    }
+
+    /// SIGTERM to every live server, then SIGKILL to those still there after a short grace; reaps them and
+    /// removes the session directory. Safe from any thread.
+    static func terminateAll() {
+        lock.lock()
+        let pids = live
+        live.removeAll()
+        lock.unlock()
+        for pid in pids { kill(pid, SIGTERM) }
+        let deadline = Date().addingTimeInterval(2)
+        var left = pids
+        while !left.isEmpty && Date() < deadline {
+            var status: Int32 = 0
+            left = left.filter { waitpid($0, &status, WNOHANG) == 0 }
+            if !left.isEmpty { usleep(2_000) }
+        }
+        for pid in left { kill(pid, SIGKILL); var s: Int32 = 0; waitpid(pid, &s, 0) }
+        lock.lock()
+        removeDirectoryLocked()
+        lock.unlock()
+    }
+
+    private static func removeDirectoryLocked() {
+        guard let dir = directory else { return }
+        try? FileManager.default.removeItem(atPath: dir)
+        directory = nil
+    }
+
+    /// Removes `multihead-PID-XXXXXXXX` directories in the temporary directory whose PID no longer runs.
+    private static func sweepStaleDirectories() {
+        let tmp = NSTemporaryDirectory()
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: tmp) else { return }
+        for name in names where name.hasPrefix("multihead-") {
+            let parts = name.split(separator: "-")
+            guard parts.count == 3, let pid = pid_t(parts[1]), parts[2].count == 8, pid != getpid() else { continue }
+            if kill(pid, 0) != 0 && errno == ESRCH { try? FileManager.default.removeItem(atPath: tmp + name) }
+        }
+    }
+
+    /// Signal handlers that stop the servers and exit 128 + signal, unless the program set its own handler;
+    /// and an atexit hook for an ordinary exit.
+    private static func installHandlers() {
+        atexit { ServerRegistry.terminateAll() }
+        let queue = DispatchQueue(label: "multihead.server-registry.signals")
+        for sig in [SIGINT, SIGTERM, SIGHUP] {
+            var current = sigaction()
+            sigaction(sig, nil, &current)
+            // A handler the program installed itself (or an ignore) is left alone.
+            guard current.__sigaction_handler.sa_handler == nil else { continue }
+            signal(sig, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: queue)
+            source.setEventHandler {
+                terminateAll()
+                _exit(128 + sig)
+            }
+            source.resume()
+            lock.lock()
+            signalSources.append(source)
+            lock.unlock()
+        }
+    }
+}
+
+/// Runs spawns on one thread that lives as long as the process: the kernel sends the parent-death signal
+/// when the thread that spawned a child ends, not the process.
+final class SpawnThread: @unchecked Sendable {
+    static let shared = SpawnThread()
+    private let condition = NSCondition()
+    private var jobs: [() -> Void] = []
+
+    private init() {
+        let t = Thread { [unowned self] in self.loop() }
+        t.name = "multihead.spawn"
+        t.start()
+    }
+
+    /// Runs `body` on the spawn thread and returns its result.
+    func run<T>(_ body: @escaping () -> T) -> T {
+        var result: T?
+        let done = DispatchSemaphore(value: 0)
+        condition.lock()
+        jobs.append {
+            result = body()
+            done.signal()
+        }
+        condition.signal()
+        condition.unlock()
+        done.wait()
+        guard let result else { preconditionFailure("the spawn thread signalled before running its job") }
+        return result
+    }
+
+    private func loop() {
+        while true {
+            condition.lock()
+            while jobs.isEmpty { condition.wait() }
+            let job = jobs.removeFirst()
+            condition.unlock()
+            job()
+        }
+    }
+}
