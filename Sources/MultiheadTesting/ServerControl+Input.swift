@@ -6,10 +6,8 @@ import MultiheadX11
 extension ServerControl {
     /// A screen's pixels as the server shows them (`XGetImage` over the monitor's rectangle).
     public func screenshot(of screenName: String) throws -> Bitmap {
-        let c = connection
-        for m in RandR.monitors(c) ?? [] where RandR.atomName(c, m.nameAtom) == screenName {
-            return try Screenshot.capture(c, m.frame)
-        }
+        if let frame = monitorFrame(named: screenName) { return try Screenshot.capture(connection, frame) }
+        try connection.checkAlive()
         throw VirtualServerError.noSuchMonitor(screenName)
     }
 
@@ -25,7 +23,9 @@ extension ServerControl {
         try c.checkAlive()
         var root: CXlib.Window = 0, parent: CXlib.Window = 0, count: UInt32 = 0
         var children: UnsafeMutablePointer<CXlib.Window>?
-        guard XQueryTree(c.display, CXlib.Window(c.root), &root, &parent, &children, &count) != 0 else {
+        let ok = c.bounded { XQueryTree(c.display, CXlib.Window(c.root), &root, &parent, &children, &count) }
+        try c.checkAlive()
+        guard ok != 0 else {
             throw X11Error.refused(display: c.name, request: "QueryTree", status: 0)
         }
         defer { if let children { XFree(children) } }
@@ -114,11 +114,16 @@ extension ServerControl {
 extension ServerControl {
     /// The mapped top-level windows, bottom to top, as the server stacks them (`XQueryTree`).
     public func mappedStackingOrder() throws -> [UInt] {
-        let d = connection.display
-        return try topLevelWindows().compactMap { w in
-            var attrs = XWindowAttributes()
-            return XGetWindowAttributes(d, w, &attrs) != 0 && attrs.map_state == IsViewable ? UInt(w) : nil
+        let c = connection
+        let windows = try topLevelWindows()
+        let mapped = c.bounded {
+            windows.compactMap { w -> UInt? in
+                var attrs = XWindowAttributes()
+                return XGetWindowAttributes(c.display, w, &attrs) != 0 && attrs.map_state == IsViewable ? UInt(w) : nil
+            }
         }
+        try c.checkAlive()
+        return mapped
     }
 
     /// The window that has the keyboard focus (`XGetInputFocus`).
@@ -127,7 +132,8 @@ extension ServerControl {
         try c.checkAlive()
         var focus: CXlib.Window = 0
         var revert: Int32 = 0
-        XGetInputFocus(c.display, &focus, &revert)
+        c.bounded { _ = XGetInputFocus(c.display, &focus, &revert) }
+        try c.checkAlive()
         return UInt(focus)
     }
 }

@@ -10,9 +10,10 @@ public final class ServerControl {
     let connection: XConnection
     private var atoms: [String: UInt] = [:]
 
-    /// Connects to a display (nil: `DISPLAY`).
-    public init(display: String?) throws {
-        connection = try XConnection(name: display)
+    /// Connects to a display (nil: `DISPLAY`); a server that does not answer within `timeout` seconds,
+    /// here or later, is `X11Error.notResponding`.
+    public init(display: String?, timeout: Double = 5) throws {
+        connection = try XConnection(name: display, timeout: timeout)
     }
 
     /// The root window's size as the server has it now (`XGetGeometry`).
@@ -28,14 +29,17 @@ public final class ServerControl {
     /// only such a server's monitors may be changed without `--force`. `XGetWindowProperty`.
     public var isPrivateServer: Bool {
         let c = connection
-        let atom = XInternAtom(c.display, Self.privateMarkName, 1)
-        guard atom != 0 else { return false }
-        var type: Atom = 0, format: Int32 = 0, count: UInt = 0, after: UInt = 0
-        var data: UnsafeMutablePointer<UInt8>?
-        let status = XGetWindowProperty(c.display, CXlib.Window(c.root), atom, 0, 1, 0, Atom(AnyPropertyType),
-                                        &type, &format, &count, &after, &data)
-        defer { if let data { XFree(data) } }
-        return status == Success && type != 0 && count > 0
+        guard !c.isLost else { return false }
+        return c.bounded {
+            let atom = XInternAtom(c.display, Self.privateMarkName, 1)
+            guard atom != 0, !c.isLost else { return false }
+            var type: Atom = 0, format: Int32 = 0, count: UInt = 0, after: UInt = 0
+            var data: UnsafeMutablePointer<UInt8>?
+            let status = XGetWindowProperty(c.display, CXlib.Window(c.root), atom, 0, 1, 0, Atom(AnyPropertyType),
+                                            &type, &format, &count, &after, &data)
+            defer { if let data { XFree(data) } }
+            return status == Success && type != 0 && count > 0 && !c.isLost
+        }
     }
 
     static let privateMarkName = "_MULTIHEAD_PRIVATE_SERVER"
@@ -90,19 +94,23 @@ public final class ServerControl {
 
     /// The names of the server's outputs (connectors).
     public var outputNames: [String] {
-        (RandR.resources(connection)?.outputs.values.map(\.name) ?? []).sorted()
+        let c = connection
+        guard !c.isLost else { return [] }
+        return c.bounded { (RandR.resources(c)?.outputs.values.map(\.name) ?? []).sorted() }
     }
 
     /// The names of the active monitors. `XRRGetMonitors`.
     func monitorNames() -> [String] {
         let c = connection
-        return (RandR.monitors(c) ?? []).compactMap { RandR.atomName(c, $0.nameAtom) }
+        guard !c.isLost else { return [] }
+        return c.bounded { (RandR.monitors(c) ?? []).compactMap { RandR.atomName(c, $0.nameAtom) } }
     }
 
     /// A monitor's frame on the desktop, if it is active.
     public func monitorFrame(named name: String) -> Rect? {
         let c = connection
-        return RandR.monitors(c)?.first { RandR.atomName(c, $0.nameAtom) == name }?.frame
+        guard !c.isLost else { return nil }
+        return c.bounded { RandR.monitors(c)?.first { RandR.atomName(c, $0.nameAtom) == name }?.frame }
     }
 
     /// Unplugs a monitor: an output's CRTC goes off (`xrandr --output NAME --off`); a virtual monitor is
@@ -164,7 +172,10 @@ public final class ServerControl {
     /// Virtual monitors and their changes need RandR 1.5.
     private func requireRandR15() throws {
         let c = connection
-        guard let v = RandR.version(c), v.major > 1 || (v.major == 1 && v.minor >= 5) else {
+        try c.checkAlive()
+        let version = c.bounded { RandR.version(c) }
+        try c.checkAlive()
+        guard let v = version, v.major > 1 || (v.major == 1 && v.minor >= 5) else {
             throw X11Error.missingExtension(display: c.name, name: "RandR", needed: "1.5 (monitors)")
         }
     }
@@ -211,6 +222,8 @@ public final class ServerControl {
 
     /// Makes the server probe its outputs, as `xrandr` does. `XRRGetScreenResources`.
     func probe() {
-        if let res = XRRGetScreenResources(connection.display, connection.root) { XRRFreeScreenResources(res) }
+        let c = connection
+        guard !c.isLost else { return }
+        c.bounded { if let res = XRRGetScreenResources(c.display, c.root) { XRRFreeScreenResources(res) } }
     }
 }

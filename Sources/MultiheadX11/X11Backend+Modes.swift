@@ -19,7 +19,7 @@ extension X11Backend {
     /// The first output with a CRTC of the monitor with this name, and that CRTC; names come from the
     /// reader's atom cache, so this costs the monitors and resources requests only.
     private func activeOutput(named name: String, _ c: XConnection) -> (RandR.OutputInfo, RandR.CrtcInfo)? {
-        guard let monitors = RandR.monitors(c), let res = RandR.resources(c) else { return nil }
+        guard let monitors = c.bounded({ RandR.monitors(c) }), let res = c.bounded({ RandR.resources(c) }) else { return nil }
         for m in monitors where reader?.atomName(m.nameAtom) ?? RandR.atomName(c, m.nameAtom) == name {
             for o in m.outputs.compactMap({ res.outputs[$0] }) where o.crtc != 0 {
                 if let crtc = res.crtcs[o.crtc] { return (o, crtc) }

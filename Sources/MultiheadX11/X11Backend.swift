@@ -22,12 +22,17 @@ public final class X11Backend: DisplayBackend {
     package var presenter: X11Presenter?
     /// Whether pixels may travel through MIT-SHM (when the server offers it).
     public let useSharedMemory: Bool
+    /// Seconds the server may take to answer (connecting included) before the connection counts as lost
+    /// with `X11Error.notResponding`.
+    public let timeout: Double
 
     /// Makes a backend for a display name (nil or empty: `DISPLAY`); nothing connects until `start`.
     /// `useSharedMemory: false` sends pixels with `XPutImage` even where MIT-SHM is offered.
-    public init(display: String? = nil, useSharedMemory: Bool = true) {
+    /// A server that does not answer within `timeout` seconds loses the connection (`notResponding`).
+    public init(display: String? = nil, useSharedMemory: Bool = true, timeout: Double = 5) {
         requestedDisplay = display
         self.useSharedMemory = useSharedMemory
+        self.timeout = timeout
     }
 
     /// Whether pixels travel through MIT-SHM on this connection.
@@ -45,8 +50,13 @@ public final class X11Backend: DisplayBackend {
     /// Connects, selects the events that announce monitor changes, watches the connection, and reads the
     /// first snapshot.
     public func start(input: BackendInput) throws -> [ScreenDescription] {
-        let c = try XConnection(name: requestedDisplay)
+        let c = try XConnection(name: requestedDisplay, timeout: timeout)
+        return try c.bounded { try start(c, input: input) }
+    }
+
+    private func start(_ c: XConnection, input: BackendInput) throws -> [ScreenDescription] {
         guard let v = RandR.version(c) else {
+            try c.checkAlive()
             throw X11Error.missingExtension(display: c.name, name: "RandR", needed: "1.2 or later")
         }
         randrEventBase = v.eventBase
@@ -113,9 +123,9 @@ public final class X11Backend: DisplayBackend {
     public func sync() throws {
         guard let c = connection else { throw X11Error.connectionLost(requestedDisplay ?? "") }
         try c.checkAlive()
-        XSync(c.display, 0)
+        c.bounded { _ = XSync(c.display, 0) }
         processPendingEvents()
-        if let e = c.isLost ? X11Error.connectionLost(c.name) : nil { throw e }
+        try c.checkAlive()
     }
 
     /// Reads the monitors afresh: RandR 1.5 monitors with their outputs' modes.
@@ -143,7 +153,7 @@ public final class X11Backend: DisplayBackend {
         reportedLoss = true
         source?.cancel()
         source = nil
-        input?.connectionLost(X11Error.connectionLost(c.name))
+        input?.connectionLost(c.lostError)
     }
 
     /// Stops watching and closes the connection.

@@ -4,6 +4,8 @@ public enum X11Error: Error, Equatable, CustomStringConvertible {
     case cannotOpenDisplay(String)
     /// The connection to the server was lost (the server died or closed it).
     case connectionLost(String)
+    /// The server stopped answering (no reply within the connection's timeout); the connection is lost.
+    case notResponding(String)
     /// The server lacks an extension we need, or an old version of it.
     case missingExtension(display: String, name: String, needed: String)
     /// The server answered a request with an X protocol error.
@@ -17,6 +19,7 @@ public enum X11Error: Error, Equatable, CustomStringConvertible {
         case .cannotOpenDisplay(let d):
             d.isEmpty ? "cannot open display: DISPLAY is not set" : "cannot open display \"\(d)\""
         case .connectionLost(let d): "the X server at \(d) went away"
+        case .notResponding(let d): "X server at \(d) is not responding"
         case .missingExtension(let d, let n, let v): "the X server at \(d) lacks \(n) \(v)"
         case .protocolError(let d, let r, let e): "X server \(d) refused \(r): \(e)"
         case .refused(let d, let r, let s): "X server \(d) refused \(r) (status \(s))"

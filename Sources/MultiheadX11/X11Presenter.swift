@@ -105,7 +105,7 @@ package final class X11Presenter {
         applyPendingFocus()
         lastRedrawCount = redrawn
         // The server must finish reading shared pixels before we draw into them again.
-        if redrawn > 0 && useSharedMemory { XSync(d, 0) } else { connection.flush() }
+        if redrawn > 0 && useSharedMemory { connection.bounded { _ = XSync(d, 0) } } else { connection.flush() }
     }
 
     /// Desktop rectangle → X geometry: rounded, sizes clamped to 1…(the root's size, at most 32767), so
@@ -166,7 +166,7 @@ package final class X11Presenter {
     package func pushAgain(_ window: Multihead.Window) {
         guard let e = entries[ObjectIdentifier(window)], e.mapped, let b = e.buffer else { return }
         b.put(to: e.xid, gc: gc)
-        XSync(connection.display, 0)
+        connection.bounded { _ = XSync(connection.display, 0) }
     }
 
     /// Puts a window's pixels again after an Expose, without drawing them again.

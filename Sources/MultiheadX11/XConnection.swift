@@ -12,13 +12,28 @@ package final class XConnection {
     private var closed = false
     private var grabDepth = 0
 
-    /// Opens a display; a nil or empty name means `DISPLAY`, which must then be set (no fallback).
-    package init(name requested: String?) throws(X11Error) {
+    /// Bounds every wait on the server (connecting included).
+    let watchdog: XWatchdog
+
+    /// The default bound on a wait for the server, in seconds.
+    package static let defaultTimeout = 5.0
+
+    /// Opens a display; a nil or empty name means `DISPLAY`, which must then be set (no fallback). A
+    /// server that does not answer within `timeout` seconds, here or in any later request, is
+    /// `notResponding`, and the connection is lost.
+    package init(name requested: String?, timeout: Double = XConnection.defaultTimeout) throws(X11Error) {
         let env = ProcessInfo.processInfo.environment["DISPLAY"] ?? ""
         let name = (requested?.isEmpty == false ? requested : nil) ?? env
         guard !name.isEmpty else { throw .cannotOpenDisplay("") }
         XErrorTrap.install()
-        guard let d = XOpenDisplay(name) else { throw .cannotOpenDisplay(name) }
+        let watchdog = XWatchdog(timeout: timeout.isFinite && timeout > 0 ? timeout : XConnection.defaultTimeout)
+        let opened = watchdog.bounded { XOpenDisplay(name) }
+        guard let d = opened else {
+            watchdog.cancel()
+            throw watchdog.fired ? .notResponding(name) : .cannotOpenDisplay(name)
+        }
+        watchdog.watch(descriptor: mh_connection_number(d))
+        self.watchdog = watchdog
         // malloc may hand out the address of a Display closed earlier: whatever was recorded for it is not ours.
         XErrorTrap.forget(d)
         display = d
@@ -29,10 +44,18 @@ package final class XConnection {
     /// Whether Xlib reported the connection lost.
     package var isLost: Bool { XErrorTrap.lost.contains(XErrorTrap.key(display)) }
 
-    /// Throws `connectionLost` once the connection is gone; call before every request.
+    /// Throws `connectionLost` (or `notResponding`, when the watchdog cut it) once the connection is gone;
+    /// call before every request.
     package func checkAlive() throws(X11Error) {
-        if closed || isLost { throw .connectionLost(name) }
+        if closed || isLost { throw lostError }
     }
+
+    /// Why the connection is gone: the server went away, or stopped answering.
+    package var lostError: X11Error { watchdog.fired ? .notResponding(name) : .connectionLost(name) }
+
+    /// Runs `body` bounded by the connection's timeout: a server that does not answer in time loses the
+    /// connection instead of blocking for ever.
+    package func bounded<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T { try watchdog.bounded(body) }
 
     package var root: UInt { mh_default_root_window(display) }
     var fileDescriptor: Int32 { mh_connection_number(display) }
@@ -40,6 +63,10 @@ package final class XConnection {
     /// Runs `body`, waits for the server to answer everything it sent (XSync), and throws the first X
     /// error among those requests; errors of other requests are left for `drainStrayErrors`.
     package func trap<T>(_ what: String, _ body: () throws -> T) throws -> T {
+        try bounded { try trapNow(what, body) }
+    }
+
+    private func trapNow<T>(_ what: String, _ body: () throws -> T) throws -> T {
         try checkAlive()
         let start = UInt(mh_next_request(display))
         let result = try body()
@@ -78,6 +105,10 @@ package final class XConnection {
     /// the outermost grab (the server does not count grabs). Ends with the server having applied
     /// everything (`XSync`). `XGrabServer`, `XUngrabServer`.
     package func grabbed<T>(_ body: () throws -> T) throws -> T {
+        try bounded { try grabbedNow(body) }
+    }
+
+    private func grabbedNow<T>(_ body: () throws -> T) throws -> T {
         try checkAlive()
         grabDepth += 1
         if grabDepth == 1 { XGrabServer(display) }
@@ -95,14 +126,16 @@ package final class XConnection {
     /// changes made by other clients). `XGetGeometry`.
     package func rootSize() -> Size {
         var r: CXlib.Window = 0, x: Int32 = 0, y: Int32 = 0, w: UInt32 = 0, h: UInt32 = 0, border: UInt32 = 0, depth: UInt32 = 0
-        guard !isLost, XGetGeometry(display, Drawable(root), &r, &x, &y, &w, &h, &border, &depth) != 0 else { return .zero }
+        let ok = bounded { XGetGeometry(display, Drawable(root), &r, &x, &y, &w, &h, &border, &depth) }
+        guard !isLost, ok != 0 else { return .zero }
         return Size(width: Double(w), height: Double(h))
     }
 
     /// The largest screen the server can make. `XRRGetScreenSizeRange`.
     package func screenSizeRange() -> Size {
         var minW: Int32 = 0, minH: Int32 = 0, maxW: Int32 = 0, maxH: Int32 = 0
-        XRRGetScreenSizeRange(display, root, &minW, &minH, &maxW, &maxH)
+        guard !isLost else { return .zero }
+        bounded { _ = XRRGetScreenSizeRange(display, root, &minW, &minH, &maxW, &maxH) }
         return Size(width: Double(maxW), height: Double(maxH))
     }
 
@@ -115,7 +148,8 @@ package final class XConnection {
     package func close() {
         guard !closed else { return }
         closed = true
-        if !isLost { XCloseDisplay(display) }
+        watchdog.cancel()
+        if !isLost { bounded { _ = XCloseDisplay(display) } }
         XErrorTrap.forget(display)
     }
 

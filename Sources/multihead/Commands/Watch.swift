@@ -26,8 +26,10 @@ struct Watch: AsyncParsableCommand {
 
     @MainActor
     func run() async throws {
+        let start = DispatchTime.now()
         try await withExitStatus {
-            let app = try connectShared(options.display)
+            // --timeout counts from the start, connecting included: the connection may not wait longer.
+            let app = try connectShared(options.display, timeout: min(5, timeout?.value ?? 5))
             var seen = 0
             let json = self.json, count = self.count.map { Int($0.value) }
             let stream = app.screenEvents()
@@ -43,7 +45,7 @@ struct Watch: AsyncParsableCommand {
             // On stderr, so that stdout stays one line per event: a reader knows from here on nothing is missed.
             printError("watching \(options.display ?? ProcessInfo.processInfo.environment["DISPLAY"] ?? ""): \(app.screens.count) screens")
             if let timeout {
-                DispatchQueue.main.asyncAfter(deadline: .now() + timeout.value) { MainActor.assumeIsolated { app.stop() } }
+                DispatchQueue.main.asyncAfter(deadline: start + timeout.value) { MainActor.assumeIsolated { app.stop() } }
             }
             try await app.run()
         }

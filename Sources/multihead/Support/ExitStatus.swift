@@ -27,7 +27,7 @@ func withExitStatus(_ body: () async throws -> Void) async throws {
     } catch let e as X11Error {
         printError(e.description)
         switch e {
-        case .cannotOpenDisplay, .connectionLost, .missingExtension: throw ExitCode(ExitStatus.unavailable)
+        case .cannotOpenDisplay, .connectionLost, .notResponding, .missingExtension: throw ExitCode(ExitStatus.unavailable)
         default: throw ExitCode(ExitStatus.software)
         }
     } catch let e as UsageError {
@@ -55,11 +55,12 @@ struct UsageError: Error {
     let message: String
 }
 
-/// Connects the shared application to the X server.
+/// Connects the shared application to the X server; a server that does not answer within `timeout`
+/// seconds (connecting included) is `notResponding`.
 @MainActor
-func connectShared(_ display: String?) throws -> Application {
+func connectShared(_ display: String?, timeout: Double = 5) throws -> Application {
     let app = Application.shared
-    try app.attach(X11Backend(display: display))
+    try app.attach(X11Backend(display: display, timeout: timeout))
     return app
 }
 

@@ -1,0 +1,129 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
+import Foundation
+
+/// Bounds every wait on an X server. Xlib blocks in `read` for a reply that a stopped server never sends;
+/// when a bounded section has run longer than `timeout`, a timer on another thread shuts the connection's
+/// socket down, so that Xlib takes its IO-error path (already handled: the connection is marked lost and
+/// the caller gets `notResponding`). While connecting the descriptor is not known yet: the watchdog then
+/// shuts down every X socket this process opened since the section began.
+final class XWatchdog: @unchecked Sendable {
+    /// Seconds a bounded section may take.
+    let timeout: Double
+    private let lock = NSLock()
+    private var depth = 0
+    private var deadline: Double = 0
+    private var fd: Int32 = -1
+    private var descriptorsBefore: Set<Descriptor> = []
+    private var generation = 0
+    private var cancelled = false
+    private var firedStorage = false
+
+    init(timeout: Double) {
+        self.timeout = timeout
+    }
+
+    /// Whether the watchdog cut the connection.
+    var fired: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return firedStorage
+    }
+
+    /// The connection's descriptor, once connected.
+    func watch(descriptor: Int32) {
+        lock.lock()
+        fd = descriptor
+        lock.unlock()
+    }
+
+    /// Runs `body` bounded by `timeout`, counted from the outermost section's start.
+    func bounded<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        lock.lock()
+        let outermost = depth == 0
+        if outermost {
+            deadline = Self.now() + timeout
+            generation += 1
+            if fd < 0 { descriptorsBefore = Self.openDescriptors() }
+        }
+        depth += 1
+        let mine = generation
+        lock.unlock()
+        // One check per outermost section, at its deadline: idle connections cost no wake-ups.
+        if outermost {
+            DispatchQueue.global(qos: .userInitiated).asyncAfter(deadline: .now() + timeout) { [weak self] in
+                self?.check(generation: mine)
+            }
+        }
+        defer {
+            lock.lock()
+            depth -= 1
+            lock.unlock()
+        }
+        return try body()
+    }
+
+    /// Stops watching; the connection is closed.
+    func cancel() {
+        lock.lock()
+        cancelled = true
+        lock.unlock()
+    }
+
+    private func check(generation checked: Int) {
+        lock.lock()
+        guard checked == generation, depth > 0, !cancelled, !firedStorage else { lock.unlock(); return }
+        firedStorage = true
+        let targets = fd >= 0 ? [fd] : Self.openDescriptors().subtracting(descriptorsBefore).map(\.fd).filter(Self.isXSocket)
+        lock.unlock()
+        for d in targets { shutdown(d, Int32(SHUT_RDWR)) }
+    }
+
+    private static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+
+    /// An open descriptor and what it refers to: a number alone is reused (the listing's own directory
+    /// descriptor is the next socket's number).
+    struct Descriptor: Hashable {
+        var fd: Int32
+        var device: UInt64
+        var inode: UInt64
+    }
+
+    /// The descriptors open in this process (`/proc/self/fd`).
+    private static func openDescriptors() -> Set<Descriptor> {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return Set(names.compactMap { name -> Descriptor? in
+            guard let fd = Int32(name) else { return nil }
+            var st = stat()
+            guard fstat(fd, &st) == 0 else { return nil }
+            return Descriptor(fd: fd, device: UInt64(st.st_dev), inode: UInt64(st.st_ino))
+        })
+    }
+
+    /// Whether a descriptor is a socket connected to an X server: a local one under `.X11-unix/X` (or an
+    /// unnamed local peer), or TCP.
+    private static func isXSocket(_ d: Int32) -> Bool {
+        var st = stat()
+        guard fstat(d, &st) == 0, st.st_mode & S_IFMT == S_IFSOCK else { return false }
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let ok = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(d, $0, &length) == 0 }
+        }
+        guard ok else { return false }
+        switch Int32(storage.ss_family) {
+        case AF_INET, AF_INET6: return true
+        case AF_UNIX:
+            let path = withUnsafeBytes(of: &storage) { raw -> String in
+                let offset = MemoryLayout<sockaddr_un>.offset(of: \sockaddr_un.sun_path) ?? 2
+                let bytes = raw[offset..<min(raw.count, Int(length))].map { $0 == 0 ? UInt8(ascii: "@") : $0 }
+                return String(decoding: bytes, as: UTF8.self)
+            }
+            // The peer of a socket connected to the abstract name may read as unnamed: take that too.
+            return path.contains(".X11-unix/X") || Int(length) <= 2 || path.allSatisfy { $0 == "@" }
+        default: return false
+        }
+    }
+}
