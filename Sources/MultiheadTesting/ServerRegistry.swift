@@ -13,16 +13,18 @@ enum ServerRegistry {
     nonisolated(unsafe) private static var live: Set<pid_t> = []
     nonisolated(unsafe) private static var directory: String?
     nonisolated(unsafe) private static var handlersInstalled = false
-    nonisolated(unsafe) private static var signalSources: [any DispatchSourceSignal] = []
+    /// The write end of the pipe the signal handler writes the signal number to.
+    nonisolated(unsafe) static var signalPipe: Int32 = -1
     /// This process's session directory name: one per process, made again when needed after removal.
     static let directoryPath = NSTemporaryDirectory() + "multihead-\(getpid())-\(UUID().uuidString.prefix(8))"
 
-    /// The session directory, made (mode 0700) if missing; the first call sweeps stale ones.
+    /// The session directory, made (mode 0700) if missing, after sweeping the stale ones of processes that
+    /// are gone (a SIGKILL leaves its directory: the next start removes it).
     static func sessionDirectory() -> String {
         lock.lock()
         defer { lock.unlock() }
-        if directory == nil {
-            sweepStaleDirectories()
+        sweepStaleDirectories()
+        if directory == nil || !FileManager.default.fileExists(atPath: directoryPath) {
             try? FileManager.default.createDirectory(atPath: directoryPath, withIntermediateDirectories: true,
                                                      attributes: [.posixPermissions: 0o700])
             directory = directoryPath
@@ -86,26 +88,43 @@ enum ServerRegistry {
         }
     }
 
-    /// Signal handlers that stop the servers and exit 128 + signal, unless the program set its own handler;
-    /// and an atexit hook for an ordinary exit.
+    /// Signal handlers that stop the servers and exit 128 + signal, unless the program set its own handler
+    /// (or ignores the signal); and an atexit hook for an ordinary exit. The handler only writes the signal
+    /// number to a pipe (all a handler may safely do); a thread of ours reads it and does the work. A real
+    /// handler, unlike an ignore, is reset by `exec`: children keep the default behaviour.
     private static func installHandlers() {
         atexit { ServerRegistry.terminateAll() }
-        let queue = DispatchQueue(label: "multihead.server-registry.signals")
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { return }
+        _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
+        _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
+        signalPipe = fds[1]
+        let readEnd = fds[0]
+        Thread.detachNewThread {
+            // A process started by Swift may have these blocked in every thread (the spawning thread's mask
+            // is inherited): this thread takes them, so the kernel has somewhere to deliver them.
+            var set = sigset_t()
+            sigemptyset(&set)
+            for s in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&set, s) }
+            pthread_sigmask(SIG_UNBLOCK, &set, nil)
+            var sig: UInt8 = 0
+            while read(readEnd, &sig, 1) == 1 {
+                terminateAll()
+                _exit(128 + Int32(sig))
+            }
+        }
         for sig in [SIGINT, SIGTERM, SIGHUP] {
             var current = sigaction()
             sigaction(sig, nil, &current)
-            // A handler the program installed itself (or an ignore) is left alone.
             guard current.__sigaction_handler.sa_handler == nil else { continue }
-            signal(sig, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: queue)
-            source.setEventHandler {
-                terminateAll()
-                _exit(128 + sig)
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = { sig in
+                var byte = UInt8(truncatingIfNeeded: sig)
+                _ = write(ServerRegistry.signalPipe, &byte, 1)
             }
-            source.resume()
-            lock.lock()
-            signalSources.append(source)
-            lock.unlock()
+            sigemptyset(&action.sa_mask)
+            action.sa_flags = SA_RESTART
+            sigaction(sig, &action, nil)
         }
     }
 }

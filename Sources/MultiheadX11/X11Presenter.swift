@@ -26,6 +26,8 @@ package final class X11Presenter {
     private let visual: UnsafeMutablePointer<Visual>
     private let depth: Int32
     private let gc: GC
+    /// One colormap for every window of this presenter (they share the visual), freed at teardown.
+    private let colormap: Colormap
     package private(set) var entries: [ObjectIdentifier: Entry] = [:]
     private var byXID: [UInt: ObjectIdentifier] = [:]
     private var appliedOrder: [UInt] = []
@@ -46,6 +48,7 @@ package final class X11Presenter {
             depth = mh_default_depth(d, screen)
         }
         gc = XCreateGC(d, connection.root, 0, nil)
+        colormap = XCreateColormap(d, connection.root, visual, AllocNone)
         var major: Int32 = 0, minor: Int32 = 0, pixmaps: Int32 = 0
         self.useSharedMemory = useSharedMemory && XShmQueryVersion(d, &major, &minor, &pixmaps) != 0
     }
@@ -124,7 +127,7 @@ package final class X11Presenter {
         attrs.override_redirect = 1
         attrs.background_pixmap = 0
         attrs.border_pixel = 0
-        attrs.colormap = XCreateColormap(d, connection.root, visual, AllocNone)
+        attrs.colormap = colormap
         attrs.event_mask = ExposureMask | ButtonPressMask | ButtonReleaseMask | PointerMotionMask
             | KeyPressMask | KeyReleaseMask | StructureNotifyMask
         let mask = UInt(CWOverrideRedirect | CWBackPixmap | CWBorderPixel | CWColormap | CWEventMask)
@@ -205,9 +208,11 @@ package final class X11Presenter {
         connection.flush()
     }
 
-    /// Destroys every window and buffer.
+    /// Destroys every window and buffer, the colormap and the GC.
     func tearDown() {
         for (id, e) in entries { destroy(id, e) }
-        if !connection.isLost { XFreeGC(connection.display, gc) }
+        if !connection.isLost { XFreeColormap(connection.display, colormap) }
+        // After a lost connection Xlib still frees the GC's memory (the request goes nowhere).
+        XFreeGC(connection.display, gc)
     }
 }

@@ -36,6 +36,7 @@ package final class XConnection {
         self.watchdog = watchdog
         // malloc may hand out the address of a Display closed earlier: whatever was recorded for it is not ours.
         XErrorTrap.forget(d)
+        XErrorTrap.ours.insert(XErrorTrap.key(d))
         display = d
         self.name = name
         XSetIOErrorExitHandler(d, XErrorTrap.exitHandler, nil)
@@ -69,13 +70,16 @@ package final class XConnection {
     private func trapNow<T>(_ what: String, _ body: () throws -> T) throws -> T {
         try checkAlive()
         let start = UInt(mh_next_request(display))
+        let mine = XErrorTrap.key(display)
+        let outer = XErrorTrap.activeTraps[mine]
+        if outer == nil { XErrorTrap.activeTraps[mine] = start }
+        defer { if outer == nil { XErrorTrap.activeTraps[mine] = nil } }
         let result = try body()
         let end = UInt(mh_next_request(display))
         // Replies come in request order: once the last request was answered, every error of the range is
         // in, and an extra round trip (XSync) would only wait.
         if UInt(XLastKnownRequestProcessed(display)) + 1 < end { XSync(display, 0) }
         try checkAlive()
-        let mine = XErrorTrap.key(display)
         var first: XErrorRecord?
         XErrorTrap.records.removeAll { r in
             guard r.display == mine, r.serial >= start, r.serial < end else { return false }
@@ -149,8 +153,13 @@ package final class XConnection {
         guard !closed else { return }
         closed = true
         watchdog.cancel()
-        if !isLost { bounded { _ = XCloseDisplay(display) } }
+        if isLost {
+            XErrorTrap.lostDisplays.append(display)
+        } else {
+            bounded { _ = XCloseDisplay(display) }
+        }
         XErrorTrap.forget(display)
+        XErrorTrap.ours.remove(XErrorTrap.key(display))
     }
 
     isolated deinit { close() }

@@ -17,6 +17,16 @@ enum XErrorTrap {
     /// Displays whose connection Xlib reported lost (the IO error exit handler ran).
     nonisolated(unsafe) static var lost: Set<UInt> = []
     nonisolated(unsafe) static var installed = false
+    /// The displays our connections opened; errors of any other display go to the handler installed before.
+    nonisolated(unsafe) static var ours: Set<UInt> = []
+    /// Per display, the first serial of the trap in progress: its errors are never dropped by the cap.
+    nonisolated(unsafe) static var activeTraps: [UInt: UInt] = [:]
+    /// Lost displays are kept (Xlib cannot free them safely), reachable here rather than leaked.
+    nonisolated(unsafe) static var lostDisplays: [OpaquePointer] = []
+    nonisolated(unsafe) static var previousErrorHandler: XErrorHandler?
+    nonisolated(unsafe) static var previousIOHandler: XIOErrorHandler?
+    /// How many unclaimed errors are kept.
+    static let cap = 1000
 
     static func key(_ d: OpaquePointer) -> UInt { UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(d))) }
 
@@ -25,15 +35,34 @@ enum XErrorTrap {
     static func install() {
         guard !installed else { return }
         installed = true
-        _ = XSetErrorHandler { display, event in
+        previousErrorHandler = XSetErrorHandler { display, event in
             guard let display, let e = event?.pointee else { return 0 }
+            guard XErrorTrap.ours.contains(XErrorTrap.key(display)) else {
+                // Another library's display: its handler decides (Xlib's default would exit, as it always did).
+                return XErrorTrap.previousErrorHandler?(display, event) ?? 0
+            }
             XErrorTrap.records.append(XErrorTrap.describe(display, e))
-            if XErrorTrap.records.count > 1000 { XErrorTrap.records.removeFirst(500) }
+            XErrorTrap.capRecords()
             return 0
         }
-        _ = XSetIOErrorHandler { display in
-            if let display { XErrorTrap.lost.insert(XErrorTrap.key(display)) }
+        previousIOHandler = XSetIOErrorHandler { display in
+            guard let display, XErrorTrap.ours.contains(XErrorTrap.key(display)) else {
+                return display.flatMap { XErrorTrap.previousIOHandler?($0) } ?? 0
+            }
+            XErrorTrap.lost.insert(XErrorTrap.key(display))
             return 0
+        }
+    }
+
+    /// Drops the oldest unclaimed errors past the cap, but never one a trap in progress waits for.
+    static func capRecords() {
+        guard records.count > cap else { return }
+        var excess = records.count - cap / 2
+        records.removeAll { r in
+            guard excess > 0 else { return false }
+            if let start = activeTraps[r.display], r.serial >= start { return false }
+            excess -= 1
+            return true
         }
     }
 
@@ -41,6 +70,7 @@ enum XErrorTrap {
     static func forget(_ d: OpaquePointer) {
         let k = key(d)
         lost.remove(k)
+        activeTraps[k] = nil
         records.removeAll { $0.display == k }
     }
 

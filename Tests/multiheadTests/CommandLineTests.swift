@@ -8,6 +8,8 @@ struct CommandResult {
     var status: Int32
     var stdout: String
     var stderr: String
+    /// From the start of the process to its exit.
+    var elapsed: Duration = .zero
 }
 
 /// Runs the binary off the main actor: the tests share it, and a blocked main actor stalls the others.
@@ -68,7 +70,7 @@ final class LineReader: @unchecked Sendable {
 func finish(_ p: Process, reading pipe: Pipe) async -> Data {
     await Task.detached {
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
+        await exited(p)
         return data
     }.value
 }
@@ -86,12 +88,14 @@ private func runMultihead(_ args: [String], environment: [String: String], unset
     let out = Pipe(), err = Pipe()
     p.standardOutput = out
     p.standardError = err
+    let clock = ContinuousClock()
+    let start = clock.now
     try p.run()
     let o = out.fileHandleForReading.readDataToEndOfFile()
     let e = err.fileHandleForReading.readDataToEndOfFile()
     p.waitUntilExit()
     return CommandResult(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
-                         stderr: String(decoding: e, as: UTF8.self))
+                         stderr: String(decoding: e, as: UTF8.self), elapsed: clock.now - start)
 }
 
 @MainActor
@@ -143,7 +147,7 @@ struct CommandLineTests {
         if let first = await stdout.nextLine() { lines.append(first) }
         try server.unplug("EXT-9")
         while let line = await stdout.nextLine() { lines.append(line) }
-        p.waitUntilExit()
+        await exited(p)
         #expect(p.terminationStatus == 0)
         #expect(lines.count == 2)
         let events = try lines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
@@ -163,7 +167,7 @@ struct CommandLineTests {
         let clock = ContinuousClock()
         let killed = clock.now
         let said = await reader.waitFor("went away")
-        p.waitUntilExit()
+        await exited(p)
         #expect(clock.now - killed < .seconds(1))
         #expect(p.terminationStatus == 69)
         #expect(said)

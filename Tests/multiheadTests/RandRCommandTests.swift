@@ -76,7 +76,7 @@ struct RandRCommandTests {
         if let first = await stdout.nextLine() { lines.append(first) }
         _ = try await server.xrandr(["--output", "DUMMY1", "--pos", "1024x100"])
         while let line = await stdout.nextLine() { lines.append(line) }
-        p.waitUntilExit()
+        await exited(p)
         #expect(p.terminationStatus == 0)
         let objects = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         try #require(objects.count == 2, "\(lines)")

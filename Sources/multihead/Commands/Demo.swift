@@ -13,6 +13,8 @@ struct Demo: AsyncParsableCommand {
     var headless = false
     @Flag(help: "Use Xorg with the dummy driver for the tour (real outputs and mode lists) instead of Xvfb.")
     var xorgDummy = false
+    @Flag(help: "After the tour, keep its server and windows up (printing DISPLAY and XAUTHORITY) until SIGINT or SIGTERM.")
+    var stay = false
     @Option(help: "Where the tour writes its PNGs and event log.")
     var outputDirectory = "multihead-demo"
 
@@ -21,7 +23,7 @@ struct Demo: AsyncParsableCommand {
         let display = options.display ?? ProcessInfo.processInfo.environment["DISPLAY"]
         try await withExitStatus {
             if headless || display?.isEmpty ?? true {
-                do { try await DemoTour(directory: outputDirectory, xorg: xorgDummy).run() } catch let e as DemoError {
+                do { try await DemoTour(directory: outputDirectory, xorg: xorgDummy, stay: stay).run() } catch let e as DemoError {
                     printError(e.description)
                     throw ExitCode(ExitStatus.software)
                 }

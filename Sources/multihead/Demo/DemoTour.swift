@@ -9,6 +9,8 @@ import MultiheadX11
 struct DemoTour {
     let directory: String
     let xorg: Bool
+    /// Keep the server and the windows up after the tour, until a signal ends the program.
+    var stay = false
 
     func run() async throws {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -62,6 +64,14 @@ struct DemoTour {
         // Written whole (a temporary file renamed), so a failure never leaves half a log.
         try log.encode(demo.events).write(to: URL(fileURLWithPath: directory + "/events.json"), options: .atomic)
         print("multihead demo: done; \(demo.events.count) events in \(directory)/events.json")
+        if stay {
+            print("DISPLAY=\(server.display)")
+            print("XAUTHORITY=\(server.authorityFile)")
+            print("multihead demo: staying up; SIGINT or SIGTERM stops the server and exits")
+            flushStandardOutput()
+            // The kit's signal handler stops the server and exits 128 + the signal.
+            while true { try await Task.sleep(for: .seconds(3600)) }
+        }
     }
 
     private func wait(_ app: Application, _ what: String, until condition: () -> Bool) async throws {
