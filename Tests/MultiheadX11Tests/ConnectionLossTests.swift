@@ -32,11 +32,22 @@ struct ConnectionLossTests {
     func runThrows() async throws {
         let server = try await VirtualServer.start(monitors: [.init("MAIN", "800x600+0+0", primary: true)])
         let app = try server.makeApplication()
-        Task { @MainActor in
-            try await Task.sleep(for: .milliseconds(100))
-            server.stop()
-        }
+        // Runs once run() has suspended: both share the main actor.
+        Task { @MainActor in server.stop() }
         await #expect(throws: X11Error.connectionLost(server.display)) { try await app.run() }
+    }
+
+    @Test("a server that stops answering is a lost connection after the backend's timeout, never a hang")
+    func frozenServerIsALostConnection() async throws {
+        let server = try await VirtualServer.start(monitors: [.init("MAIN", "800x600+0+0", primary: true)])
+        defer { kill(server.pid, SIGCONT); server.stop() }
+        let app = try Application(backend: X11Backend(display: server.display, timeout: 0.5))
+        kill(server.pid, SIGSTOP)
+        #expect(throws: X11Error.notResponding(server.display)) { try app.refreshScreens() }
+        app.backend.processPendingEvents()
+        #expect(app.connectionError as? X11Error == .notResponding(server.display))
+        // Connecting to it is bounded too.
+        #expect(throws: X11Error.notResponding(server.display)) { try ServerControl(display: server.display, timeout: 0.3) }
     }
 
     @Test("the server going away mid-frame: the frame is dropped, the error is the app's to handle")

@@ -12,7 +12,7 @@ final class ScreenNotificationLog {
 
     init(_ app: Application) {
         for name in [Screen.didConnectNotification, Screen.didDisconnectNotification, Screen.modeDidChangeNotification,
-                     Screen.mainDidChangeNotification] {
+                     Screen.mainDidChangeNotification, Screen.brightnessDidChangeNotification] {
             tokens.append(NotificationCenter.default.addObserver(forName: name, object: nil, queue: nil) { [weak self, weak app] n in
                 nonisolated(unsafe) let n = n
                 MainActor.assumeIsolated {
@@ -27,7 +27,8 @@ final class ScreenNotificationLog {
     var summary: [String] {
         entries.map { e in
             let kind = e.name == Screen.didConnectNotification ? "connect" : e.name == Screen.didDisconnectNotification ? "disconnect"
-                : e.name == Screen.mainDidChangeNotification ? "main" : "mode"
+                : e.name == Screen.mainDidChangeNotification ? "main"
+                : e.name == Screen.brightnessDidChangeNotification ? "brightness" : "mode"
             return "\(kind) \(e.screen)"
         }
     }
@@ -49,9 +50,8 @@ struct HotplugTests {
         let app = try server.makeApplication()
         let log = ScreenNotificationLog(app)
         try server.plug("EXT-2", "1024x768+3200+0")
-        #expect(await app.run(until: { log.entries.count >= 1 }))
-        // Give any duplicate a chance to arrive before counting.
-        await app.run(until: { false }, timeout: .milliseconds(200))
+        // A barrier, not a wait: the server has answered, and every event it sent before is handled.
+        try app.synchronize()
         #expect(log.summary == ["connect EXT-2"])
         let s = try #require(app.screen(named: "EXT-2"))
         #expect(s.frame == Rect(x: 3200, y: 0, width: 1024, height: 768))
@@ -66,8 +66,8 @@ struct HotplugTests {
         let ext = try #require(app.screen(named: "EXT-1"))
         let log = ScreenNotificationLog(app)
         try server.unplug("EXT-1")
-        #expect(await app.run(until: { log.entries.count >= 1 }))
-        await app.run(until: { false }, timeout: .milliseconds(200))
+        // A barrier, not a wait: the server has answered, and every event it sent before is handled.
+        try app.synchronize()
         #expect(log.summary == ["disconnect EXT-1"])
         #expect(!ext.isConnected)
         #expect(app.screens.map(\.name) == ["MAIN"])
@@ -81,8 +81,8 @@ struct HotplugTests {
         let ext = try #require(app.screen(named: "EXT-1"))
         let log = ScreenNotificationLog(app)
         try server.plug("EXT-1", "1600x900+1920+0")
-        #expect(await app.run(until: { log.entries.count >= 1 }))
-        await app.run(until: { false }, timeout: .milliseconds(200))
+        // A barrier, not a wait: the server has answered, and every event it sent before is handled.
+        try app.synchronize()
         #expect(log.summary == ["mode EXT-1"])
         #expect(app.screen(named: "EXT-1") === ext)
         #expect(ext.frame == Rect(x: 1920, y: 0, width: 1600, height: 900))
@@ -97,8 +97,8 @@ struct HotplugTests {
         let screen = app.mainScreen
         let log = ScreenNotificationLog(app)
         try server.setOutputMode("screen", width: 1024, height: 768, refreshRate: 60)
-        #expect(await app.run(until: { log.entries.count >= 1 }))
-        await app.run(until: { false }, timeout: .milliseconds(200))
+        // A barrier, not a wait: the server has answered, and every event it sent before is handled.
+        try app.synchronize()
         #expect(log.summary == ["mode screen"])
         #expect(screen.currentMode?.size == Size(width: 1024, height: 768))
         let hz = try #require(screen.currentMode?.refreshRate)
@@ -117,8 +117,8 @@ struct HotplugTests {
         let small = try #require(screen.availableModes.first { $0.size == Size(width: 800, height: 600) })
         let log = ScreenNotificationLog(app)
         try screen.setCurrentMode(small)
-        #expect(await app.run(until: { screen.currentMode == small }))
-        await app.run(until: { false }, timeout: .milliseconds(200))
+        try app.synchronize()
+        #expect(screen.currentMode == small)
         #expect(log.summary == ["mode screen"])
         #expect(throws: ScreenError.self) { try screen.setCurrentMode(ScreenMode(width: 5, height: 5)) }
     }
@@ -159,9 +159,9 @@ struct HotplugTests {
         let app = try server.makeApplication()
         let events = app.screenEvents()
         try server.plug("EXT-2", "800x600+3200+0")
-        await app.run(until: { app.screens.count == 3 })
+        try app.synchronize()
         try server.unplug("EXT-2")
-        await app.run(until: { app.screens.count == 2 })
+        try app.synchronize()
         var seen: [String] = []
         let reader = Task { @MainActor in
             for await e in events {
