@@ -1,30 +1,46 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 
 extension VirtualServer {
     /// Runs `xrandr` (from x11-xserver-utils) against this server, as a person at its desktop would, and
     /// returns what it printed; throws with its error output when it fails.
     public func xrandr(_ arguments: [String]) async throws -> String {
-        let env = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         guard let path = XServerLauncher.which("xrandr") else {
             throw VirtualServerError.serverMissing(binary: "xrandr", package: "x11-xserver-utils")
         }
-        return try await Task.detached {
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: path)
-            p.arguments = arguments
-            p.environment = env
-            let out = Pipe(), err = Pipe()
-            p.standardOutput = out
-            p.standardError = err
-            try p.run()
-            let data = out.fileHandleForReading.readDataToEndOfFile()
-            let problem = err.fileHandleForReading.readDataToEndOfFile()
-            p.waitUntilExit()
-            guard p.terminationStatus == 0 else {
-                throw VirtualServerError.commandFailed(command: "xrandr " + arguments.joined(separator: " "),
-                                                       output: String(decoding: problem, as: UTF8.self))
+        let child = try ChildProcess.spawn(path, arguments, environment: environment)
+        let (status, out, err) = await Task.detached { child.collect() }.value
+        guard status == 0 else {
+            throw VirtualServerError.commandFailed(command: "xrandr " + arguments.joined(separator: " "),
+                                                   output: String(decoding: err, as: UTF8.self))
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}
+
+extension ChildProcess {
+    /// Reads stdout and stderr to their ends (both at once, so that neither pipe fills), then reaps the
+    /// child; returns its exit status (128 + the signal if a signal ended it) and what it printed.
+    func collect() -> (status: Int32, stdout: Data, stderr: Data) {
+        var out = Data(), err = Data()
+        var open: [Int32: Bool] = [stdout: true, stderr: true]
+        var buf = [UInt8](repeating: 0, count: 65536)
+        while open.values.contains(true) {
+            var fds = open.filter(\.value).map { pollfd(fd: $0.key, events: Int16(POLLIN), revents: 0) }
+            guard poll(&fds, nfds_t(fds.count), -1) > 0 else { continue }
+            for p in fds where p.revents != 0 {
+                let n = read(p.fd, &buf, buf.count)
+                if n <= 0 { open[p.fd] = false; continue }
+                if p.fd == stdout { out.append(contentsOf: buf[0..<n]) } else { err.append(contentsOf: buf[0..<n]) }
             }
-            return String(decoding: data, as: UTF8.self)
-        }.value
+        }
+        close(stdout)
+        close(stderr)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let code = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        return (code, out, err)
     }
 }

@@ -51,10 +51,13 @@ package enum RandR {
         package var outputs: [UInt]
     }
 
-    /// The RandR version, or nil without RandR. `XRRQueryExtension`, `XRRQueryVersion`.
+    /// The RandR version, or nil without RandR. `XQueryExtension`, `XRRQueryExtension`, `XRRQueryVersion`.
     package static func version(_ c: XConnection) -> (major: Int32, minor: Int32, eventBase: Int32)? {
-        var eventBase: Int32 = 0, errorBase: Int32 = 0, major: Int32 = 0, minor: Int32 = 0
-        guard XRRQueryExtension(c.display, &eventBase, &errorBase) != 0,
+        var eventBase: Int32 = 0, errorBase: Int32 = 0, major: Int32 = 0, minor: Int32 = 0, opcode: Int32 = 0
+        // Ask the core protocol first: libXrandr keeps a record per display it was asked about, which it
+        // never frees when the server lacks the extension.
+        guard XQueryExtension(c.display, "RANDR", &opcode, &eventBase, &errorBase) != 0,
+              XRRQueryExtension(c.display, &eventBase, &errorBase) != 0,
               XRRQueryVersion(c.display, &major, &minor) != 0 else { return nil }
         return (major, minor, eventBase)
     }

@@ -53,8 +53,9 @@ final class XWatchdog: @unchecked Sendable {
         lock.unlock()
         // One check per outermost section, at its deadline: idle connections cost no wake-ups.
         if outermost {
-            DispatchQueue.global(qos: .userInitiated).asyncAfter(deadline: .now() + timeout) { [weak self] in
-                self?.check(generation: mine)
+            // Holds the watchdog until the deadline (a weak reference would give it a side table).
+            DispatchQueue.global(qos: .userInitiated).asyncAfter(deadline: .now() + timeout) {
+                self.check(generation: mine)
             }
         }
         defer {
