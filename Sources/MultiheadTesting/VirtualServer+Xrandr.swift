@@ -11,7 +11,7 @@ extension VirtualServer {
             throw VirtualServerError.serverMissing(binary: "xrandr", package: "x11-xserver-utils")
         }
         let child = try ChildProcess.spawn(path, arguments, environment: environment)
-        let (status, out, err) = await Task.detached { child.collect() }.value
+        let (status, out, err) = await onOwnThread { child.collect() }
         guard status == 0 else {
             throw VirtualServerError.commandFailed(command: "xrandr " + arguments.joined(separator: " "),
                                                    output: String(decoding: err, as: UTF8.self))

@@ -75,7 +75,7 @@ enum XServerLauncher {
                                        diesWithParent: true)
         ServerRegistry.register(p.pid)
         let fd = p.stdout
-        let number = await Task.detached { readLine(fd: fd, timeoutMs: 15_000) }.value
+        let number = await onOwnThread { readLine(fd: fd, timeoutMs: 15_000) }
         guard let number, let n = Int(number), n >= 0 else {
             let log = String(decoding: FileHandle(fileDescriptor: p.stderr, closeOnDealloc: false).availableDataNonBlocking(), as: UTF8.self)
             p.terminate()

@@ -30,13 +30,13 @@ struct DisplayLinkTests {
         link.preferredFramesPerSecond = 1000
         #expect(link.duration == 1.0 / 60)
         link.preferredFramesPerSecond = 20
-        await app.run(until: { count >= 3 }, timeout: .seconds(2))
+        await app.run(until: { count >= 3 }, timeout: .seconds(30))
         link.isPaused = true
         let paused = count
         await app.run(until: { false }, timeout: .milliseconds(200))
         #expect(count == paused)
         link.isPaused = false
-        await app.run(until: { count > paused }, timeout: .seconds(2))
+        await app.run(until: { count > paused }, timeout: .seconds(30))
         #expect(count > paused)
         link.invalidate()
         let after = count
@@ -49,7 +49,7 @@ struct DisplayLinkTests {
         let ext = try #require(app.screen(named: "EXT"))
         var count = 0
         let link = ext.displayLink { _ in count += 1 }
-        await app.run(until: { count >= 2 }, timeout: .seconds(2))
+        await app.run(until: { count >= 2 }, timeout: .seconds(30))
         backend.disconnect("EXT")
         #expect(!link.isValid)
         let after = count

@@ -173,7 +173,7 @@ struct HotplugTests {
             }
         }
         defer { reader.cancel() }
-        #expect(await app.run(until: { seen.count >= 2 }, timeout: .seconds(3)))
+        #expect(await app.run(until: { seen.count >= 2 }, timeout: .seconds(30)))
         #expect(seen == ["connect EXT-2", "disconnect EXT-2"])
     }
 }

@@ -14,7 +14,7 @@ struct CommandResult {
 
 /// Runs the binary off the main actor: the tests share it, and a blocked main actor stalls the others.
 func multihead(_ args: [String], environment: [String: String] = [:], unsetDisplay: Bool = true) async throws -> CommandResult {
-    try await Task.detached { try runMultihead(args, environment: environment, unsetDisplay: unsetDisplay) }.value
+    try await onOwnThread { try runMultihead(args, environment: environment, unsetDisplay: unsetDisplay) }
 }
 
 /// Starts the built binary with the server's environment; its stdout (and stderr, if asked) on pipes.
@@ -41,7 +41,7 @@ final class LineReader: @unchecked Sendable {
 
     /// The next whole line, or nil at end of file.
     func nextLine() async -> String? {
-        await Task.detached { self.readLine() }.value
+        await onOwnThread { self.readLine() }
     }
 
     /// Reads lines until one contains `text`; false at end of file.
@@ -68,11 +68,11 @@ final class LineReader: @unchecked Sendable {
 
 /// Waits for a child's output and exit off the main actor.
 func finish(_ p: Process, reading pipe: Pipe) async -> Data {
-    await Task.detached {
+    await onOwnThread {
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        await exited(p)
+        p.waitUntilExit()
         return data
-    }.value
+    }
 }
 
 private func runMultihead(_ args: [String], environment: [String: String], unsetDisplay: Bool) throws -> CommandResult {

@@ -67,7 +67,7 @@ struct DemoAndToolsTests {
     func serverCommand() async throws {
         let (p, out) = try launchMultihead(["server", "--xorg-dummy", "--monitors", "800x600,640x480"], environment: [:])
         let h = out.fileHandleForReading
-        let text = await Task.detached {
+        let text = await onOwnThread {
             var text = ""
             while !text.contains("PID=") {
                 let d = h.availableData
@@ -75,7 +75,7 @@ struct DemoAndToolsTests {
                 text += String(decoding: d, as: UTF8.self)
             }
             return text
-        }.value
+        }
         var env: [String: String] = [:]
         for line in text.split(separator: "\n") {
             let parts = line.split(separator: "=", maxSplits: 1)

@@ -22,7 +22,7 @@ func waitUntilEnded(_ pid: Int32, within seconds: Double = 10) async -> Bool {
 
 /// Waits for a child's exit off the main actor (the tests share it).
 func exited(_ p: Process) async {
-    await Task.detached { p.waitUntilExit() }.value
+    await onOwnThread { p.waitUntilExit() }
 }
 
 /// The PIDs whose parent is `pid` (`/proc/*/stat`).
