@@ -131,8 +131,9 @@ enum ServerRegistry {
 
 /// Runs spawns on one thread that lives as long as the process: the kernel sends the parent-death signal
 /// when the thread that spawned a child ends, not the process.
-final class SpawnThread: @unchecked Sendable {
-    static let shared = SpawnThread()
+package final class SpawnThread: @unchecked Sendable {
+    /// The one spawn thread.
+    package static let shared = SpawnThread()
     private let condition = NSCondition()
     private var jobs: [() -> Void] = []
 
@@ -143,7 +144,7 @@ final class SpawnThread: @unchecked Sendable {
     }
 
     /// Runs `body` on the spawn thread and returns its result.
-    func run<T>(_ body: @escaping () -> T) -> T {
+    package func run<T>(_ body: @escaping () -> T) -> T {
         var result: T?
         let done = DispatchSemaphore(value: 0)
         condition.lock()

@@ -71,8 +71,12 @@ enum XServerLauncher {
         let serverAuth = sessionDirectory + "/server-\(UUID().uuidString.prefix(8)).auth"
         // The server reads every cookie of its -auth file, whatever display it names.
         try XauthFile.write(serverAuth, display: "", cookie: cookie)
-        let p = try ChildProcess.spawn(path, ["-displayfd", "1", "-noreset", "-nolisten", "tcp", "-auth", serverAuth] + arguments,
-                                       diesWithParent: true)
+        let serverArguments = ["-displayfd", "1", "-noreset", "-nolisten", "tcp", "-auth", serverAuth] + arguments
+        // Xorg clears its parent-death signal as it sets itself up (seen here: it outlived a SIGKILLed owner),
+        // so it runs under a shell that keeps the signal and passes SIGTERM on.
+        let p = kind == .xorgDummy
+            ? try ChildProcess.spawn("/bin/sh", ["-c", Self.supervisor, "xorg-supervisor", path] + serverArguments, diesWithParent: true)
+            : try ChildProcess.spawn(path, serverArguments, diesWithParent: true)
         ServerRegistry.register(p.pid)
         let fd = p.stdout
         let number = await onOwnThread { readLine(fd: fd, timeoutMs: 15_000) }
@@ -102,6 +106,13 @@ enum XServerLauncher {
         return VirtualServer(kind: kind, display: display, process: p, authorityFile: authorityFile,
                              serverAuthFile: serverAuth, framebuffer: framebuffer)
     }
+
+    /// Runs its arguments as a child and ends it on SIGTERM, SIGINT or SIGHUP; exits when it exits.
+    static let supervisor = """
+        "$@" & child=$!
+        trap 'kill -TERM "$child" 2>/dev/null; wait "$child"; exit 143' TERM INT HUP
+        wait "$child"
+        """
 
     /// Reads one line from a file descriptor, waiting at most `timeoutMs` in all.
     nonisolated static func readLine(fd: Int32, timeoutMs: Int) -> String? {

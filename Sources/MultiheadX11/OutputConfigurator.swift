@@ -131,10 +131,7 @@ package struct OutputConfigurator {
         var table: [RRMode: ScreenMode] = [:]
         for i in 0..<Int(res.pointee.nmode) {
             let m = res.pointee.modes[i]
-            let interlaced = m.modeFlags & UInt(RR_Interlace) != 0
-            let hz = ModeTimings.refreshRate(dotClock: UInt64(m.dotClock), hTotal: m.hTotal, vTotal: m.vTotal,
-                                             doubleScan: m.modeFlags & UInt(RR_DoubleScan) != 0, interlaced: interlaced)
-            table[m.id] = ScreenMode(width: Int(m.width), height: Int(m.height), refreshRate: hz, isInterlaced: interlaced, id: UInt64(m.id))
+            table[m.id] = RandR.screenMode(m)
         }
         return table
     }

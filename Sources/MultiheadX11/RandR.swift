@@ -87,14 +87,8 @@ package enum RandR {
         var modes: [UInt: ModeInfo] = [:]
         for i in 0..<Int(res.pointee.nmode) {
             let m = res.pointee.modes[i]
-            let interlaced = m.modeFlags & UInt(RR_Interlace) != 0
-            let hz = ModeTimings.refreshRate(dotClock: UInt64(m.dotClock), hTotal: m.hTotal, vTotal: m.vTotal,
-                                             doubleScan: m.modeFlags & UInt(RR_DoubleScan) != 0, interlaced: interlaced)
             let name = m.name.map { String(cString: $0) } ?? "\(m.width)x\(m.height)"
-            modes[UInt(m.id)] = ModeInfo(
-                mode: ScreenMode(width: Int(m.width), height: Int(m.height), refreshRate: hz, isInterlaced: interlaced,
-                                 id: UInt64(m.id)),
-                name: name)
+            modes[UInt(m.id)] = ModeInfo(mode: screenMode(m), name: name)
         }
         var outputs: [UInt: OutputInfo] = [:]
         for i in 0..<Int(res.pointee.noutput) {
@@ -119,6 +113,14 @@ package enum RandR {
                 outputs: (0..<Int(p.noutput)).map { UInt(p.outputs[$0]) })
         }
         return (modes, outputs, crtcs)
+    }
+
+    /// A mode-table entry as a `ScreenMode`: its size, its rate as xrandr computes it, interlaced or not.
+    static func screenMode(_ m: XRRModeInfo) -> ScreenMode {
+        let interlaced = m.modeFlags & UInt(RR_Interlace) != 0
+        let hz = ModeTimings.refreshRate(dotClock: UInt64(m.dotClock), hTotal: m.hTotal, vTotal: m.vTotal,
+                                         doubleScan: m.modeFlags & UInt(RR_DoubleScan) != 0, interlaced: interlaced)
+        return ScreenMode(width: Int(m.width), height: Int(m.height), refreshRate: hz, isInterlaced: interlaced, id: UInt64(m.id))
     }
 
     /// A CRTC's brightness as its gamma ramp says (the top of the red ramp), or nil when the CRTC has no
