@@ -59,6 +59,8 @@ struct EventAndStateTests {
         // A screen name restricts the search.
         backend.inject(.pointer(.pointerDown, at: Point(x: 150, y: 150), screenName: "EXT", pointerID: 3))
         #expect(rf.log.count == 3 && re.log.count == 1)
+        // Lift the pointer that is still down: a touch in progress holds its window (and so the app).
+        backend.inject(.pointer(.pointerUp, at: Point(x: 1930, y: 15), pointerID: 2))
     }
 
     @Test func theResponderChainRunsViewSuperviewControllerWindowApplication() throws {
@@ -73,6 +75,7 @@ struct EventAndStateTests {
         backend.inject(.pointer(.pointerDown, at: Point(x: 10, y: 10)))
         #expect(vc.log == ["vc began"])
         #expect(passing.next === vc.view && vc.view.next === vc && vc.next === w && w.next === app && app.next == nil)
+        backend.inject(.pointer(.pointerUp, at: Point(x: 10, y: 10)))
     }
 
     @Test func keysGoToTheKeyWindowsFirstResponderOrAreDropped() throws {
