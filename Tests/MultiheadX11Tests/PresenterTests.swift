@@ -139,7 +139,7 @@ struct PresenterTests {
             let main = try backend.screenshot(of: app.mainScreen)
             #expect(main.pixel(x: 550, y: 380) == red)
             #expect((30..<200).contains { x in (300..<330).contains { y in (main.pixel(x: x, y: y) ?? 0xFFFFFF) < 0x808080 } })
-            let file = NSTemporaryDirectory() + "multihead-test-\(UUID().uuidString).png"
+            let file = NSTemporaryDirectory() + "mh-test-\(UUID().uuidString).png"
             defer { unlink(file) }
             try main.writePNG(to: file)
             #expect(try Bitmap(contentsOfPNG: file) == main)

@@ -9,7 +9,7 @@ import Testing
 struct DemoAndToolsTests {
     @Test("the headless tour exits 0 with a summary per step, a PNG per screen and step, and the event log")
     func headlessTour() async throws {
-        let dir = NSTemporaryDirectory() + "multihead-demo-\(UUID().uuidString.prefix(8))"
+        let dir = NSTemporaryDirectory() + "mh-test-demo-\(UUID().uuidString.prefix(8))"
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let r = try await multihead(["demo", "--headless", "--output-directory", dir])
         #expect(r.status == 0, "\(r.stderr)")
@@ -50,7 +50,7 @@ struct DemoAndToolsTests {
         w.backgroundColor = .blue
         w.isHidden = false
         app.flush()
-        let file = NSTemporaryDirectory() + "multihead-shot-\(UUID().uuidString.prefix(8)).png"
+        let file = NSTemporaryDirectory() + "mh-test-shot-\(UUID().uuidString.prefix(8)).png"
         defer { try? FileManager.default.removeItem(atPath: file) }
         let shot = try await multihead(["screenshot", "--screen", "DUMMY0", "-o", file], environment: env)
         #expect(shot.status == 0, "\(shot.stderr)")

@@ -66,7 +66,7 @@ struct ReliabilityTests {
 
     @Test("demo --headless ended by SIGINT, SIGTERM or SIGKILL: its X server ends too", arguments: [Int32(2), 15, 9])  // SIGINT, SIGTERM, SIGKILL
     func demoDiesWithItsServer(signal: Int32) async throws {
-        let dir = NSTemporaryDirectory() + "multihead-test-demo-\(UUID().uuidString)"
+        let dir = NSTemporaryDirectory() + "mh-test-demo-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let (p, out) = try launchMultihead(["demo", "--headless", "--stay", "--output-directory", dir], environment: [:])
         #expect(await LineReader(out).waitFor("staying up"))
@@ -91,7 +91,7 @@ struct ReliabilityTests {
         kill(server.pid, SIGSTOP)
         async let screens = multihead(["screens"], environment: env)
         async let plug = multihead(["plug", "X", "100x100+0+0"], environment: env)
-        async let shot = multihead(["screenshot", "-o", NSTemporaryDirectory() + "multihead-test-\(UUID().uuidString).png"], environment: env)
+        async let shot = multihead(["screenshot", "-o", NSTemporaryDirectory() + "mh-test-\(UUID().uuidString).png"], environment: env)
         async let watch = multihead(["watch", "--timeout", "2"], environment: env)
         let w = try await watch
         for r in [try await screens, try await plug, try await shot, w] {
@@ -109,7 +109,7 @@ struct ReliabilityTests {
         let server = try await VirtualServer.start(monitors: [.init("MAIN", "640x480+0+0", primary: true)], framebuffer: Size(width: 1024, height: 768))
         defer { server.stop() }
         _ = try await server.xrandr(["--setmonitor", "OUT", "100/26x100/26+5000+0", "none"])
-        let file = NSTemporaryDirectory() + "multihead-test-\(UUID().uuidString).png"
+        let file = NSTemporaryDirectory() + "mh-test-\(UUID().uuidString).png"
         defer { unlink(file) }
         let before = Data("precious".utf8)
         try before.write(to: URL(fileURLWithPath: file))
@@ -117,7 +117,7 @@ struct ReliabilityTests {
         #expect(r.status == 64, "\(r.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == before)
         let dir = (file as NSString).deletingLastPathComponent
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasSuffix(".tmp") && $0.contains("multihead-test") }.isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasSuffix(".tmp") && $0.contains("mh-test") }.isEmpty)
     }
 
     @Test("parallel plug and unplug of one name end 0, or 64 with \"not plugged\", never 70")
@@ -191,12 +191,14 @@ struct ReliabilityTests {
     @Test("plug changes a server the kit did not start only with --force")
     func forceGuard() async throws {
         let xvfb = Process()
-        xvfb.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
-        xvfb.arguments = ["-displayfd", "1", "-noreset", "-nolisten", "tcp", "-screen", "0", "1024x768x24"]
+        // Through setpriv from the spawn thread, like every child of the tests: it ends with the test process.
+        xvfb.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        xvfb.arguments = ["--pdeathsig", "TERM", "--", "/usr/bin/Xvfb", "-displayfd", "1", "-noreset", "-nolisten", "tcp",
+                          "-screen", "0", "1024x768x24"]
         let out = Pipe()
         xvfb.standardOutput = out
         xvfb.standardError = FileHandle.nullDevice
-        try xvfb.run()
+        try launch(xvfb)
         // Foundation's Process passes on the runtime's blocked signals: SIGKILL ends it whatever its mask.
         func check() async throws {
             let number = try #require(await LineReader(out).nextLine())
