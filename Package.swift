@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 import PackageDescription
 
 let package = Package(
@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "Multihead", targets: ["Multihead"]),
         .library(name: "MultiheadX11", targets: ["MultiheadX11"]),
         .library(name: "MultiheadTesting", targets: ["MultiheadTesting"]),
+        .library(name: "MultiheadTestingTraits", targets: ["MultiheadTestingTraits"]),
         .executable(name: "multihead", targets: ["multihead"]),
     ],
     dependencies: [
@@ -37,6 +38,11 @@ let package = Package(
             name: "MultiheadTesting",
             dependencies: ["Multihead", "MultiheadX11", "CXlib"]
         ),
+        // The Swift Testing trait `.virtualServer(monitors:)`: its own module, so that only tests link Testing.
+        .target(
+            name: "MultiheadTestingTraits",
+            dependencies: ["Multihead", "MultiheadTesting"]
+        ),
         .executableTarget(
             name: "multihead",
             dependencies: [
@@ -54,7 +60,7 @@ let package = Package(
             dependencies: ["Multihead", "MultiheadX11", "MultiheadTesting"]
         ),
         .testTarget(name: "MultiheadTests", dependencies: ["Multihead"]),
-        .testTarget(name: "MultiheadX11Tests", dependencies: ["Multihead", "MultiheadX11", "MultiheadTesting"]),
+        .testTarget(name: "MultiheadX11Tests", dependencies: ["Multihead", "MultiheadX11", "MultiheadTesting", "MultiheadTestingTraits"]),
         .testTarget(name: "multiheadTests", dependencies: ["Multihead", "MultiheadTesting", "multihead"]),
     ]
 )

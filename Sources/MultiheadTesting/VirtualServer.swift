@@ -62,6 +62,7 @@ public final class VirtualServer {
     let process: ChildProcess
     let serverAuthFile: String
     var control: ServerControl?
+    private var sharedAttached = false
     private(set) var stopped = false
 
     init(kind: Kind, display: String, process: ChildProcess, authorityFile: String, serverAuthFile: String, framebuffer: Size) {
@@ -133,10 +134,25 @@ public final class VirtualServer {
         return server
     }
 
-    /// An application whose backend is an X11 connection to this server.
-    public func makeApplication() throws -> Application {
-        try Application(backend: X11Backend(display: display))
+    /// An application whose backend is an X11 connection to this server; with `shared: true` it is
+    /// `Application.shared`, attached to this server (see `attachShared()`).
+    public func makeApplication(shared: Bool = false) throws -> Application {
+        if shared { return try attachShared() }
+        return try Application(backend: X11Backend(display: display))
     }
+
+    /// Attaches `Application.shared` to this server, so that code written the UIKit way (`Screen.main`,
+    /// `Screen.screens`, `Window(frame:)`) runs on it as it is; `stop()` gives the shared application its
+    /// in-memory backend back. Returns `Application.shared`.
+    @discardableResult
+    public func attachShared() throws -> Application {
+        try Application.shared.attach(X11Backend(display: display))
+        sharedAttached = true
+        return Application.shared
+    }
+
+    /// The server a `.virtualServer` trait started for the running test.
+    @TaskLocal public static var current: VirtualServer?
 
     /// Plugs a monitor: an output's name (DUMMY1 on Xorg+dummy) gets a mode of the frame's size (nearest
     /// `refreshRate` when given) on a free CRTC at the frame's position; any other name becomes a virtual
@@ -168,6 +184,10 @@ public final class VirtualServer {
     public func stop() {
         guard !stopped else { return }
         stopped = true
+        if sharedAttached, let b = Application.shared.backend as? X11Backend, b.displayName == display {
+            // The in-memory backend cannot fail to start.
+            try? Application.shared.attach(InMemoryBackend())
+        }
         control?.close()
         control = nil
         process.terminate()

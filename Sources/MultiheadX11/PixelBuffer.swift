@@ -19,7 +19,6 @@ final class PixelBuffer {
     private let plainMemory: UnsafeMutableRawPointer?
 
     /// Whether the pixels travel through shared memory.
-    var isShared: Bool { shm != nil }
 
     /// The shared segment's ID, if shared.
     var segmentID: Int32? { shm?.pointee.shmid }

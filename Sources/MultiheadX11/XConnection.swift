@@ -63,6 +63,7 @@ package final class XConnection {
 
     /// Runs `body`, waits for the server to answer everything it sent (XSync), and throws the first X
     /// error among those requests; errors of other requests are left for `drainStrayErrors`.
+    @discardableResult
     package func trap<T>(_ what: String, _ body: () throws -> T) throws -> T {
         try bounded { try trapNow(what, body) }
     }

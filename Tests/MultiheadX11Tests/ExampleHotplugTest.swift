@@ -8,27 +8,22 @@ import Testing
 @MainActor
 final class ExternalDisplayApp {
     var windows: [String: Window] = [:]
-    private var tokens: [any NSObjectProtocol] = []
+    private var observation: EventObservation?
 
     init(_ app: Application) {
-        let center = NotificationCenter.default
-        tokens.append(center.addObserver(forName: Screen.didConnectNotification, object: nil, queue: nil) { [weak self] n in
-            nonisolated(unsafe) let n = n
-            MainActor.assumeIsolated {
-                guard let s = n.object as? Screen, s.application === app else { return }
-                let w = Window(frame: s.bounds, screen: s)
+        observation = app.onScreenEvent { [weak self] event in
+            switch event {
+            case .connect(let screen):
+                let w = Window(frame: screen.bounds, screen: screen)
                 w.backgroundColor = .white
                 w.isHidden = false
-                self?.windows[s.name] = w
+                self?.windows[screen.name] = w
+            case .disconnect(let screen):
+                self?.windows.removeValue(forKey: screen.name)?.isHidden = true
+            default:
+                break
             }
-        })
-        tokens.append(center.addObserver(forName: Screen.didDisconnectNotification, object: nil, queue: nil) { [weak self] n in
-            nonisolated(unsafe) let n = n
-            MainActor.assumeIsolated {
-                guard let s = n.object as? Screen else { return }
-                self?.windows.removeValue(forKey: s.name)?.isHidden = true
-            }
-        })
+        }
     }
 }
 

@@ -4,36 +4,26 @@ import MultiheadTesting
 import MultiheadX11
 import Testing
 
-/// Counts the screen notifications one application posts, in order.
+/// Counts the screen events one application posts, in order (through `onScreenEvent`, which follows each
+/// notification).
 @MainActor
 final class ScreenNotificationLog {
     private(set) var entries: [(name: Notification.Name, screen: String)] = []
-    private var tokens: [any NSObjectProtocol] = []
+    private var observation: EventObservation?
 
     init(_ app: Application) {
-        for name in [Screen.didConnectNotification, Screen.didDisconnectNotification, Screen.modeDidChangeNotification,
-                     Screen.mainDidChangeNotification, Screen.brightnessDidChangeNotification] {
-            tokens.append(NotificationCenter.default.addObserver(forName: name, object: nil, queue: nil) { [weak self, weak app] n in
-                nonisolated(unsafe) let n = n
-                MainActor.assumeIsolated {
-                    guard let s = n.object as? Screen, s.application === app else { return }
-                    self?.entries.append((n.name, s.name))
-                }
-            })
-        }
+        observation = app.onScreenEvent { [weak self] e in self?.entries.append((e.notificationName, e.screen.name)) }
     }
 
     func count(_ name: Notification.Name) -> Int { entries.filter { $0.name == name }.count }
+    /// "connect NAME", "disconnect NAME", "mode NAME", "main NAME", "brightness NAME".
     var summary: [String] {
         entries.map { e in
-            let kind = e.name == Screen.didConnectNotification ? "connect" : e.name == Screen.didDisconnectNotification ? "disconnect"
-                : e.name == Screen.mainDidChangeNotification ? "main"
-                : e.name == Screen.brightnessDidChangeNotification ? "brightness" : "mode"
+            let kind = [Screen.didConnectNotification: "connect", Screen.didDisconnectNotification: "disconnect",
+                        Screen.mainDidChangeNotification: "main", Screen.brightnessDidChangeNotification: "brightness"][e.name] ?? "mode"
             return "\(kind) \(e.screen)"
         }
     }
-
-    isolated deinit { for t in tokens { NotificationCenter.default.removeObserver(t) } }
 }
 
 @MainActor

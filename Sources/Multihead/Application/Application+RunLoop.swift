@@ -16,18 +16,23 @@ extension Application {
     public func run() async throws {
         launch()
         if let e = connectionError { throw e }
-        stopRequested = false
+        // A stop() that came before run() (from launch, or a handler) ends this run at once.
+        if stopRequested {
+            stopRequested = false
+            return
+        }
         try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, any Error>) in
             runContinuation = c
         }
     }
 
-    /// Ends `run()`.
+    /// Ends `run()`; called before `run()`, the next `run()` returns at once.
     public func stop() {
-        stopRequested = true
         if let c = runContinuation {
             runContinuation = nil
             c.resume()
+        } else {
+            stopRequested = true
         }
     }
 

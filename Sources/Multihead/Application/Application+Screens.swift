@@ -47,14 +47,19 @@ public enum ScreenEvent: Sendable {
 
 extension Application {
     /// The screen notifications as an async sequence, from now on, in the order they are posted.
-    public func screenEvents() -> AsyncStream<ScreenEvent> {
-        let (stream, continuation) = AsyncStream.makeStream(of: ScreenEvent.self)
-        let id = UUID()
-        screenStreams[id] = continuation
-        continuation.onTermination = { [weak self] _ in
-            Task { @MainActor in self?.screenStreams[id] = nil }
-        }
-        return stream
+    public func screenEvents() -> AsyncStream<ScreenEvent> { screenListeners.stream() }
+
+    /// Calls `handler` on the main actor for every screen event from now on, right after its notification
+    /// is posted: the Swift 6 way to react without `MainActor.assumeIsolated`. Keep the returned
+    /// observation as long as you want the events; releasing it ends them.
+    ///
+    /// ```swift
+    /// let observation = app.onScreenEvent { event in
+    ///     if case .connect(let screen) = event { print("connected", screen.name) }
+    /// }
+    /// ```
+    public func onScreenEvent(_ handler: @escaping @MainActor (ScreenEvent) -> Void) -> EventObservation {
+        screenListeners.observe(handler)
     }
 
     /// Re-reads the monitors from the backend now and posts what changed, as an event from the backend
@@ -150,7 +155,7 @@ extension Application {
         var info: [AnyHashable: Any]?
         if case .modeChange(_, let previous) = event { info = [Screen.previousDescriptionKey: previous] }
         NotificationCenter.default.post(name: event.notificationName, object: event.screen, userInfo: info)
-        for c in screenStreams.values { c.yield(event) }
+        screenListeners.send(event)
     }
 
     private func nonEmpty(_ snapshot: [ScreenDescription]) -> [ScreenDescription] {

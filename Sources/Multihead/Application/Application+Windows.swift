@@ -22,14 +22,12 @@ extension Application {
     public var keyWindow: Window? { keyWindowStorage }
 
     /// The window notifications as an async sequence, from now on.
-    public func windowEvents() -> AsyncStream<WindowEvent> {
-        let (stream, continuation) = AsyncStream.makeStream(of: WindowEvent.self)
-        let id = UUID()
-        windowStreams[id] = continuation
-        continuation.onTermination = { [weak self] _ in
-            Task { @MainActor in self?.windowStreams[id] = nil }
-        }
-        return stream
+    public func windowEvents() -> AsyncStream<WindowEvent> { windowListeners.stream() }
+
+    /// Calls `handler` on the main actor for every window event from now on, right after its notification
+    /// is posted; keep the returned observation as long as you want them.
+    public func onWindowEvent(_ handler: @escaping @MainActor (WindowEvent) -> Void) -> EventObservation {
+        windowListeners.observe(handler)
     }
 
     var allWindows: [Window] { liveWindows.values.compactMap(\.window) }
@@ -106,20 +104,19 @@ extension Application {
 
     /// What the backend must show now.
     func currentScene() -> Scene {
-        var shown: [PresentedWindow] = [], hidden: [Window] = []
+        var shown: [PresentedWindow] = []
         for id in stacking.backToFront {
-            guard let w = liveWindows[id]?.window else { continue }
-            if w.hiddenStorage { hidden.append(w); continue }
+            guard let w = liveWindows[id]?.window, !w.hiddenStorage else { continue }
             shown.append(PresentedWindow(
                 window: w, screenName: w.screenStorage.name, frameOnDesktop: w.frameOnDesktop,
                 level: w.levelStorage, needsDisplay: w.needsDisplay,
                 softwareBrightness: w.screenStorage.softwareBrightness))
         }
-        return Scene(windows: shown, hidden: hidden)
+        return Scene(windows: shown)
     }
 
     private func post(_ name: Notification.Name, _ w: Window, _ event: WindowEvent) {
         NotificationCenter.default.post(name: name, object: w)
-        for c in windowStreams.values { c.yield(event) }
+        windowListeners.send(event)
     }
 }

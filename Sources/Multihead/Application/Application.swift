@@ -30,8 +30,8 @@ public final class Application: Responder {
     var stopRequested = false
     var runContinuation: CheckedContinuation<Void, any Error>?
     var queuedWhileSuspended: [() -> Void] = []
-    var screenStreams: [UUID: AsyncStream<ScreenEvent>.Continuation] = [:]
-    var windowStreams: [UUID: AsyncStream<WindowEvent>.Continuation] = [:]
+    let screenListeners = EventRegistry<ScreenEvent>()
+    let windowListeners = EventRegistry<WindowEvent>()
     // Windows: every live window, and the stacking order of those ever shown.
     var liveWindows: [ObjectIdentifier: WeakWindow] = [:]
     var stacking = StackingOrder()

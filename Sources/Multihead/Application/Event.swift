@@ -39,7 +39,6 @@ public struct Event: Sendable, Hashable {
     }
 
     /// Whether the event has a location (pointer events) or goes to the key window (key events).
-    public var hasLocation: Bool { location != nil }
 }
 
 /// A key on the keyboard.

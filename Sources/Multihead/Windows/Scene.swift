@@ -3,8 +3,6 @@
 public struct Scene {
     /// The visible windows, back to front across all screens.
     public var windows: [PresentedWindow]
-    /// The windows that were shown before and are hidden now (still alive).
-    public var hidden: [Window]
 }
 
 /// One visible window as the backend must show it.

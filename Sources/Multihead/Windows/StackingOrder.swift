@@ -17,7 +17,6 @@ struct StackingOrder {
     private var keys: [ObjectIdentifier: Key] = [:]
 
     /// How many windows are ordered.
-    var count: Int { keys.count }
 
     /// The key of a window, if ordered.
     func key(of id: ObjectIdentifier) -> Key? { keys[id] }

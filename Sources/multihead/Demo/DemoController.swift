@@ -23,7 +23,7 @@ final class DemoController {
     var step = "launch"
     var onQuit: (() -> Void)?
     var onEvent: ((DemoEvent) -> Void)?
-    private var observers: [any NSObjectProtocol] = []
+    private var observation: EventObservation?
 
     init(app: Application) {
         self.app = app
@@ -32,17 +32,8 @@ final class DemoController {
     /// Registers for connect and disconnect (Listing 2-1), makes the main window, and sets up every external
     /// screen already there (Listing 2-3).
     func launch() {
-        let center = NotificationCenter.default
-        let names = [Screen.didConnectNotification, Screen.didDisconnectNotification, Screen.modeDidChangeNotification]
-        for name in names {
-            observers.append(center.addObserver(forName: name, object: nil, queue: nil) { [weak self] n in
-                nonisolated(unsafe) let n = n
-                MainActor.assumeIsolated {
-                    guard let self, let screen = n.object as? Screen, screen.application === self.app else { return }
-                    self.handle(n.name, screen)
-                }
-            })
-        }
+        // The application's own events, on the main actor: no NotificationCenter filtering, no isolation dance.
+        observation = app.onScreenEvent { [weak self] event in self?.handle(event) }
         let main = app.mainScreen
         let window = DemoWindow(frame: main.bounds, screen: main)
         window.rootViewController = mainController
@@ -53,17 +44,18 @@ final class DemoController {
         refreshMain()
     }
 
-    private func handle(_ name: Notification.Name, _ screen: Screen) {
-        let kind = name == Screen.didConnectNotification ? "connect" : name == Screen.didDisconnectNotification ? "disconnect" : "modeChange"
-        let event = DemoEvent(step: step, event: kind, screen: screen.name, frame: "\(screen.frame)",
+    private func handle(_ e: ScreenEvent) {
+        let screen = e.screen
+        switch e {
+        case .connect: attach(screen)
+        case .disconnect: detach(screen)
+        case .modeChange: resize(screen)
+        case .brightnessChange, .mainChange: return
+        }
+        let event = DemoEvent(step: step, event: e.name, screen: screen.name, frame: "\(screen.frame)",
                               mode: screen.currentMode.map { "\($0)" })
         events.append(event)
         onEvent?(event)
-        switch kind {
-        case "connect": attach(screen)
-        case "disconnect": detach(screen)
-        default: resize(screen)
-        }
         refreshMain()
     }
 
@@ -99,6 +91,4 @@ final class DemoController {
     }
 
     private func refreshMain() { mainController.show(app.screens) }
-
-    isolated deinit { for o in observers { NotificationCenter.default.removeObserver(o) } }
 }

@@ -7,7 +7,6 @@ final class ControlView: View {
     private let colors: [Color]
     private let label = Label(frame: .zero)
     private(set) var taps = 0
-    var onTap: ((ControlView) -> Void)?
 
     init(title: String, frame: Rect, colors: [Color]) {
         self.title = title
@@ -24,7 +23,6 @@ final class ControlView: View {
         taps += 1
         backgroundColor = colors[taps % colors.count]
         updateLabel()
-        onTap?(self)
     }
 
     private func updateLabel() {
@@ -40,7 +38,6 @@ final class MainViewController: ViewController {
     private let title = Label(frame: .zero)
     private var lines: [Label] = []
     private(set) var controls: [ControlView] = []
-    var onControlTap: ((ControlView) -> Void)?
 
     override func viewDidLoad() {
         view.backgroundColor = Color(red: 0.13, green: 0.15, blue: 0.19)
@@ -57,7 +54,6 @@ final class MainViewController: ViewController {
         ]
         for (i, spec) in specs.enumerated() {
             let c = ControlView(title: spec.0, frame: Rect(x: 40 + Double(i) * 180, y: 90, width: 160, height: 90), colors: spec.1)
-            c.onTap = { [weak self] in self?.onControlTap?($0) }
             controls.append(c)
             view.addSubview(c)
         }
