@@ -114,12 +114,22 @@ extension ServerControl {
 extension ServerControl {
     /// The mapped top-level windows, bottom to top, as the server stacks them (`XQueryTree`).
     public func mappedStackingOrder() throws -> [UInt] {
+        try mappedTopLevels { _ in true }
+    }
+
+    /// The mapped override-redirect windows that are children of the root, bottom to top: windows no window
+    /// manager reparented into a frame.
+    public func mappedOverrideRedirectWindows() throws -> [UInt] {
+        try mappedTopLevels { $0.override_redirect != 0 }
+    }
+
+    private func mappedTopLevels(where keep: (XWindowAttributes) -> Bool) throws -> [UInt] {
         let c = connection
         let windows = try topLevelWindows()
         let mapped = c.bounded {
             windows.compactMap { w -> UInt? in
                 var attrs = XWindowAttributes()
-                return XGetWindowAttributes(c.display, w, &attrs) != 0 && attrs.map_state == IsViewable ? UInt(w) : nil
+                return XGetWindowAttributes(c.display, w, &attrs) != 0 && attrs.map_state == IsViewable && keep(attrs) ? UInt(w) : nil
             }
         }
         try c.checkAlive()

@@ -27,11 +27,15 @@ public final class ServerControl {
 
     /// Whether the kit started this server (it marks the root window with `_MULTIHEAD_PRIVATE_SERVER`):
     /// only such a server's monitors may be changed without `--force`. `XGetWindowProperty`.
-    public var isPrivateServer: Bool {
+    public var isPrivateServer: Bool { hasRootProperty(Self.privateMarkName) }
+
+    /// Whether the root window has a property of that name (a window manager sets
+    /// `_NET_SUPPORTING_WM_CHECK` once it runs). `XGetWindowProperty`.
+    public func hasRootProperty(_ name: String) -> Bool {
         let c = connection
         guard !c.isLost else { return false }
         return c.bounded {
-            let atom = XInternAtom(c.display, Self.privateMarkName, 1)
+            let atom = XInternAtom(c.display, name, 1)
             guard atom != 0, !c.isLost else { return false }
             var type: Atom = 0, format: Int32 = 0, count: UInt = 0, after: UInt = 0
             var data: UnsafeMutablePointer<UInt8>?

@@ -4,15 +4,6 @@ import Multihead
 /// Renders the model without X: one window into a cairo surface, or a whole screen as X would show it.
 @MainActor
 public enum OffscreenRenderer {
-    /// Draws a window's views into an RGB24 surface the window's size: black first (X windows are opaque),
-    /// then the views, then software dimming.
-    static func render(_ window: Window, into surface: OpaquePointer, brightness: Double) {
-        let canvas = CairoCanvas(surface: surface)
-        canvas.clearToBlack()
-        ViewRenderer.draw(window, in: canvas, brightness: brightness)
-        cairo_surface_flush(surface)
-    }
-
     /// A window's pixels alone, at its size clamped to 1…32767 (and to 16384² for memory's sake).
     public static func render(_ window: Window) -> Bitmap {
         let w = Int(min(16384, max(1, window.bounds.width.rounded())))
@@ -23,7 +14,7 @@ public enum OffscreenRenderer {
                   let s = cairo_image_surface_create_for_data(base, CAIRO_FORMAT_RGB24, Int32(w), Int32(h), Int32(w * 4))
             else { return }
             defer { cairo_surface_destroy(s) }
-            render(window, into: s, brightness: window.screen.softwareBrightness)
+            WindowRenderer.render(window, into: s, brightness: window.screen.softwareBrightness)
         }
         bitmap.pixels.withUnsafeMutableBufferPointer { p in
             for i in p.indices { p[i] &= 0x00FF_FFFF }

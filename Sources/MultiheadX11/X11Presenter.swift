@@ -147,7 +147,7 @@ package final class X11Presenter {
                                        height: entry.geometry.h, shared: useSharedMemory)
         }
         guard let buffer = entry.buffer else { return false }
-        OffscreenRenderer.render(item.window, into: buffer.surface, brightness: item.softwareBrightness)
+        WindowRenderer.render(item.window, into: buffer.surface, brightness: item.softwareBrightness)
         entry.drawnBrightness = item.softwareBrightness
         buffer.put(to: entry.xid, gc: gc)
         return true

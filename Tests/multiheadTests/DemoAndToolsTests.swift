@@ -118,4 +118,51 @@ struct DemoAndToolsTests {
         #expect(text.contains("2 screens"))
         #expect(try control.mappedStackingOrder().isEmpty)
     }
+
+    @Test("under a real window manager (openbox): not reparented, a window per screen, q quits")
+    func demoUnderOpenbox() async throws {
+        let server = try await VirtualServer.start(monitors: [
+            .init("MAIN", "1024x768+0+0", primary: true), .init("SIDE", "640x480+1024+0"),
+        ])
+        defer { server.stop() }
+        let control = try server.controlConnection()
+        let wm = Process()
+        wm.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        wm.arguments = ["--pdeathsig", "TERM", "--", "/usr/bin/openbox"]
+        wm.environment = ProcessInfo.processInfo.environment.merging(server.environment) { $1 }
+        wm.standardOutput = FileHandle.nullDevice
+        wm.standardError = FileHandle.nullDevice
+        try launch(wm)
+        func check() async throws {
+            // openbox announces itself on the root window once it manages the screen.
+            let app = try server.makeApplication()
+            #expect(try await waitFor(app) { control.hasRootProperty("_NET_SUPPORTING_WM_CHECK") })
+            // openbox's own override-redirect windows, if it shows any, are not the demo's.
+            let before = Set(try control.mappedOverrideRedirectWindows())
+            let (p, out) = try launchMultihead(["demo"], environment: server.environment)
+            let reader = LineReader(out)
+            #expect(await reader.waitFor("screens; q or Escape"))
+            // Both windows are override-redirect children of the root: openbox put no frame around them.
+            func demoWindows() -> Set<UInt> { Set((try? control.mappedOverrideRedirectWindows()) ?? []).subtracting(before) }
+            #expect(try await waitFor(app) { demoWindows().count == 2 })
+            let shown = demoWindows()
+            #expect(try await waitFor(app) { (try? server.screenshot(of: "SIDE"))?.pixel(x: 10, y: 10) == 0xFFFFFF })
+            // The main window has the keyboard: q reaches it although a window manager runs.
+            try server.type("q")
+            await exited(p)
+            #expect(p.terminationStatus == 0)
+            // The server destroys a client's windows once it has seen the client go.
+            #expect(try await waitFor(app) { demoWindows().isDisjoint(with: shown) }, "\(before) \(shown) \(demoWindows())")
+        }
+        var failure: (any Error)?
+        do { try await check() } catch { failure = error }
+        kill(wm.processIdentifier, SIGKILL)
+        await exited(wm)
+        if let failure { throw failure }
+    }
+
+    /// Runs an app until a fact about another process holds (bounded; a fact, not a time).
+    private func waitFor(_ app: Application, _ condition: () -> Bool) async throws -> Bool {
+        await app.run(until: condition, timeout: .seconds(20))
+    }
 }

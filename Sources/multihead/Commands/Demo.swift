@@ -35,6 +35,7 @@ struct Demo: AsyncParsableCommand {
             demo.onEvent = { e in print("\(e.event) \(e.screen) \(e.frame) \(e.mode ?? "")") }
             demo.launch()
             print("multihead demo on \(display ?? ""): \(app.screens.count) screens; q or Escape in the main window quits")
+            flushStandardOutput()
             try await app.run()
             app.terminate()
         }
