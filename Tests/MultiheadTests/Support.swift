@@ -1,38 +1,46 @@
 import Foundation
 @testable import Multihead
 
-/// Records the window and screen notifications of one application, in order, as "kind NAME".
+/// Records the window and screen events of one application, in order, as "kind NAME" (through the
+/// application's main-actor observations, which follow each notification).
 @MainActor
 final class NotificationLog {
     private(set) var entries: [String] = []
-    private var tokens: [any NSObjectProtocol] = []
-    private let names: [(Notification.Name, String)] = [
-        (Window.didBecomeVisibleNotification, "visible"), (Window.didBecomeHiddenNotification, "hidden"),
-        (Window.didBecomeKeyNotification, "key"), (Window.didResignKeyNotification, "resign"),
-        (Screen.didConnectNotification, "connect"), (Screen.didDisconnectNotification, "disconnect"),
-        (Screen.modeDidChangeNotification, "mode"), (Screen.brightnessDidChangeNotification, "brightness"),
-    ]
+    private var observations: [EventObservation] = []
     /// Called for every entry, after it is recorded.
     var onEntry: ((String, AnyObject) -> Void)?
 
+    private let label: @MainActor (AnyObject) -> String
+
     init(_ app: Application, label: @escaping @MainActor (AnyObject) -> String) {
-        for (name, kind) in names {
-            tokens.append(NotificationCenter.default.addObserver(forName: name, object: nil, queue: nil) { [weak self, weak app] n in
-                nonisolated(unsafe) let n = n
-                MainActor.assumeIsolated {
-                    guard let self, let app, let obj = n.object as AnyObject? else { return }
-                    if let w = obj as? Window, w.application !== app { return }
-                    if let s = obj as? Screen, s.application !== app { return }
-                    self.entries.append("\(kind) \(label(obj))")
-                    self.onEntry?(kind, obj)
-                }
-            })
-        }
+        self.label = label
+        // Weak: the log owns the observations, which must not own the log.
+        let record: @MainActor (String, AnyObject) -> Void = { [weak self] kind, obj in self?.record(kind, obj) }
+        observations.append(app.onWindowEvent { e in
+            switch e {
+            case .becameVisible(let w): record("visible", w)
+            case .becameHidden(let w): record("hidden", w)
+            case .becameKey(let w): record("key", w)
+            case .resignedKey(let w): record("resign", w)
+            }
+        })
+        observations.append(app.onScreenEvent { e in
+            switch e {
+            case .connect(let s): record("connect", s)
+            case .disconnect(let s): record("disconnect", s)
+            case .modeChange(let s, _): record("mode", s)
+            case .brightnessChange(let s): record("brightness", s)
+            case .mainChange: break
+            }
+        })
+    }
+
+    private func record(_ kind: String, _ obj: AnyObject) {
+        entries.append("\(kind) \(label(obj))")
+        onEntry?(kind, obj)
     }
 
     func clear() { entries.removeAll() }
-
-    isolated deinit { for t in tokens { NotificationCenter.default.removeObserver(t) } }
 }
 
 /// A window that knows its name, for readable assertions.
