@@ -12,8 +12,10 @@ final class EventRegistry<Event: Sendable> {
         let (stream, continuation) = AsyncStream.makeStream(of: Event.self)
         let id = UUID()
         streams[id] = continuation
-        continuation.onTermination = { [weak self] _ in
-            Task { @MainActor in self?.streams[id] = nil }
+        // Strong, not weak (a weak reference gives the registry a side table that LeakSanitizer takes for a
+        // leak): the stream calls this once when it ends, and lets the closure go.
+        continuation.onTermination = { _ in
+            Task { @MainActor in self.streams[id] = nil }
         }
         return stream
     }
@@ -23,7 +25,8 @@ final class EventRegistry<Event: Sendable> {
     func observe(_ handler: @escaping @MainActor (Event) -> Void) -> EventObservation {
         let id = UUID()
         handlers.append((id, handler))
-        return EventObservation { [weak self] in self?.handlers.removeAll { $0.id == id } }
+        // The observation keeps the registry (not the other way round): no cycle, and no weak side table.
+        return EventObservation { self.handlers.removeAll { $0.id == id } }
     }
 
     /// Delivers an event to every handler, then to every stream.
