@@ -138,7 +138,14 @@ package final class SpawnThread: @unchecked Sendable {
     private var jobs: [() -> Void] = []
 
     private init() {
-        let t = Thread { [unowned self] in self.loop() }
+        let t = Thread { [unowned self] in
+            // Children inherit the spawning thread's signal mask (Foundation's Process passes it on as it is):
+            // from this thread they start with nothing blocked, so their parent-death SIGTERM arrives.
+            var none = sigset_t()
+            sigemptyset(&none)
+            pthread_sigmask(SIG_SETMASK, &none, nil)
+            self.loop()
+        }
         t.name = "multihead.spawn"
         t.start()
     }
