@@ -34,6 +34,9 @@ struct WindowTests {
     @Test func levelsAreFiniteDoubles() throws {
         #expect(WindowLevel.normal.rawValue == 0 && WindowLevel.statusBar.rawValue == 1000 && WindowLevel.alert.rawValue == 2000)
         #expect(WindowLevel(.nan) == nil && WindowLevel(.infinity) == nil)
+        // RawRepresentable, as UIWindow.Level.
+        #expect(WindowLevel(rawValue: 1000) == .statusBar && WindowLevel(rawValue: .nan) == nil)
+        #expect((WindowLevel.normal + 1).rawValue == 1)
         let (app, _) = try makeApp()
         let w = Window(frame: .zero, screen: app.mainScreen)
         w.setWindowLevel(1500.5)

@@ -122,11 +122,12 @@ open class View: Responder {
         bounds.contains(point)
     }
 
-    /// The deepest descendant (or this view) that is visible, has alpha > 0.01, takes touches and contains
+    /// The deepest descendant (or this view) that is visible, has alpha ≥ 0.01, takes touches and contains
     /// the point (in this view's coordinates); later subviews are tried first. A point outside the bounds
     /// reaches nothing, even where a subview draws outside them.
     open func hitTest(_ point: Point, with event: Event? = nil) -> View? {
-        guard !isHidden, alpha > 0.01, isUserInteractionEnabled, point.isFinite,
+        // UIKit ignores views whose alpha is below 0.01; at 0.01 they still receive.
+        guard !isHidden, alpha >= 0.01, isUserInteractionEnabled, point.isFinite,
               self.point(inside: point, with: event) else { return nil }
         for sub in subviewStorage.reversed() {
             let p = Point(x: point.x - sub.frameStorage.origin.x + sub.boundsOrigin.x,

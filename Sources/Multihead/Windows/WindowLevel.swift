@@ -1,5 +1,5 @@
 /// Where a window sits on the z-axis (UIWindow.Level): higher levels are in front.
-public struct WindowLevel: Hashable, Comparable, Sendable, CustomStringConvertible {
+public struct WindowLevel: Hashable, Comparable, Sendable, CustomStringConvertible, RawRepresentable {
     /// The level as a number; always finite.
     public let rawValue: Double
 
@@ -8,6 +8,9 @@ public struct WindowLevel: Hashable, Comparable, Sendable, CustomStringConvertib
         guard rawValue.isFinite else { return nil }
         self.rawValue = rawValue
     }
+
+    /// Makes a level from its raw value, as `UIWindow.Level(rawValue:)` does; nil for a non-finite value.
+    public init?(rawValue: Double) { self.init(rawValue) }
 
     private init(finite: Double) { rawValue = finite }
 
