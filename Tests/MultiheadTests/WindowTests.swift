@@ -245,3 +245,49 @@ struct WindowTests {
         #expect(seen == ["visible a", "key a", "visible b", "resign a", "key b", "hidden a"])
     }
 }
+
+/// A window that records its key hooks into the same log as the notifications, and may refuse to be key.
+@MainActor
+final class HookedWindow: Window {
+    let name: String
+    let refusesKey: Bool
+    weak var log: NotificationLog?
+    var hooks: [String] = []
+
+    init(_ name: String, screen: Screen, refusesKey: Bool = false) {
+        self.name = name
+        self.refusesKey = refusesKey
+        super.init(frame: Rect(x: 0, y: 0, width: 100, height: 100), screen: screen)
+    }
+
+    override var canBecomeKey: Bool { !refusesKey }
+    override func becomeKey() { hooks.append("becomeKey \(name) after \(log?.entries.count ?? -1) entries") }
+    override func resignKey() { hooks.append("resignKey \(name) after \(log?.entries.count ?? -1) entries") }
+}
+
+@MainActor
+@Suite("Key window hooks")
+struct KeyWindowHookTests {
+    @Test("becomeKey and resignKey run before their notifications, the old window first; canBecomeKey false is never key")
+    func hooks() throws {
+        let (app, _) = try makeApp()
+        let log = NotificationLog(app) { ($0 as? HookedWindow)?.name ?? label($0) }
+        let a = HookedWindow("A", screen: app.mainScreen), b = HookedWindow("B", screen: app.mainScreen)
+        let panel = HookedWindow("P", screen: app.mainScreen, refusesKey: true)
+        for w in [a, b, panel] { w.log = log }
+        a.makeKeyAndVisible()
+        #expect(a.hooks == ["becomeKey A after 1 entries"])          // after "visible A", before "key A"
+        b.makeKeyAndVisible()
+        #expect(a.hooks.last == "resignKey A after 3 entries")       // before "resign A"
+        #expect(b.hooks == ["becomeKey B after 4 entries"])          // after "resign A", before "key B"
+        #expect(log.entries == ["visible A", "key A", "visible B", "resign A", "key B"])
+        log.clear()
+        // A window that cannot become key: makeKey changes nothing and posts nothing.
+        panel.makeKeyAndVisible()
+        #expect(log.entries == ["visible P"] && app.keyWindow === b && panel.hooks.isEmpty)
+        // Hiding the key window skips it when picking the next one (P is frontmost, but refuses).
+        b.isHidden = true
+        #expect(app.keyWindow === a)
+        #expect(b.hooks.last?.hasPrefix("resignKey B") == true && panel.hooks.isEmpty)
+    }
+}

@@ -65,16 +65,21 @@ extension Application {
         post(Window.didBecomeHiddenNotification, w, .becameHidden(w))
         if keyWindowStorage === w {
             keyWindowStorage = nil
+            w.resignKey()
             post(Window.didResignKeyNotification, w, .resignedKey(w))
             if let next = keyWindowCandidate() { makeKey(next) } else { backend.focus(nil) }
         }
     }
 
     func makeKey(_ w: Window) {
-        guard keyWindowStorage !== w else { return }
+        guard keyWindowStorage !== w, w.canBecomeKey else { return }
         let old = keyWindowStorage
         keyWindowStorage = w
-        if let old { post(Window.didResignKeyNotification, old, .resignedKey(old)) }
+        if let old {
+            old.resignKey()
+            post(Window.didResignKeyNotification, old, .resignedKey(old))
+        }
+        w.becomeKey()
         post(Window.didBecomeKeyNotification, w, .becameKey(w))
         backend.focus(w)
     }
@@ -84,7 +89,7 @@ extension Application {
         let main = mainScreen
         let id = stacking.firstFromFront { id in
             guard let w = liveWindows[id]?.window else { return false }
-            return !w.hiddenStorage && w.alpha > 0 && w.levelStorage == .normal && w.screenStorage === main
+            return !w.hiddenStorage && w.alpha > 0 && w.levelStorage == .normal && w.screenStorage === main && w.canBecomeKey
         }
         return id.flatMap { liveWindows[$0]?.window }
     }

@@ -79,9 +79,20 @@ open class Window: View {
     /// Whether this is the application's key window.
     public var isKeyWindow: Bool { application.keyWindow === self }
 
-    /// Makes this the key window: the old key window's `didResignKeyNotification` is posted, then this
-    /// window's `didBecomeKeyNotification`.
+    /// Makes this the key window: the old key window's `resignKey()` and `didResignKeyNotification`, then
+    /// this window's `becomeKey()` and `didBecomeKeyNotification`. Nothing happens when `canBecomeKey` is
+    /// false.
     public func makeKey() { application.makeKey(self) }
+
+    /// Whether this window may be the key window (UIWindow.canBecomeKey); the default is true. A window
+    /// that answers false is never made key, not even by the rule that picks the next key window.
+    open var canBecomeKey: Bool { true }
+
+    /// Called when this window becomes the key window, before `didBecomeKeyNotification` is posted.
+    open func becomeKey() {}
+
+    /// Called when this window stops being the key window, before `didResignKeyNotification` is posted.
+    open func resignKey() {}
 
     /// Shows the window in front of its level and makes it key.
     public func makeKeyAndVisible() {
