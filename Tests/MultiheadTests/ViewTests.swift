@@ -156,4 +156,18 @@ struct ViewTests {
         w.isHidden = true
         #expect(w.hitTest(Point(x: 50, y: 50)) == nil)
     }
+
+    @Test("tags: 0 by default; viewWithTag searches depth first, the view itself first")
+    func tags() {
+        let root = View(frame: Rect(x: 0, y: 0, width: 100, height: 100))
+        let a = View(frame: .zero), a1 = View(frame: .zero), b = View(frame: .zero)
+        root.addSubview(a); a.addSubview(a1); root.addSubview(b)
+        #expect(root.tag == 0 && root.viewWithTag(0) === root)
+        a1.tag = 7
+        b.tag = 7
+        #expect(root.viewWithTag(7) === a1)     // a's subtree before b
+        root.tag = 7
+        #expect(root.viewWithTag(7) === root)
+        #expect(root.viewWithTag(8) == nil)
+    }
 }

@@ -97,4 +97,13 @@ extension View {
         }
         return true
     }
+
+    /// The first view with this tag, depth first, the view itself first (UIView.viewWithTag).
+    public func viewWithTag(_ tag: Int) -> View? {
+        if self.tag == tag { return self }
+        for sub in subviewStorage {
+            if let found = sub.viewWithTag(tag) { return found }
+        }
+        return nil
+    }
 }

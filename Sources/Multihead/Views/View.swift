@@ -101,6 +101,9 @@ open class View: Responder {
     /// Whether the view takes touches; when false, touches go to the views behind it.
     open var isUserInteractionEnabled = true
 
+    /// A number to find the view by (`viewWithTag(_:)`); 0 by default.
+    open var tag: Int = 0
+
     /// Whether the view asked to be drawn again.
     public internal(set) var needsDisplay = true
 
