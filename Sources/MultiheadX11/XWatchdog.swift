@@ -17,7 +17,8 @@ final class XWatchdog: @unchecked Sendable {
     private var deadline: Double = 0
     private var fd: Int32 = -1
     private var descriptorsBefore: Set<Descriptor> = []
-    private var generation = 0
+    /// Whether a check is scheduled; there is at most one, so a busy connection costs no pile of timers.
+    private var checkPending = false
     private var cancelled = false
     private var firedStorage = false
 
@@ -42,22 +43,18 @@ final class XWatchdog: @unchecked Sendable {
     /// Runs `body` bounded by `timeout`, counted from the outermost section's start.
     func bounded<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
         lock.lock()
-        let outermost = depth == 0
-        if outermost {
+        var schedule = false
+        if depth == 0 {
             deadline = Self.now() + timeout
-            generation += 1
             if fd < 0 { descriptorsBefore = Self.openDescriptors() }
+            schedule = !checkPending
+            checkPending = true
         }
         depth += 1
-        let mine = generation
         lock.unlock()
-        // One check per outermost section, at its deadline: idle connections cost no wake-ups.
-        if outermost {
-            // Holds the watchdog until the deadline (a weak reference would give it a side table).
-            DispatchQueue.global(qos: .userInitiated).asyncAfter(deadline: .now() + timeout) {
-                self.check(generation: mine)
-            }
-        }
+        // One check at a time, at the deadline of the section that scheduled it; a later section's deadline
+        // is checked when that one fires. Idle connections cost no wake-ups.
+        if schedule { scheduleCheck(after: timeout) }
         defer {
             lock.lock()
             depth -= 1
@@ -73,9 +70,26 @@ final class XWatchdog: @unchecked Sendable {
         lock.unlock()
     }
 
-    private func check(generation checked: Int) {
+    private func scheduleCheck(after seconds: Double) {
+        // Holds the watchdog until then (a weak reference would give it a side table).
+        DispatchQueue.global(qos: .userInitiated).asyncAfter(deadline: .now() + max(0.001, seconds)) { self.check() }
+    }
+
+    private func check() {
         lock.lock()
-        guard checked == generation, depth > 0, !cancelled, !firedStorage else { lock.unlock(); return }
+        guard depth > 0, !cancelled, !firedStorage else {
+            checkPending = false
+            lock.unlock()
+            return
+        }
+        let left = deadline - Self.now()
+        if left > 0 {
+            // A section that began after this check was scheduled: check again at its deadline.
+            lock.unlock()
+            scheduleCheck(after: left)
+            return
+        }
+        checkPending = false
         firedStorage = true
         let targets = fd >= 0 ? [fd] : Self.openDescriptors().subtracting(descriptorsBefore).map(\.fd).filter(Self.isXSocket)
         lock.unlock()
