@@ -70,15 +70,12 @@ public final class ServerControl {
     public func plug(_ name: String, frame: Rect, primary: Bool = false, refreshRate: Double? = nil) throws {
         try Self.validate(name: name)
         try requireRandR15()
+        try checkFrame(name, frame)
         let c = connection
-        let largest = c.screenSizeRange()
-        guard frame.isFinite, !frame.isEmpty, frame.minX >= 0, frame.minY >= 0,
-              frame.maxX <= largest.width, frame.maxY <= largest.height else {
-            throw VirtualServerError.invalidMonitor(
-                "\(name.terminalEscaped) \(frame): the frame must lie within the largest screen, \(Int(largest.width))x\(Int(largest.height)) at (0, 0)")
-        }
         try c.grabbed {
-            if outputNames.contains(name) {
+            // One read of the outputs (a request per output) serves every check below.
+            let outputs = outputNames
+            if outputs.contains(name) {
                 guard name != "screen" else {
                     throw VirtualServerError.invalidMonitor("\"screen\" is Xvfb's own output; plug a virtual monitor under another name")
                 }
@@ -89,11 +86,27 @@ public final class ServerControl {
                 probe()
                 return
             }
-            let monitors = monitorNames()
-            if monitors == ["screen"], outputNames.contains("screen") { try OutputConfigurator(c).turnOff(output: "screen") }
-            if monitors.contains(name) { try deleteMonitor(name: name) }
-            try addMonitor(name: name, frame: frame, primary: primary)
+            try plugVirtual(name, frame: frame, primary: primary, outputs: outputs)
         }
+    }
+
+    /// A frame a monitor can have: finite, not empty, within the largest screen the server can make.
+    private func checkFrame(_ name: String, _ frame: Rect) throws {
+        let largest = connection.screenSizeRange()
+        guard frame.isFinite, !frame.isEmpty, frame.minX >= 0, frame.minY >= 0,
+              frame.maxX <= largest.width, frame.maxY <= largest.height else {
+            throw VirtualServerError.invalidMonitor(
+                "\(name.terminalEscaped) \(frame): the frame must lie within the largest screen, \(Int(largest.width))x\(Int(largest.height)) at (0, 0)")
+        }
+    }
+
+    /// Defines (or redefines) a virtual monitor, turning Xvfb's lone `screen` off first; the caller holds
+    /// the grab, has checked the frame and has read the outputs.
+    private func plugVirtual(_ name: String, frame: Rect, primary: Bool, outputs: [String]) throws {
+        let monitors = monitorNames()
+        if monitors == ["screen"], outputs.contains("screen") { try OutputConfigurator(connection).turnOff(output: "screen") }
+        if monitors.contains(name) { try deleteMonitor(name: name) }
+        try addMonitor(name: name, frame: frame, primary: primary)
     }
 
     /// The names of the server's outputs (connectors).
@@ -141,15 +154,23 @@ public final class ServerControl {
     /// is redefined with that size at its position. Returns the mode set.
     @discardableResult
     public func setMode(_ name: String, size: Size, refreshRate: Double? = nil) throws -> ScreenMode {
+        try setMode(name, size: size, refreshRate: refreshRate, outputsOnly: false)
+    }
+
+    private func setMode(_ name: String, size: Size, refreshRate: Double?, outputsOnly: Bool) throws -> ScreenMode {
         try Self.validate(name: name)
         try requireRandR15()
         let c = connection
         return try c.grabbed {
-            if outputNames.contains(name) {
+            let outputs = outputNames
+            if outputs.contains(name) {
                 return try OutputConfigurator(c).apply(output: name, .size(size, refreshRate: refreshRate), makeMissing: true)
             }
+            guard !outputsOnly else { throw VirtualServerError.noSuchMonitor("output \(name.terminalEscaped)") }
             guard let frame = monitorFrame(named: name) else { throw VirtualServerError.noSuchMonitor("\(name.terminalEscaped) (not plugged)") }
-            try plug(name, frame: Rect(origin: frame.origin, size: size))
+            let resized = Rect(origin: frame.origin, size: size)
+            try checkFrame(name, resized)
+            try plugVirtual(name, frame: resized, primary: false, outputs: outputs)
             return ScreenMode(size: size)
         }
     }
@@ -160,8 +181,7 @@ public final class ServerControl {
         guard width > 0, height > 0, width <= 32767, height <= 32767 else {
             throw VirtualServerError.invalidMonitor("mode \(width)x\(height)")
         }
-        guard outputNames.contains(name) else { throw VirtualServerError.noSuchMonitor("output \(name.terminalEscaped)") }
-        return try setMode(name, size: Size(width: Double(width), height: Double(height)), refreshRate: refreshRate)
+        return try setMode(name, size: Size(width: Double(width), height: Double(height)), refreshRate: refreshRate, outputsOnly: true)
     }
 
     /// Names RandR can take: not empty, at most 255 bytes, no NUL.
