@@ -20,12 +20,12 @@ let package = Package(
     targets: [
         .systemLibrary(
             name: "CXlib",
-            pkgConfig: "x11 xrandr xext xtst",
-            providers: [.apt(["libx11-dev", "libxrandr-dev", "libxext-dev", "libxtst-dev"])]
+            pkgConfig: "x11 x11-xcb xcb-randr xrandr xext xtst",
+            providers: [.apt(["libx11-dev", "libx11-xcb-dev", "libxcb-randr0-dev", "libxrandr-dev", "libxext-dev", "libxtst-dev"])]
         ),
+        // cairo's headers only: the library is loaded on first drawing (see its shim), so no pkg-config link.
         .systemLibrary(
             name: "CCairo",
-            pkgConfig: "cairo",
             providers: [.apt(["libcairo2-dev"])]
         ),
         .target(

@@ -9,6 +9,9 @@
 #include <sys/shm.h>
 #include <X11/extensions/XShm.h>
 #include <X11/extensions/XTest.h>
+#include <X11/Xlib-xcb.h>
+#include <xcb/xcb.h>
+#include <xcb/randr.h>
 
 /* Xlib's accessors are macros, which Swift cannot import: one inline function each. */
 static inline Window mh_default_root_window(Display *d) { return DefaultRootWindow(d); }

@@ -67,13 +67,13 @@ public struct Bitmap: Equatable, Sendable {
         var copy = pixels
         let status: cairo_status_t = copy.withUnsafeMutableBytes { raw in
             guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self),
-                  let s = cairo_image_surface_create_for_data(base, CAIRO_FORMAT_RGB24, Int32(width), Int32(height), Int32(width * 4))
+                  let s = cairo.cairo_image_surface_create_for_data(base, CAIRO_FORMAT_RGB24, Int32(width), Int32(height), Int32(width * 4))
             else { return CAIRO_STATUS_NO_MEMORY }
-            defer { cairo_surface_destroy(s) }
-            return cairo_surface_write_to_png(s, path)
+            defer { cairo.cairo_surface_destroy(s) }
+            return cairo.cairo_surface_write_to_png(s, path)
         }
         guard status == CAIRO_STATUS_SUCCESS else {
-            throw BitmapError.cannotWrite(path: path, reason: String(cString: cairo_status_to_string(status)))
+            throw BitmapError.cannotWrite(path: path, reason: cairo.cairo_status_to_string(status).map { String(cString: $0) } ?? "cairo status \(status.rawValue)")
         }
     }
 }
@@ -97,15 +97,15 @@ public enum BitmapError: Error, Equatable, CustomStringConvertible {
 extension Bitmap {
     /// Reads a PNG file (as written by `writePNG`), for tests and tools that check pictures.
     public init(contentsOfPNG path: String) throws {
-        guard let s = cairo_image_surface_create_from_png(path), cairo_surface_status(s) == CAIRO_STATUS_SUCCESS else {
+        guard let s = cairo.cairo_image_surface_create_from_png(path), cairo.cairo_surface_status(s) == CAIRO_STATUS_SUCCESS else {
             throw BitmapError.cannotRead(path: path, reason: "not a readable PNG")
         }
-        defer { cairo_surface_destroy(s) }
-        cairo_surface_flush(s)
-        let w = Int(cairo_image_surface_get_width(s)), h = Int(cairo_image_surface_get_height(s))
-        let stride = Int(cairo_image_surface_get_stride(s))
+        defer { cairo.cairo_surface_destroy(s) }
+        cairo.cairo_surface_flush(s)
+        let w = Int(cairo.cairo_image_surface_get_width(s)), h = Int(cairo.cairo_image_surface_get_height(s))
+        let stride = Int(cairo.cairo_image_surface_get_stride(s))
         self.init(width: w, height: h)
-        guard let data = cairo_image_surface_get_data(s) else { return }
+        guard let data = cairo.cairo_image_surface_get_data(s) else { return }
         let raw = UnsafeRawPointer(data)
         for y in 0..<h {
             for x in 0..<w { pixels[y * w + x] = raw.load(fromByteOffset: y * stride + x * 4, as: UInt32.self) & 0x00FF_FFFF }

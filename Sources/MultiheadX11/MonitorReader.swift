@@ -3,34 +3,75 @@ import Multihead
 
 /// Reads the X server's monitors into a screen snapshot: RandR 1.5 monitors with the modes of their
 /// outputs, or one screen per X screen without RandR 1.5.
+///
+/// The screen resources (modes, outputs, CRTCs) and each CRTC's gamma are kept between reads: RandR's
+/// events say when they changed (`invalidate`), and a bare root `ConfigureNotify` (Xvfb's virtual
+/// monitors) costs one `GetMonitors`. A full read is two round trips whatever the number of outputs
+/// (`RandRBatch`), plus one for the gamma of CRTCs not read before.
 @MainActor
 struct MonitorReader {
     let connection: XConnection
     let randr15: Bool
     private var atomNames: [UInt: String] = [:]
+    /// The resources as last read; nil once RandR said they changed.
+    private(set) var resources: RandRBatch.Resources?
+    /// Each CRTC's brightness as its gamma ramp said (nil inside: no ramp); dropped when RandR says the CRTC
+    /// changed. Setting a gamma ramp sends no event, so another client's ramp shows after its CRTC's next change.
+    private var gamma: [UInt: Double?] = [:]
+    /// The monitors as last read.
+    private(set) var monitors: [RandR.MonitorInfo] = []
 
     init(connection: XConnection, randr15: Bool) {
         self.connection = connection
         self.randr15 = randr15
     }
 
+    /// Forgets the cached resources (and the gamma of `crtc`, or of every CRTC when nil) after a RandR event.
+    mutating func invalidate(crtc: UInt? = nil, gamma all: Bool = false) {
+        resources = nil
+        if all { gamma = [:] } else if let crtc { gamma[crtc] = nil }
+    }
+
+    /// Records a brightness this connection set, so that the next read need not ask.
+    mutating func recordBrightness(_ value: Double, crtc: UInt) { gamma[crtc] = .some(value) }
+
     /// The snapshot now; never empty (a stand-in the size of the root window when no monitor is active).
-    mutating func read() throws -> [ScreenDescription] {
+    /// `refreshResources` re-reads the resources even when the cache is current.
+    mutating func read(refreshResources: Bool = false) throws -> [ScreenDescription] {
         let c = connection
-        let screens: [ScreenDescription] = try c.trap("reading monitors") {
-            randr15 ? readMonitors() : Self.xScreens(c)
+        let screens: [ScreenDescription] = try c.bounded {
+            try c.checkAlive()
+            return randr15 ? readMonitors(refresh: refreshResources) : Self.xScreens(c)
         }
+        if RandRBatch.failed(c) { throw c.lostError }
         // No monitor active: a stand-in the size of the root window, which the model never announces.
         if screens.isEmpty { return [.standIn(size: c.rootSize())] }
         return screens
     }
 
-    private mutating func readMonitors() -> [ScreenDescription] {
-        guard let monitors = RandR.monitors(connection) else { return [] }
-        let res = RandR.resources(connection) ?? ([:], [:], [:])
+    private mutating func readMonitors(refresh: Bool) -> [ScreenDescription] {
+        let c = connection
+        var (fresh, list) = RandRBatch.monitors(c, withResources: refresh || resources == nil)
+        guard let found = fresh else { return [] }
+        monitors = found
+        if list == nil, let res = resources, found.contains(where: { $0.outputs.contains { res.outputs[$0] == nil } }) {
+            // A monitor names an output the cache does not know: the cache is stale after all.
+            list = RandRBatch.monitors(c, withResources: true).list
+        }
+        let unnamed = Array(Set(found.map(\.nameAtom).filter { atomNames[$0] == nil }))
+        if list != nil || !unnamed.isEmpty {
+            let (res, names) = RandRBatch.details(c, list, atoms: unnamed)
+            atomNames.merge(names) { $1 }
+            if let res { resources = res }
+        }
+        let res = resources ?? RandRBatch.Resources()
+        // The gamma of every CRTC that drives a monitor and was not read since it last changed.
+        let active = found.flatMap { $0.outputs.compactMap { res.outputs[$0]?.crtc } }.filter { $0 != 0 }
+        let unread = Array(Set(active.filter { gamma[$0] == nil }))
+        if !unread.isEmpty { gamma.merge(RandRBatch.brightness(c, crtcs: unread)) { $1 } }
         var result: [ScreenDescription] = []
-        for m in monitors {
-            guard let name = atomName(m.nameAtom) else { continue }
+        for m in found {
+            guard let name = atomNames[m.nameAtom] else { continue }
             let outputs = m.outputs.compactMap { res.outputs[$0] }
             // A monitor whose outputs all lost their CRTC is off: not an active monitor.
             if !m.outputs.isEmpty && !outputs.contains(where: { $0.crtc != 0 }) { continue }
@@ -60,21 +101,16 @@ struct MonitorReader {
         let orientation = crtc?.orientation ?? (0, .none)
         // A CRTC turned by 90° or 270° shows its mode sideways: report the mode the way the frame is.
         let current = crtc.flatMap { modeTable[$0.mode]?.mode }?.rotated(byDegrees: orientation.degrees)
-        let gamma = outputs.first { $0.crtc != 0 }.flatMap { RandR.brightness(connection, crtc: $0.crtc) }
+        let ramp = outputs.first { $0.crtc != 0 }.flatMap { gamma[$0.crtc] ?? nil }
         return ScreenDescription(
             name: name, frame: m.frame, physicalSize: m.physicalSize, isPrimary: m.primary,
             outputs: outputs.map(\.name), modes: modes, currentMode: current, preferredMode: preferred,
-            brightness: gamma ?? 1, hasHardwareBrightness: gamma != nil,
+            brightness: ramp ?? 1, hasHardwareBrightness: ramp != nil,
             rotation: orientation.degrees, reflection: orientation.reflection)
     }
 
-    /// A monitor name atom's text, cached: atoms live as long as the server.
-    mutating func atomName(_ atom: UInt) -> String? {
-        if let n = atomNames[atom] { return n }
-        let n = RandR.atomName(connection, atom)
-        atomNames[atom] = n
-        return n
-    }
+    /// A monitor name atom's text, as the last read learnt it (atoms live as long as the server).
+    func name(of atom: UInt) -> String? { atomNames[atom] }
 
     /// Without RandR 1.5: one screen per X screen, named SCREEN-n.
     static func xScreens(_ c: XConnection) -> [ScreenDescription] {

@@ -11,9 +11,9 @@ public enum OffscreenRenderer {
         var bitmap = Bitmap(width: w, height: h)
         bitmap.pixels.withUnsafeMutableBytes { raw in
             guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self),
-                  let s = cairo_image_surface_create_for_data(base, CAIRO_FORMAT_RGB24, Int32(w), Int32(h), Int32(w * 4))
+                  let s = cairo.cairo_image_surface_create_for_data(base, CAIRO_FORMAT_RGB24, Int32(w), Int32(h), Int32(w * 4))
             else { return }
-            defer { cairo_surface_destroy(s) }
+            defer { cairo.cairo_surface_destroy(s) }
             WindowRenderer.render(window, into: s, brightness: window.screen.softwareBrightness)
         }
         bitmap.pixels.withUnsafeMutableBufferPointer { p in

@@ -43,7 +43,7 @@ final class PixelBuffer {
             plainMemory = mem
         }
         guard let data = image.pointee.data,
-              let s = cairo_image_surface_create_for_data(UnsafeMutableRawPointer(data).assumingMemoryBound(to: UInt8.self),
+              let s = cairo.cairo_image_surface_create_for_data(UnsafeMutableRawPointer(data).assumingMemoryBound(to: UInt8.self),
                                                           CAIRO_FORMAT_RGB24, Int32(width), Int32(height), Int32(stride))
         else { return nil }
         surface = s
@@ -95,7 +95,7 @@ final class PixelBuffer {
 
     /// Releases the memory and the segment (detached by the server too, unless the connection is gone).
     func release(connectionAlive: Bool) {
-        cairo_surface_destroy(surface)
+        cairo.cairo_surface_destroy(surface)
         image.pointee.data = nil
         if let info = shm {
             if connectionAlive { XShmDetach(display, info) }

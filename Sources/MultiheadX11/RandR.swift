@@ -123,16 +123,29 @@ package enum RandR {
         return ScreenMode(width: Int(m.width), height: Int(m.height), refreshRate: hz, isInterlaced: interlaced, id: UInt64(m.id))
     }
 
+    /// The same for a mode of an XCB reply.
+    static func screenMode(_ m: xcb_randr_mode_info_t) -> ScreenMode {
+        let interlaced = m.mode_flags & UInt32(RR_Interlace) != 0
+        let hz = ModeTimings.refreshRate(dotClock: UInt64(m.dot_clock), hTotal: UInt32(m.htotal), vTotal: UInt32(m.vtotal),
+                                         doubleScan: m.mode_flags & UInt32(RR_DoubleScan) != 0, interlaced: interlaced)
+        return ScreenMode(width: Int(m.width), height: Int(m.height), refreshRate: hz, isInterlaced: interlaced, id: UInt64(m.id))
+    }
+
+    /// The brightness a gamma ramp says from the top of its red ramp.
+    nonisolated static func brightness(topOfRamp value: UInt16) -> Double {
+        let top = Double(value) / 65535
+        // Xvfb starts with an all-zero ramp that dims nothing: a ramp nobody set reads as full brightness.
+        if top == 0 { return 1 }
+        return (top * 1000).rounded() / 1000
+    }
+
     /// A CRTC's brightness as its gamma ramp says (the top of the red ramp), or nil when the CRTC has no
     /// ramp. `XRRGetCrtcGammaSize`, `XRRGetCrtcGamma`.
     package static func brightness(_ c: XConnection, crtc: UInt) -> Double? {
         let size = XRRGetCrtcGammaSize(c.display, RRCrtc(crtc))
         guard size > 1, let g = XRRGetCrtcGamma(c.display, RRCrtc(crtc)) else { return nil }
         defer { XRRFreeGamma(g) }
-        let top = Double(g.pointee.red[Int(size) - 1]) / 65535
-        // Xvfb starts with an all-zero ramp that dims nothing: a ramp nobody set reads as full brightness.
-        if top == 0 { return 1 }
-        return (top * 1000).rounded() / 1000
+        return brightness(topOfRamp: g.pointee.red[Int(size) - 1])
     }
 
     /// Sets a linear gamma ramp scaled to `value`, as `xrandr --brightness` does. `XRRSetCrtcGamma`.

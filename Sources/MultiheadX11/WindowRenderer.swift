@@ -11,6 +11,6 @@ enum WindowRenderer {
         let canvas = CairoCanvas(surface: surface)
         canvas.clearToBlack()
         ViewRenderer.draw(window, in: canvas, brightness: brightness)
-        cairo_surface_flush(surface)
+        cairo.cairo_surface_flush(surface)
     }
 }

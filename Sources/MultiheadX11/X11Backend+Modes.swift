@@ -8,7 +8,7 @@ extension X11Backend {
     public func setMode(_ mode: ScreenMode, forScreenNamed name: String) throws {
         guard let c = connection else { throw X11Error.connectionLost(requestedDisplay ?? "") }
         try c.checkAlive()
-        guard let (output, _) = activeOutput(named: name, c) else {
+        guard let (output, _) = try activeOutput(named: name, c) else {
             throw ScreenError.refused(screen: name, reason: "it has no output with a CRTC")
         }
         let request: OutputConfigurator.Request = mode.id != 0
@@ -16,11 +16,19 @@ extension X11Backend {
         try OutputConfigurator(c).apply(output: output.name, request)
     }
 
-    /// The first output with a CRTC of the monitor with this name, and that CRTC; names come from the
-    /// reader's atom cache, so this costs the monitors and resources requests only.
-    private func activeOutput(named name: String, _ c: XConnection) -> (RandR.OutputInfo, RandR.CrtcInfo)? {
-        guard let monitors = c.bounded({ RandR.monitors(c) }), let res = c.bounded({ RandR.resources(c) }) else { return nil }
-        for m in monitors where reader?.atomName(m.nameAtom) ?? RandR.atomName(c, m.nameAtom) == name {
+    /// The first output with a CRTC of the monitor with this name, and that CRTC, from the reader's cache
+    /// (read again first when a RandR event emptied it).
+    private func activeOutput(named name: String, _ c: XConnection) throws -> (RandR.OutputInfo, RandR.CrtcInfo)? {
+        if reader?.resources == nil { _ = try read(refreshResources: false) }
+        if let found = cachedOutput(named: name) { return found }
+        // Not in the cache: the monitor may be newer than the last event handled. Ask the server.
+        _ = try read(refreshResources: true)
+        return cachedOutput(named: name)
+    }
+
+    private func cachedOutput(named name: String) -> (RandR.OutputInfo, RandR.CrtcInfo)? {
+        guard let r = reader, let res = r.resources else { return nil }
+        for m in r.monitors where r.name(of: m.nameAtom) == name {
             for o in m.outputs.compactMap({ res.outputs[$0] }) where o.crtc != 0 {
                 if let crtc = res.crtcs[o.crtc] { return (o, crtc) }
             }
@@ -32,9 +40,11 @@ extension X11Backend {
     public func setBrightness(_ value: Double, forScreenNamed name: String) throws {
         guard let c = connection else { throw X11Error.connectionLost(requestedDisplay ?? "") }
         try c.checkAlive()
-        guard let (output, _) = activeOutput(named: name, c) else {
+        guard let (output, _) = try activeOutput(named: name, c) else {
             throw ScreenError.refused(screen: name, reason: "it has no output with a CRTC")
         }
-        try RandR.setBrightness(c, crtc: output.crtc, min(1, max(0, value)))
+        let clamped = min(1, max(0, value))
+        try RandR.setBrightness(c, crtc: output.crtc, clamped)
+        reader?.recordBrightness(RandR.brightness(topOfRamp: UInt16(min(65535, (65535 * clamped).rounded()))), crtc: output.crtc)
     }
 }

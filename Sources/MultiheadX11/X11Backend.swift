@@ -19,6 +19,7 @@ public final class X11Backend: DisplayBackend {
     var source: (any DispatchSourceRead)?
     var randrEventBase: Int32 = 0
     var reportedLoss = false
+    var sourceSuspended = false
     package var presenter: X11Presenter?
     /// Whether pixels may travel through MIT-SHM (when the server offers it).
     public let useSharedMemory: Bool
@@ -64,7 +65,8 @@ public final class X11Backend: DisplayBackend {
         // On Xvfb a virtual monitor's arrival or removal sends only a root ConfigureNotify; mode changes
         // send RandR's events. Listen to both.
         XSelectInput(c.display, c.root, StructureNotifyMask)
-        XRRSelectInput(c.display, c.root, Int32(RRScreenChangeNotifyMask | RRCrtcChangeNotifyMask | RROutputChangeNotifyMask))
+        XRRSelectInput(c.display, c.root, Int32(RRScreenChangeNotifyMask | RRCrtcChangeNotifyMask | RROutputChangeNotifyMask
+                                                 | (v.minor >= 4 || v.major > 1 ? RRResourceChangeNotifyMask : 0)))
         c.flush()
         var reader = MonitorReader(connection: c, randr15: randr15)
         let snapshot = try reader.read()
@@ -90,29 +92,65 @@ public final class X11Backend: DisplayBackend {
     }
 
     /// Drains the events Xlib has (never blocking: `XNextEvent` only when `XPending` says one is queued,
-    /// as it crashes on a dead, empty connection) and re-reads the monitors once if any announced a change.
+    /// as it crashes on a dead, empty connection) and re-reads the monitors once if any announced a change;
+    /// again while the re-read itself took events off the socket: waiting for its replies, XCB queues
+    /// the events that came first, and those would never wake the read source again.
     public func processPendingEvents() {
         guard let c = connection, !reportedLoss else { return }
-        var changed = false
-        while !c.isLost, XPending(c.display) > 0 {
-            var e = XEvent()
-            XNextEvent(c.display, &e)
-            if handle(&e) { changed = true }
-        }
-        if c.isLost { return lost(c) }
-        // An error about one of our windows (destroyed under us): forget it and show it again.
-        for resource in c.drainStrayErrors() {
-            if let w = presenter?.lost(xid: resource) { w.setNeedsDisplay() }
-        }
-        if changed { rescan() }
+        repeat {
+            var changed = false
+            while !c.isLost, XPending(c.display) > 0 {
+                var e = XEvent()
+                XNextEvent(c.display, &e)
+                if handle(&e) { changed = true }
+            }
+            if c.isLost { return lost(c) }
+            // An error about one of our windows (destroyed under us): forget it and show it again.
+            for resource in c.drainStrayErrors() {
+                if let w = presenter?.lost(xid: resource) { w.setNeedsDisplay() }
+            }
+            guard changed else { return }
+            rescan()
+        } while connection != nil && !c.isLost && XPending(c.display) > 0
+        if c.isLost { lost(c) }
     }
 
-    /// Whether the event may have changed the monitors.
+    /// Waits up to `timeout` seconds on this thread for the server to send something, and handles it
+    /// (`processPendingEvents`): for a command-line tool that only watches and blocks the main actor while it
+    /// does. The read source stays suspended from the first call, so each event wakes one thread (this
+    /// one) instead of the source's two. Returns false once the connection is lost. `poll`.
+    public func waitForEvents(timeout: Double) -> Bool {
+        guard let c = connection, !c.isLost, !reportedLoss else { return false }
+        if let s = source, !sourceSuspended {
+            s.suspend()
+            sourceSuspended = true
+        }
+        if XPending(c.display) == 0 && !c.isLost {
+            var p = pollfd(fd: c.fileDescriptor, events: Int16(POLLIN), revents: 0)
+            let ms = timeout.isFinite ? Int32(max(0, min(timeout, 86_400)) * 1000) : -1
+            _ = poll(&p, 1, ms)
+        }
+        processPendingEvents()
+        return connection != nil && !c.isLost && !reportedLoss
+    }
+
+    /// Whether the event may have changed the monitors. RandR's events also say the screen resources
+    /// changed; a root `ConfigureNotify` alone (Xvfb's virtual monitors) leaves them as they were.
     private func handle(_ e: inout XEvent) -> Bool {
         let type = e.type
-        if type == randrEventBase + RRScreenChangeNotify || type == randrEventBase + RRNotify {
+        if type == randrEventBase + RRScreenChangeNotify {
             // Keeps Xlib's idea of the screen size current.
             XRRUpdateConfiguration(&e)
+            reader?.invalidate()
+            return true
+        }
+        if type == randrEventBase + RRNotify {
+            XRRUpdateConfiguration(&e)
+            let (subtype, crtc) = withUnsafePointer(to: &e) {
+                $0.withMemoryRebound(to: XRRCrtcChangeNotifyEvent.self, capacity: 1) { ($0.pointee.subtype, UInt($0.pointee.crtc)) }
+            }
+            // A CRTC that changed may have a new ramp; a resource change may have new CRTCs.
+            reader?.invalidate(crtc: subtype == RRNotify_CrtcChange ? crtc : nil, gamma: subtype == RRNotify_ResourceChange)
             return true
         }
         if type == ConfigureNotify, let c = connection, e.xconfigure.window == c.root { return true }
@@ -131,11 +169,16 @@ public final class X11Backend: DisplayBackend {
         try c.checkAlive()
     }
 
-    /// Reads the monitors afresh: RandR 1.5 monitors with their outputs' modes.
+    /// Reads the monitors afresh: RandR 1.5 monitors with their outputs' modes, the screen resources read
+    /// again too (two round trips); only the gamma of CRTCs that have not changed is taken from before.
     public func readScreens() throws -> [ScreenDescription] {
+        try read(refreshResources: true)
+    }
+
+    func read(refreshResources: Bool) throws -> [ScreenDescription] {
         guard let c = connection, var r = reader else { throw X11Error.connectionLost(requestedDisplay ?? "") }
         try c.checkAlive()
-        let snapshot = try r.read()
+        let snapshot = try r.read(refreshResources: refreshResources)
         reader = r
         return snapshot
     }
@@ -143,7 +186,7 @@ public final class X11Backend: DisplayBackend {
     func rescan() {
         guard let c = connection else { return }
         do {
-            input?.screensDidChange(try readScreens())
+            input?.screensDidChange(try read(refreshResources: false))
         } catch {
             if c.isLost { return lost(c) }
             // A monitor that vanished mid-read: the event that follows its removal re-syncs.
@@ -154,6 +197,7 @@ public final class X11Backend: DisplayBackend {
     private func lost(_ c: XConnection) {
         guard !reportedLoss else { return }
         reportedLoss = true
+        resumeSource()
         source?.cancel()
         source = nil
         input?.connectionLost(c.lostError)
@@ -170,6 +214,7 @@ public final class X11Backend: DisplayBackend {
         input = nil
         // The descriptor must outlive its read source (libdispatch): close the display only once the
         // source is cancelled, or a descriptor number used again by a new connection meets a stale source.
+        resumeSource()
         if let s = source {
             source = nil
             s.setCancelHandler { MainActor.assumeIsolated { c?.close() } }
@@ -179,10 +224,24 @@ public final class X11Backend: DisplayBackend {
         }
     }
 
+    /// A suspended source must be resumed before it is cancelled and released (libdispatch).
+    private func resumeSource() {
+        guard sourceSuspended else { return }
+        sourceSuspended = false
+        source?.resume()
+    }
+
     isolated deinit { stop() }
 
     /// Shows the scene: an override-redirect X window per visible window, drawn with cairo, stacked.
-    public func present(_ scene: Scene) { presenter?.present(scene) }
+    public func present(_ scene: Scene) {
+        presenter?.present(scene)
+        // Sending may have taken events off the socket (Xlib reads while it writes; the frame's XSync
+        // waits): handle them in the next turn, as the read source would have (it will not fire for them).
+        if let c = connection, !c.isLost, XEventsQueued(c.display, QueuedAfterReading) > 0 {
+            DispatchQueue.main.async { MainActor.assumeIsolated { self.processPendingEvents() } }
+        }
+    }
 
     /// Gives the key window's X window the input focus (`XSetInputFocus`).
     public func focus(_ window: Multihead.Window?) { presenter?.focus(window) }

@@ -42,8 +42,13 @@ package final class XConnection {
         XSetIOErrorExitHandler(d, XErrorTrap.exitHandler, nil)
     }
 
-    /// Whether Xlib reported the connection lost.
-    package var isLost: Bool { XErrorTrap.lost.contains(XErrorTrap.key(display)) }
+    /// Whether Xlib reported the connection lost, or its XCB side failed (`RandRBatch` reads through it).
+    package var isLost: Bool {
+        if XErrorTrap.lost.contains(XErrorTrap.key(display)) { return true }
+        // A closed Display is freed memory: never look inside it.
+        if closed { return false }
+        return XGetXCBConnection(display).map { xcb_connection_has_error($0) != 0 } ?? false
+    }
 
     /// Throws `connectionLost` (or `notResponding`, when the watchdog cut it) once the connection is gone;
     /// call before every request.

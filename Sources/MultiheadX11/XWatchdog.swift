@@ -108,13 +108,20 @@ final class XWatchdog: @unchecked Sendable {
 
     /// The descriptors open in this process (`/proc/self/fd`).
     private static func openDescriptors() -> Set<Descriptor> {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
-        return Set(names.compactMap { name -> Descriptor? in
-            guard let fd = Int32(name) else { return nil }
+        // readdir, not FileManager: this runs on every connect, and Foundation's first use is slow.
+        guard let dir = opendir("/proc/self/fd") else { return [] }
+        defer { closedir(dir) }
+        var result = Set<Descriptor>()
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard let fd = Int32(name) else { continue }
             var st = stat()
-            guard fstat(fd, &st) == 0 else { return nil }
-            return Descriptor(fd: fd, device: UInt64(st.st_dev), inode: UInt64(st.st_ino))
-        })
+            guard fstat(fd, &st) == 0 else { continue }
+            result.insert(Descriptor(fd: fd, device: UInt64(st.st_dev), inode: UInt64(st.st_ino)))
+        }
+        return result
     }
 
     /// Whether a descriptor is a socket connected to an X server: a local one under `.X11-unix/X` (or an

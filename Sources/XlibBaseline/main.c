@@ -1,9 +1,11 @@
 /* The raw C/Xlib baseline for Scripts/bench: the same work as the Swift API, without it.
- * Usage: XlibBaseline enumerate N | hotplug N | stacking N OPS | hittest VIEWS CALLS
+ * Usage: XlibBaseline enumerate N | enumerate-xcb N | listen | hotplug N | stacking N OPS | hittest VIEWS CALLS
  * Prints "median_us=…" (and the figures it measured); DISPLAY and XAUTHORITY pick the server. */
 #include <X11/Xlib.h>
 #include <X11/extensions/Xrandr.h>
 #include <X11/extensions/XShm.h>
+#include <X11/Xlib-xcb.h>
+#include <xcb/randr.h>
 #include <X11/Xutil.h>
 #include <sys/ipc.h>
 #include <sys/shm.h>
@@ -11,6 +13,7 @@
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
+#include <sys/resource.h>
 #include <unistd.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -83,6 +86,94 @@ static int enumerate(int iters) {
     printf("median_us=%.2f checksum=%ld\n", median(t, iters), sum);
     XCloseDisplay(d);
     return 0;
+}
+
+/* The same read pipelined over XCB: {monitors, resources}, then every output's and every CRTC's info in
+ * flight together: two round trips whatever the number of outputs. Atom names cached as above. */
+static long read_monitors_xcb(Display *d, xcb_connection_t *x, xcb_window_t root) {
+    long sum = 0;
+    xcb_randr_get_monitors_cookie_t mc = xcb_randr_get_monitors(x, root, 1);
+    xcb_randr_get_screen_resources_current_cookie_t rc = xcb_randr_get_screen_resources_current(x, root);
+    xcb_randr_get_monitors_reply_t *m = xcb_randr_get_monitors_reply(x, mc, NULL);
+    xcb_randr_get_screen_resources_current_reply_t *res = xcb_randr_get_screen_resources_current_reply(x, rc, NULL);
+    if (res) {
+        int no = xcb_randr_get_screen_resources_current_outputs_length(res);
+        int nc = xcb_randr_get_screen_resources_current_crtcs_length(res);
+        xcb_randr_output_t *outs = xcb_randr_get_screen_resources_current_outputs(res);
+        xcb_randr_crtc_t *crtcs = xcb_randr_get_screen_resources_current_crtcs(res);
+        xcb_randr_get_output_info_cookie_t oc[256];
+        xcb_randr_get_crtc_info_cookie_t cc[256];
+        if (no > 256) no = 256;
+        if (nc > 256) nc = 256;
+        for (int i = 0; i < no; i++) oc[i] = xcb_randr_get_output_info(x, outs[i], res->config_timestamp);
+        for (int i = 0; i < nc; i++) cc[i] = xcb_randr_get_crtc_info(x, crtcs[i], res->config_timestamp);
+        for (int i = 0; i < no; i++) {
+            xcb_randr_get_output_info_reply_t *o = xcb_randr_get_output_info_reply(x, oc[i], NULL);
+            if (o) { sum += o->num_modes + o->name_len; free(o); }
+        }
+        for (int i = 0; i < nc; i++) {
+            xcb_randr_get_crtc_info_reply_t *c = xcb_randr_get_crtc_info_reply(x, cc[i], NULL);
+            if (c) { sum += c->width; free(c); }
+        }
+        xcb_randr_mode_info_t *modes = xcb_randr_get_screen_resources_current_modes(res);
+        for (int i = 0; i < xcb_randr_get_screen_resources_current_modes_length(res); i++) sum += modes[i].width;
+        free(res);
+    }
+    if (m) {
+        for (xcb_randr_monitor_info_iterator_t it = xcb_randr_get_monitors_monitors_iterator(m); it.rem; xcb_randr_monitor_info_next(&it))
+            sum += it.data->width + (long)strlen(atom_name(d, it.data->name));
+        free(m);
+    }
+    return sum;
+}
+
+static int enumerate_xcb(int iters) {
+    Display *d = XOpenDisplay(NULL);
+    if (!d) { fprintf(stderr, "cannot open display\n"); return 69; }
+    xcb_connection_t *x = XGetXCBConnection(d);
+    xcb_window_t root = (xcb_window_t)DefaultRootWindow(d);
+    double *t = calloc(iters, sizeof *t);
+    long sum = 0;
+    for (int i = 0; i < iters; i++) {
+        double s = now_us();
+        sum += read_monitors_xcb(d, x, root);
+        t[i] = now_us() - s;
+    }
+    printf("median_us=%.2f checksum=%ld\n", median(t, iters), sum);
+    XCloseDisplay(d);
+    return 0;
+}
+
+/* The raw listener: waits for the root ConfigureNotify (or a RandR event), re-reads only XRRGetMonitors,
+ * and prints one line per change with the monitors' names, as `multihead watch` does with its JSON.
+ * Says "listening" on stderr once the events are selected; ends at the connection's end. */
+static int listen_monitors(void) {
+    Display *d = XOpenDisplay(NULL);
+    if (!d) { fprintf(stderr, "cannot open display\n"); return 69; }
+    Window root = DefaultRootWindow(d);
+    int eb = 0, erb = 0;
+    XRRQueryExtension(d, &eb, &erb);
+    XSelectInput(d, root, StructureNotifyMask);
+    XRRSelectInput(d, root, RRScreenChangeNotifyMask | RRCrtcChangeNotifyMask | RROutputChangeNotifyMask);
+    XSync(d, False);
+    fprintf(stderr, "listening\n");
+    int before = -1;
+    for (;;) {
+        XEvent e;
+        XNextEvent(d, &e);
+        if (e.type != ConfigureNotify && e.type != eb + RRScreenChangeNotify && e.type != eb + RRNotify) continue;
+        while (XPending(d)) XNextEvent(d, &e);
+        int n = 0;
+        XRRMonitorInfo *m = XRRGetMonitors(d, root, True, &n);
+        if (n != before) {
+            printf("{\"event\":\"%s\",\"monitors\":[", n > before ? "connect" : "disconnect");
+            for (int i = 0; i < n; i++) printf("%s\"%s\"", i ? "," : "", atom_name(d, m[i].name));
+            printf("]}\n");
+            fflush(stdout);
+        }
+        before = n;
+        if (m) XRRFreeMonitors(m);
+    }
 }
 
 /* Connection B plugs or unplugs a monitor (XRRSetMonitor/XRRDeleteMonitor + XSync); connection A waits
@@ -366,10 +457,31 @@ static int start(int iters) {
     return 0;
 }
 
+/* Peak resident memory of a command, in kB: fork (not posix_spawn, whose child shares the parent's
+ * memory until exec and counts it in ru_maxrss), exec, wait4. Prints "maxrss_kb=N". */
+static int maxrss(char **argv) {
+    pid_t pid = fork();
+    if (pid == 0) {
+        int null = open("/dev/null", O_WRONLY);
+        if (null >= 0) dup2(null, 1);
+        execvp(argv[0], argv);
+        _exit(127);
+    }
+    if (pid < 0) return 70;
+    int status = 0;
+    struct rusage ru;
+    if (wait4(pid, &status, 0, &ru) < 0) return 70;
+    printf("maxrss_kb=%ld status=%d\n", ru.ru_maxrss, WIFEXITED(status) ? WEXITSTATUS(status) : 128);
+    return 0;
+}
+
 int main(int argc, char **argv) {
-    if (argc < 3) { fprintf(stderr, "usage: XlibBaseline enumerate N | hotplug N | stacking N OPS | hittest VIEWS CALLS DEPTH FAN\n"); return 64; }
+    if (argc == 2 && !strcmp(argv[1], "listen")) return listen_monitors();
+    if (argc > 2 && !strcmp(argv[1], "maxrss")) return maxrss(argv + 2);
+    if (argc < 3) { fprintf(stderr, "usage: XlibBaseline enumerate N | enumerate-xcb N | listen | hotplug N | stacking N OPS | hittest VIEWS CALLS DEPTH FAN\n"); return 64; }
     int a = atoi(argv[2]);
     if (!strcmp(argv[1], "enumerate")) return enumerate(a);
+    if (!strcmp(argv[1], "enumerate-xcb")) return enumerate_xcb(a);
     if (!strcmp(argv[1], "hotplug")) return hotplug(a);
     if (!strcmp(argv[1], "stacking") && argc > 3) return stacking(a, atoi(argv[3]));
     if (!strcmp(argv[1], "windows")) return windows(a);

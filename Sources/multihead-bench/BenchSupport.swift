@@ -18,12 +18,16 @@ func micros(_ body: () throws -> Void) rethrows -> Double {
     return Double(d.components.seconds) * 1e6 + Double(d.components.attoseconds) / 1e12
 }
 
+/// The C baseline's path: beside this program.
+func baselinePath() -> String {
+    URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("XlibBaseline").path
+}
+
 /// Runs the C baseline and returns its median in µs.
 @MainActor
 func baseline(_ args: [String], environment: [String: String] = [:]) throws -> Double {
-    let bin = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("XlibBaseline")
     let p = Process()
-    p.executableURL = bin
+    p.executableURL = URL(fileURLWithPath: baselinePath())
     p.arguments = args
     p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     let out = Pipe()

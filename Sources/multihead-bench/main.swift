@@ -17,6 +17,12 @@ func main() async throws {
         defer { server.stop() }
         try benchScreens(server)
         try benchHotplug(server)
+        // The CLI as Scripts/bench built it (static Swift standard library), else the one beside this program.
+        let cli = ProcessInfo.processInfo.environment["MULTIHEAD_CLI"]
+            ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("multihead").path
+        try benchWatchLine(server, cli: cli)
+        try benchCLI(server, cli: cli)
+        try await benchFullRead()
         try await benchServerStart()
     }
     if only == nil || only == "present" {

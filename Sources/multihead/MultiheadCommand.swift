@@ -1,7 +1,6 @@
 import ArgumentParser
 
-/// The `multihead` command line tool.
-@main
+/// The `multihead` command line tool (started from `main.swift`).
 struct MultiheadCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "multihead",

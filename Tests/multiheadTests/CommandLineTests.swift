@@ -163,6 +163,29 @@ struct CommandLineTests {
         #expect(events.map { ($0?["screen"] as? [String: Any])?["name"] as? String } == ["EXT-9", "EXT-9"])
     }
 
+    @Test("watch keeps up: 300 plugs and unplugs, each waiting for its line, give 300 lines in order")
+    func watchKeepsUp() async throws {
+        let server = try await VirtualServer.start(monitors: [.init("MAIN", "1920x1080+0+0", primary: true)])
+        defer { server.stop() }
+        let err = Pipe()
+        let (p, out) = try launchMultihead(["watch", "--json", "--timeout", "60"], environment: server.environment, stderr: err)
+        #expect(await LineReader(err).waitFor("watching"))
+        let stdout = LineReader(out)
+        var events: [String] = []
+        // Events the watcher took off the socket while waiting for a reply must still be handled: a
+        // missed one leaves the next line unwritten, and this loop waits for it (until --timeout).
+        for i in 0..<300 {
+            if i % 2 == 0 { try server.plug("EXT-K", "640x480+1920+0") } else { try server.unplug("EXT-K") }
+            guard let line = await stdout.nextLine() else { break }
+            let json = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            events.append(json?["event"] as? String ?? "?")
+        }
+        p.terminate()
+        await exited(p)
+        #expect(events.count == 300)
+        #expect(events == (0..<300).map { $0 % 2 == 0 ? "connect" : "disconnect" })
+    }
+
     @Test("watch exits 69 by itself when the server goes away: the loss, not the 5 s bound")
     func watchServerGone() async throws {
         let server = try await VirtualServer.start(monitors: [.init("MAIN", "800x600+0+0", primary: true)])

@@ -6,7 +6,7 @@ import MultiheadX11
 /// `multihead demo`: the seeds' external-display example, for real.
 struct Demo: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Run the demo: on your desktop until q or Escape; without DISPLAY (or --headless) a scripted tour on a private server.")
+        commandName: "demo", abstract: "Run the demo: on your desktop until q or Escape; without DISPLAY (or --headless) a scripted tour on a private server.")
 
     @OptionGroup var options: DisplayOptions
     @Flag(help: "Start a private server and play the scripted tour even when DISPLAY is set.")

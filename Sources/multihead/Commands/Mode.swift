@@ -5,7 +5,7 @@ import MultiheadTesting
 /// `multihead mode NAME WxH [--rate HZ]`: switch a monitor's mode.
 struct Mode: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Set a monitor's mode: an output gets a WxH mode (the one nearest --rate; made if the server has none of that size); a virtual monitor is resized.")
+        commandName: "mode", abstract: "Set a monitor's mode: an output gets a WxH mode (the one nearest --rate; made if the server has none of that size); a virtual monitor is resized.")
 
     @OptionGroup var options: DisplayOptions
     @Argument(help: "The monitor's name (an output such as DUMMY1, or a virtual monitor).")

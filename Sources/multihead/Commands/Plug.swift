@@ -5,7 +5,7 @@ import MultiheadTesting
 /// `multihead plug NAME WxH+X+Y`: add a virtual monitor.
 struct Plug: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Plug a virtual monitor into the X server (refused on a desktop with real monitors unless --force).")
+        commandName: "plug", abstract: "Plug a virtual monitor into the X server (refused on a desktop with real monitors unless --force).")
 
     @OptionGroup var options: DisplayOptions
     @Argument(help: "The monitor's name, such as EXT-1.")
@@ -44,7 +44,8 @@ struct Plug: AsyncParsableCommand {
 
 /// `multihead unplug NAME`: remove a virtual monitor.
 struct Unplug: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Unplug a virtual monitor from the X server.")
+    static let configuration = CommandConfiguration(
+        commandName: "unplug", abstract: "Unplug a virtual monitor from the X server.")
 
     @OptionGroup var options: DisplayOptions
     @Argument(help: "The monitor's name.")

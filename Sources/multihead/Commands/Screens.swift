@@ -3,7 +3,8 @@ import Multihead
 
 /// `multihead screens`: the screens, main first.
 struct Screens: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List the screens, main first.")
+    static let configuration = CommandConfiguration(
+        commandName: "screens", abstract: "List the screens, main first.")
 
     @OptionGroup var options: DisplayOptions
     @Flag(help: "Print a JSON array instead of a table.")
@@ -11,11 +12,38 @@ struct Screens: AsyncParsableCommand {
 
     @MainActor
     func run() async throws {
-        try await withExitStatus {
-            let app = try connectShared(options.display)
-            let rows = app.screens.map { ScreenJSON($0, isMain: $0 === app.mainScreen) }
-            print(json ? jsonLine(rows) : Self.table(rows))
+        try await withExitStatus { try Self.list(display: options.display, json: json) }
+    }
+
+    /// Prints the screens of the server at `display`, as JSON or as a table.
+    @MainActor
+    static func list(display: String?, json: Bool) throws {
+        let app = try connectShared(display)
+        let rows = app.screens.map { ScreenJSON($0, isMain: $0 === app.mainScreen) }
+        print(json ? jsonLine(rows) : table(rows))
+    }
+
+    /// `screens [--json] [--display D | --display=D]`, exactly, read without the argument parser; nil for
+    /// anything else (help, a mistake), which the parser answers.
+    static func fastArguments(_ args: some Collection<String>) -> (display: String?, json: Bool)? {
+        var rest = Array(args)
+        guard rest.first == "screens" else { return nil }
+        rest.removeFirst()
+        var json = false, display: String?
+        while let a = rest.first {
+            rest.removeFirst()
+            if a == "--json", !json {
+                json = true
+            } else if a == "--display", display == nil, let v = rest.first, !v.hasPrefix("-") {
+                display = v
+                rest.removeFirst()
+            } else if a.hasPrefix("--display="), display == nil {
+                display = String(a.dropFirst("--display=".count))
+            } else {
+                return nil
+            }
         }
+        return (display, json)
     }
 
     /// name, main mark, frame, physical size, current mode and Hz, number of modes.

@@ -7,7 +7,7 @@ import MultiheadTesting
 /// `multihead server`: a private X server for trying things out, until interrupted.
 struct Server: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Start a private Xvfb with a monitor layout, in the foreground; print its DISPLAY and XAUTHORITY (lines an eval can use); stop it on SIGINT or SIGTERM.")
+        commandName: "server", abstract: "Start a private Xvfb with a monitor layout, in the foreground; print its DISPLAY and XAUTHORITY (lines an eval can use); stop it on SIGINT or SIGTERM.")
 
     @Option(help: "Monitor sizes, left to right: WxH,WxH… (VIRTUAL-1, VIRTUAL-2, … on Xvfb; DUMMY0, DUMMY1, … on Xorg; the first is primary).")
     var monitors: String = "1920x1080,1280x720"

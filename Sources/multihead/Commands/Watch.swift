@@ -2,11 +2,12 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import Multihead
+import MultiheadX11
 
 /// `multihead watch`: one line per screen event, as it happens.
 struct Watch: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Print one line per connect, disconnect or mode change, as it happens.")
+        commandName: "watch", abstract: "Print one line per connect, disconnect or mode change, as it happens.")
 
     @OptionGroup var options: DisplayOptions
     @Flag(help: "Print JSON lines.")
@@ -30,24 +31,32 @@ struct Watch: AsyncParsableCommand {
         try await withExitStatus {
             // --timeout counts from the start, connecting included: the connection may not wait longer.
             let app = try connectShared(options.display, timeout: min(5, timeout?.value ?? 5))
+            guard let backend = app.backend as? X11Backend else { return }
             var seen = 0
             let json = self.json, count = self.count.map { Int($0.value) }
-            let stream = app.screenEvents()
-            let printer = Task { @MainActor in
-                for await e in stream {
-                    print(json ? jsonLine(Self.json(e, app)) : Self.text(e))
+            // Printed in the turn that posts the event: the line leaves as soon as the model knows.
+            let printer = app.onScreenEvent { e in
+                guard count.map({ seen < $0 }) ?? true else { return }
+                if json {
+                    writeLine(Self.json(e, app).json.bytes)
+                } else {
+                    print(Self.text(e))
                     flushStandardOutput()
-                    seen += 1
-                    if let count, seen >= count { app.stop() }
                 }
+                seen += 1
             }
             defer { printer.cancel() }
             // On stderr, so that stdout stays one line per event: a reader knows from here on nothing is missed.
             printError("watching \(options.display ?? ProcessInfo.processInfo.environment["DISPLAY"] ?? ""): \(app.screens.count) screens")
-            if let timeout {
-                DispatchQueue.main.asyncAfter(deadline: start + timeout.value) { MainActor.assumeIsolated { app.stop() } }
+            app.launch()
+            // Watching is all this command does: it waits on the connection itself, one wake-up per event.
+            let deadline = timeout.map { Double(start.uptimeNanoseconds) / 1e9 + $0.value }
+            while count.map({ seen < $0 }) ?? true {
+                let now = Double(DispatchTime.now().uptimeNanoseconds) / 1e9
+                if let deadline, now >= deadline { break }
+                guard backend.waitForEvents(timeout: deadline.map { $0 - now } ?? .infinity) else { break }
             }
-            try await app.run()
+            if let error = app.connectionError { throw error }
         }
     }
 

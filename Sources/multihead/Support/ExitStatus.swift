@@ -64,6 +64,21 @@ func connectShared(_ display: String?, timeout: Double = 5) throws -> Applicatio
     return app
 }
 
+/// Writes one line to standard output at once (`write(2)`, past stdio's buffer): a reader of a pipe sees
+/// it as it happens. Do not mix with `print` in one command.
+func writeLine(_ bytes: [UInt8]) {
+    var line = bytes
+    line.append(UInt8(ascii: "\n"))
+    line.withUnsafeBytes { raw in
+        var offset = 0
+        while offset < raw.count {
+            let n = write(STDOUT_FILENO, raw.baseAddress.map { $0 + offset }, raw.count - offset)
+            if n <= 0 { if n < 0 && errno == EINTR { continue }; return }
+            offset += n
+        }
+    }
+}
+
 /// Sends what `print` buffered, so that a reader of a pipe sees each line as it happens.
 func flushStandardOutput() {
     fflush(nil)

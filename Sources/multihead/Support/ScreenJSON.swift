@@ -95,10 +95,51 @@ struct ScreenEventJSON: Codable {
     }
 }
 
-/// One line of compact JSON.
-func jsonLine<T: Encodable>(_ value: T) -> String {
-    let e = JSONEncoder()
-    e.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
-    guard let data = try? e.encode(value) else { return "{}" }
-    return String(decoding: data, as: UTF8.self)
+/// What can be written as one line of compact JSON.
+protocol JSONLine {
+    /// The value as JSON.
+    var json: JSONText { get }
 }
+
+extension ScreenJSON.Frame: JSONLine {
+    var json: JSONText { .object(["x": .int(x), "y": .int(y), "width": .int(width), "height": .int(height)]) }
+}
+
+extension ScreenJSON.Extent: JSONLine {
+    var json: JSONText { .object(["width": .int(width), "height": .int(height)]) }
+}
+
+extension ScreenJSON.Mode: JSONLine {
+    var json: JSONText {
+        .object(["width": .int(width), "height": .int(height), "refreshRate": .number(refreshRate), "interlaced": .bool(interlaced)])
+    }
+}
+
+extension ScreenJSON: JSONLine {
+    var json: JSONText {
+        .object([
+            "name": .string(name), "main": .bool(main), "primary": .bool(primary), "standIn": .bool(standIn),
+            "outputs": .array(outputs.map(JSONText.string)), "mirrors": mirrors.map(JSONText.string) ?? .null,
+            "rotation": .int(rotation), "reflection": .string(reflection), "frame": frame.json,
+            "physicalSize": physicalSize.json, "scale": .number(scale), "currentMode": currentMode?.json ?? .null,
+            "modes": .array(modes.map(\.json)),
+        ])
+    }
+}
+
+extension ScreenEventJSON: JSONLine {
+    var json: JSONText {
+        var members: [String: JSONText] = ["event": .string(event), "screen": screen.json]
+        if let previous {
+            members["previous"] = .object(["frame": previous.frame.json, "currentMode": previous.currentMode?.json ?? .null])
+        }
+        return .object(members)
+    }
+}
+
+extension Array: JSONLine where Element: JSONLine {
+    var json: JSONText { .array(map(\.json)) }
+}
+
+/// One line of compact JSON with sorted keys.
+func jsonLine(_ value: some JSONLine) -> String { value.json.text }

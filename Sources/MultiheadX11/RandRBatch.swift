@@ -1,0 +1,174 @@
+internal import CXlib
+import Glibc
+import Multihead
+
+/// RandR reads over the XCB side of the Xlib connection (`XGetXCBConnection`), pipelined: every request of
+/// a batch is sent before the first reply is awaited, so a batch costs one round trip however many outputs
+/// and CRTCs it asks about. Each reply is copied into Swift values and freed in the scope that awaited it.
+/// X errors come back with their reply (never through Xlib's error handler): an object that vanished
+/// between two batches is skipped, and the RandR event that announced its removal re-syncs.
+@MainActor
+package enum RandRBatch {
+    /// Round trips and requests made so far in this process: what tests count.
+    package struct Tally: Equatable, Sendable {
+        package var roundTrips = 0
+        package var requests = 0
+        package static func - (a: Tally, b: Tally) -> Tally {
+            Tally(roundTrips: a.roundTrips - b.roundTrips, requests: a.requests - b.requests)
+        }
+    }
+
+    /// The reads made so far.
+    package static var tally = Tally()
+
+    private static func count(_ requests: Int) {
+        guard requests > 0 else { return }
+        tally.roundTrips += 1
+        tally.requests += requests
+    }
+    /// What the screen resources say: the mode table, every output and every CRTC.
+    struct Resources {
+        var modes: [UInt: RandR.ModeInfo] = [:]
+        var outputs: [UInt: RandR.OutputInfo] = [:]
+        var crtcs: [UInt: RandR.CrtcInfo] = [:]
+    }
+
+    /// The first half of a resources read: the ids and the mode table, from one reply.
+    struct ResourceList {
+        var timestamp: UInt32
+        var outputs: [UInt32]
+        var crtcs: [UInt32]
+        var modes: [UInt: RandR.ModeInfo]
+    }
+
+    /// Whether the XCB side of the connection failed (the server went away, or the watchdog cut it).
+    /// `xcb_connection_has_error`.
+    static func failed(_ c: XConnection) -> Bool {
+        guard let x = XGetXCBConnection(c.display) else { return true }
+        return xcb_connection_has_error(x) != 0
+    }
+
+    /// The active monitors and, when asked, the resources' ids and mode table, in one round trip.
+    /// `xcb_randr_get_monitors`, `xcb_randr_get_screen_resources_current`.
+    static func monitors(_ c: XConnection, withResources: Bool) -> (monitors: [RandR.MonitorInfo]?, list: ResourceList?) {
+        guard let x = XGetXCBConnection(c.display) else { return (nil, nil) }
+        let root = xcb_window_t(truncatingIfNeeded: c.root)
+        let mc = xcb_randr_get_monitors(x, root, 1)
+        let rc = withResources ? xcb_randr_get_screen_resources_current(x, root) : nil
+        count(withResources ? 2 : 1)
+        let monitors = awaitReply { xcb_randr_get_monitors_reply(x, mc, $0) }.map { r in
+            defer { free(r) }
+            return monitorInfos(r)
+        }
+        let list = rc.flatMap { cookie in awaitReply { xcb_randr_get_screen_resources_current_reply(x, cookie, $0) } }.map { r in
+            defer { free(r) }
+            return resourceList(r)
+        }
+        return (monitors, list)
+    }
+
+    /// Every output's and CRTC's info, and the names of `atoms`, in one round trip.
+    /// `xcb_randr_get_output_info`, `xcb_randr_get_crtc_info`, `xcb_get_atom_name`.
+    static func details(_ c: XConnection, _ list: ResourceList?, atoms: [UInt]) -> (resources: Resources?, names: [UInt: String]) {
+        guard let x = XGetXCBConnection(c.display) else { return (nil, [:]) }
+        let t = list?.timestamp ?? 0
+        let oc = (list?.outputs ?? []).map { ($0, xcb_randr_get_output_info(x, $0, t)) }
+        let cc = (list?.crtcs ?? []).map { ($0, xcb_randr_get_crtc_info(x, $0, t)) }
+        let ac = atoms.map { ($0, xcb_get_atom_name(x, xcb_atom_t(truncatingIfNeeded: $0))) }
+        count(oc.count + cc.count + ac.count)
+        var res = Resources(modes: list?.modes ?? [:])
+        for (id, cookie) in oc {
+            guard let r = awaitReply({ xcb_randr_get_output_info_reply(x, cookie, $0) }) else { continue }
+            defer { free(r) }
+            let name = String(decoding: UnsafeBufferPointer(start: xcb_randr_get_output_info_name(r),
+                                                            count: Int(xcb_randr_get_output_info_name_length(r))), as: UTF8.self)
+            res.outputs[UInt(id)] = RandR.OutputInfo(
+                id: UInt(id), name: name, crtc: UInt(r.pointee.crtc),
+                connected: r.pointee.connection == UInt8(XCB_RANDR_CONNECTION_CONNECTED.rawValue),
+                modes: ids(xcb_randr_get_output_info_modes(r), xcb_randr_get_output_info_modes_length(r)),
+                preferredCount: Int(r.pointee.num_preferred))
+        }
+        for (id, cookie) in cc {
+            guard let r = awaitReply({ xcb_randr_get_crtc_info_reply(x, cookie, $0) }) else { continue }
+            defer { free(r) }
+            let p = r.pointee
+            res.crtcs[UInt(id)] = RandR.CrtcInfo(
+                x: Int32(p.x), y: Int32(p.y), width: UInt32(p.width), height: UInt32(p.height), mode: UInt(p.mode),
+                rotation: p.rotation, outputs: ids(xcb_randr_get_crtc_info_outputs(r), xcb_randr_get_crtc_info_outputs_length(r)))
+        }
+        var names: [UInt: String] = [:]
+        for (atom, cookie) in ac {
+            guard let r = awaitReply({ xcb_get_atom_name_reply(x, cookie, $0) }) else { continue }
+            defer { free(r) }
+            names[atom] = String(decoding: UnsafeRawBufferPointer(start: xcb_get_atom_name_name(r),
+                                                                  count: Int(xcb_get_atom_name_name_length(r))), as: UTF8.self)
+        }
+        return (list == nil ? nil : res, names)
+    }
+
+    /// The brightness of each CRTC's gamma ramp (the top of the red ramp; nil: no ramp), in one round trip.
+    /// `xcb_randr_get_crtc_gamma`.
+    static func brightness(_ c: XConnection, crtcs: [UInt]) -> [UInt: Double?] {
+        guard let x = XGetXCBConnection(c.display) else { return [:] }
+        let cookies = crtcs.map { ($0, xcb_randr_get_crtc_gamma(x, xcb_randr_crtc_t(truncatingIfNeeded: $0))) }
+        count(cookies.count)
+        var result: [UInt: Double?] = [:]
+        for (crtc, cookie) in cookies {
+            guard let r = awaitReply({ xcb_randr_get_crtc_gamma_reply(x, cookie, $0) }) else { continue }
+            defer { free(r) }
+            let size = Int(r.pointee.size)
+            guard size > 1, Int(xcb_randr_get_crtc_gamma_red_length(r)) >= size,
+                  let red = xcb_randr_get_crtc_gamma_red(r) else { result[crtc] = .some(nil); continue }
+            result[crtc] = RandR.brightness(topOfRamp: red[size - 1])
+        }
+        return result
+    }
+
+    /// Awaits one reply; an X error in its place is freed and read as no reply.
+    private static func awaitReply<R>(_ get: (UnsafeMutablePointer<UnsafeMutablePointer<xcb_generic_error_t>?>) -> UnsafeMutablePointer<R>?) -> UnsafeMutablePointer<R>? {
+        var error: UnsafeMutablePointer<xcb_generic_error_t>?
+        let reply = get(&error)
+        if let error { free(error) }
+        return reply
+    }
+
+    private static func ids(_ p: UnsafeMutablePointer<UInt32>?, _ n: Int32) -> [UInt] {
+        guard let p, n > 0 else { return [] }
+        return UnsafeBufferPointer(start: p, count: Int(n)).map { UInt($0) }
+    }
+
+    private static func monitorInfos(_ r: UnsafeMutablePointer<xcb_randr_get_monitors_reply_t>) -> [RandR.MonitorInfo] {
+        var result: [RandR.MonitorInfo] = []
+        var it = xcb_randr_get_monitors_monitors_iterator(r)
+        while it.rem > 0, let m = it.data {
+            let p = m.pointee
+            result.append(RandR.MonitorInfo(
+                nameAtom: UInt(p.name), primary: p.primary != 0,
+                frame: Rect(x: Double(p.x), y: Double(p.y), width: Double(p.width), height: Double(p.height)),
+                physicalSize: Size(width: Double(p.width_in_millimeters), height: Double(p.height_in_millimeters)),
+                outputs: ids(xcb_randr_monitor_info_outputs(m), xcb_randr_monitor_info_outputs_length(m))))
+            xcb_randr_monitor_info_next(&it)
+        }
+        return result
+    }
+
+    private static func resourceList(_ r: UnsafeMutablePointer<xcb_randr_get_screen_resources_current_reply_t>) -> ResourceList {
+        var modes: [UInt: RandR.ModeInfo] = [:]
+        let count = Int(xcb_randr_get_screen_resources_current_modes_length(r))
+        if count > 0, let table = xcb_randr_get_screen_resources_current_modes(r) {
+            // The names are packed one after another, in mode-table order.
+            var name = xcb_randr_get_screen_resources_current_names(r)
+            for m in UnsafeBufferPointer(start: table, count: count) {
+                let len = Int(m.name_len)
+                let text = name.map { String(decoding: UnsafeBufferPointer(start: $0, count: len), as: UTF8.self) }
+                name = name.map { $0 + len }
+                modes[UInt(m.id)] = RandR.ModeInfo(mode: RandR.screenMode(m), name: text ?? "\(m.width)x\(m.height)")
+            }
+        }
+        let outputs = UnsafeBufferPointer(start: xcb_randr_get_screen_resources_current_outputs(r),
+                                          count: Int(xcb_randr_get_screen_resources_current_outputs_length(r)))
+        let crtcs = UnsafeBufferPointer(start: xcb_randr_get_screen_resources_current_crtcs(r),
+                                        count: Int(xcb_randr_get_screen_resources_current_crtcs_length(r)))
+        return ResourceList(timestamp: r.pointee.config_timestamp, outputs: Array(outputs), crtcs: Array(crtcs), modes: modes)
+    }
+}

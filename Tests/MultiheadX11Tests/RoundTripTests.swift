@@ -1,0 +1,75 @@
+import Foundation
+import Multihead
+import MultiheadTesting
+@testable import MultiheadX11
+import Testing
+
+/// What a re-read costs: the screen resources are kept until RandR says they changed.
+@MainActor
+@Suite("Round trips: cached resources, pipelined reads", .timeLimit(.minutes(1)))
+struct RoundTripTests {
+    @Test("a virtual monitor plugged again costs one GetMonitors; the first time its name too")
+    func virtualPlugCostsOneRequest() async throws {
+        let server = try await VirtualServer.start()
+        defer { server.stop() }
+        let app = try server.makeApplication()
+        let log = ScreenNotificationLog(app)
+        let frame = "640x480+1920+0"
+
+        var before = RandRBatch.tally
+        try server.plug("EXT-RT", frame)
+        try app.synchronize()
+        // GetMonitors, then the new monitor's name: two round trips, nothing of the resources.
+        #expect(RandRBatch.tally - before == .init(roundTrips: 2, requests: 2))
+        try server.unplug("EXT-RT")
+        try app.synchronize()
+
+        before = RandRBatch.tally
+        try server.plug("EXT-RT", frame)
+        try app.synchronize()
+        #expect(RandRBatch.tally - before == .init(roundTrips: 1, requests: 1))
+        before = RandRBatch.tally
+        try server.unplug("EXT-RT")
+        try app.synchronize()
+        #expect(RandRBatch.tally - before == .init(roundTrips: 1, requests: 1))
+        #expect(log.summary == ["connect EXT-RT", "disconnect EXT-RT", "connect EXT-RT", "disconnect EXT-RT"])
+    }
+
+    @Test("refreshScreens reads the resources in two round trips whatever the number of outputs")
+    func fullReadIsTwoRoundTrips() async throws {
+        let server = try await VirtualServer.start(.xorgDummy, monitors: [
+            .init("DUMMY0", "1024x768+0+0", primary: true), .init("DUMMY1", "800x600+1024+0"), .init("DUMMY2", "800x600+1824+0"),
+        ])
+        defer { server.stop() }
+        let app = try server.makeApplication()
+        let control = try server.controlConnection()
+        let outputs = control.outputNames.count
+        control.close()
+        let before = RandRBatch.tally
+        try app.refreshScreens()
+        let cost = RandRBatch.tally - before
+        // {monitors, resources}, then every output's and every CRTC's info together; gamma was read before.
+        #expect(cost.roundTrips == 2)
+        #expect(cost.requests >= 2 + outputs)
+        #expect(app.screens.map(\.name) == ["DUMMY0", "DUMMY1", "DUMMY2"])
+    }
+
+    @Test("a real output's change after a virtual monitor's is still read in full")
+    func realChangeAfterVirtual() async throws {
+        let server = try await VirtualServer.start(.xorgDummy, monitors: [.init("DUMMY0", "1024x768+0+0", primary: true)])
+        defer { server.stop() }
+        let app = try server.makeApplication()
+        let log = ScreenNotificationLog(app)
+
+        _ = try await server.xrandr(["--setmonitor", "VIRT-RT", "640/170x480/130+3000+0", "none"])
+        try app.synchronize()
+        #expect(log.summary == ["connect VIRT-RT"])
+
+        // Another client changes a real output: RandR's events say the resources changed.
+        _ = try await server.xrandr(["--output", "DUMMY0", "--mode", "800x600"])
+        try app.synchronize()
+        #expect(log.summary == ["connect VIRT-RT", "mode DUMMY0"])
+        #expect(app.screen(named: "DUMMY0")?.currentMode?.size == Size(width: 800, height: 600))
+        #expect(app.screen(named: "DUMMY0")?.frame == Rect(x: 0, y: 0, width: 800, height: 600))
+    }
+}
