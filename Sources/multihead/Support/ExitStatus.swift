@@ -24,29 +24,38 @@ func printError(_ message: String) {
 func withExitStatus(_ body: () async throws -> Void) async throws {
     do {
         try await body()
-    } catch let e as X11Error {
+    } catch {
+        throw exitCode(for: error)
+    }
+}
+
+/// The contract's exit status for an error, its one-line reason printed on stderr.
+func exitCode(for error: any Error) -> ExitCode {
+    switch error {
+    case let e as X11Error:
         printError(e.description)
         switch e {
-        case .cannotOpenDisplay, .connectionLost, .notResponding, .missingExtension: throw ExitCode(ExitStatus.unavailable)
-        default: throw ExitCode(ExitStatus.software)
+        case .cannotOpenDisplay, .connectionLost, .notResponding, .missingExtension: return ExitCode(ExitStatus.unavailable)
+        default: return ExitCode(ExitStatus.software)
         }
-    } catch let e as UsageError {
+    case let e as UsageError:
         printError(e.message)
-        throw ExitCode(ExitStatus.usage)
-    } catch let e as VirtualServerError {
+        return ExitCode(ExitStatus.usage)
+    case let e as VirtualServerError:
         printError(e.description)
-        if case .serverMissing = e { throw ExitCode(ExitStatus.unavailable) }
-        if case .invalidMonitor = e { throw ExitCode(ExitStatus.usage) }
-        if case .noSuchMonitor = e { throw ExitCode(ExitStatus.usage) }
-        throw ExitCode(ExitStatus.software)
-    } catch let e as ScreenError {
+        switch e {
+        case .serverMissing: return ExitCode(ExitStatus.unavailable)
+        case .invalidMonitor, .noSuchMonitor: return ExitCode(ExitStatus.usage)
+        default: return ExitCode(ExitStatus.software)
+        }
+    case let e as ScreenError:
         printError(e.description)
-        throw ExitCode(ExitStatus.usage)
-    } catch let e as ExitCode {
-        throw e
-    } catch {
+        return ExitCode(ExitStatus.usage)
+    case let e as ExitCode:
+        return e
+    default:
         printError("\(error)")
-        throw ExitCode(ExitStatus.software)
+        return ExitCode(ExitStatus.software)
     }
 }
 
