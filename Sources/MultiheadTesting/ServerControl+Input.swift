@@ -136,6 +136,27 @@ extension ServerControl {
         return mapped
     }
 
+    /// Makes and maps a plain window of this client, as another application would show one
+    /// (`XCreateSimpleWindow`, `XMapWindow`); returns its id.
+    public func createWindow(_ frame: Rect) throws -> UInt {
+        guard frame.isFinite, frame.width >= 1, frame.height >= 1 else {
+            throw X11Error.refused(display: connection.name, request: "CreateWindow (frame \(frame))", status: 0)
+        }
+        let c = connection
+        return try c.trap("CreateWindow") {
+            let xid = XCreateSimpleWindow(c.display, CXlib.Window(c.root), Int32(frame.minX), Int32(frame.minY),
+                                          UInt32(frame.width), UInt32(frame.height), 0, 0, 0)
+            XMapWindow(c.display, xid)
+            return UInt(xid)
+        }
+    }
+
+    /// Gives the keyboard focus to a window of any client, as a window manager does (`XSetInputFocus`).
+    public func setInputFocus(_ xid: UInt) throws {
+        let c = connection
+        try c.trap("SetInputFocus") { XSetInputFocus(c.display, CXlib.Window(xid), RevertToParent, Time(CurrentTime)) }
+    }
+
     /// The window that has the keyboard focus (`XGetInputFocus`).
     public func inputFocus() throws -> UInt {
         let c = connection

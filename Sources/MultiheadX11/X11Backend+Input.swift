@@ -30,6 +30,18 @@ extension X11Backend {
             let name = XKeysymToString(sym).map { String(cString: $0) } ?? ""
             let key = Key(characters: text, name: name, keysym: UInt32(truncatingIfNeeded: sym))
             input?.send(.key(e.type == KeyPress ? .keyDown : .keyUp, key, timestamp: Double(e.xkey.time) / 1000))
+        case FocusIn, FocusOut:
+            let f = e.xfocus
+            // Grabs move the focus only for their duration; a pointer-root focus says nothing of ours.
+            guard f.mode == NotifyNormal || f.mode == NotifyWhileGrabbed, f.detail != NotifyPointer,
+                  presenter.window(forXID: UInt(f.window)) != nil else { return }
+            if e.type == FocusIn { return input?.focusChanged(appHasFocus: true) ?? () }
+            // Out of this window: still ours if it went to another of our windows (the server has moved it).
+            guard let c = connection else { return }
+            var focus: CXlib.Window = 0
+            var revert: Int32 = 0
+            c.bounded { _ = XGetInputFocus(c.display, &focus, &revert) }
+            if presenter.window(forXID: UInt(focus)) == nil { input?.focusChanged(appHasFocus: false) }
         case Expose:
             if e.xexpose.count == 0 { presenter.exposed(xid: UInt(e.xexpose.window)) }
         case DestroyNotify:

@@ -129,7 +129,7 @@ package final class X11Presenter {
         attrs.border_pixel = 0
         attrs.colormap = colormap
         attrs.event_mask = ExposureMask | ButtonPressMask | ButtonReleaseMask | PointerMotionMask
-            | KeyPressMask | KeyReleaseMask | StructureNotifyMask
+            | KeyPressMask | KeyReleaseMask | StructureNotifyMask | FocusChangeMask
         let mask = UInt(CWOverrideRedirect | CWBackPixmap | CWBorderPixel | CWColormap | CWEventMask)
         let xid = XCreateWindow(d, connection.root, g.x, g.y, UInt32(g.w), UInt32(g.h), 0, depth,
                                 UInt32(InputOutput), visual, mask, &attrs)

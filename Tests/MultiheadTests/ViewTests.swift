@@ -102,10 +102,13 @@ struct ViewTests {
         // inner (0,0) → outer (20,30) → w1 (20-5+10, 30-5+10) = (25, 35) → main screen (125, 85).
         #expect(inner.convert(Point.zero, to: outer) == Point(x: 20, y: 30))
         #expect(inner.convert(Point.zero, to: w1) == Point(x: 25, y: 35))
-        #expect(inner.convert(Point.zero, to: nil) == Point(x: 125, y: 85))
+        // nil is the window's coordinates for a view (UIKit's rule), the screen's for a window.
+        #expect(inner.convert(Point.zero, to: nil) == Point(x: 25, y: 35))
+        #expect(w1.convert(Point(x: 25, y: 35), to: nil) == Point(x: 125, y: 85))
+        #expect(w1.convert(Point(x: 125, y: 85), from: nil) == Point(x: 25, y: 35))
         #expect(outer.convert(Point.zero, from: inner) == Point(x: 20, y: 30))
         #expect(inner.convert(Point(x: 25, y: 35), from: w1) == .zero)
-        #expect(inner.convert(Point(x: 125, y: 85), from: nil) == .zero)
+        #expect(inner.convert(Point(x: 25, y: 35), from: nil) == .zero)
         // Across screens through desktop coordinates: desktop (125, 85) is EXT (-1795, 85), w2 (-1805, 65).
         let v2 = View(frame: Rect(x: 1, y: 1, width: 10, height: 10))
         w2.addSubview(v2)
@@ -114,7 +117,14 @@ struct ViewTests {
         let r = inner.convert(Rect(x: 0, y: 0, width: 10, height: -5), to: w1)
         #expect(r == Rect(x: 25, y: 30, width: 10, height: 5))
         #expect(w1.convert(Rect(x: 25, y: 35, width: 1, height: 1), to: inner) == Rect(x: 0, y: 0, width: 1, height: 1))
-        #expect(inner.convert(Rect(x: 125, y: 85, width: 3, height: 3), from: nil) == Rect(x: 0, y: 0, width: 3, height: 3))
+        #expect(inner.convert(Rect(x: 25, y: 35, width: 3, height: 3), from: nil) == Rect(x: 0, y: 0, width: 3, height: 3))
+        #expect(w1.convert(Rect(x: 0, y: 0, width: 3, height: 3), to: nil) == Rect(x: 100, y: 50, width: 3, height: 3))
+        // The same through CoordinateSpace: a view, and the screens' spaces.
+        #expect(inner.convert(Point.zero, to: app.mainScreen.coordinateSpace) == Point(x: 125, y: 85))
+        #expect(inner.convert(Point.zero, to: ext.fixedCoordinateSpace) == Point(x: 125 - 1920, y: 85))
+        #expect(ext.coordinateSpace.convert(Point(x: 125 - 1920, y: 85), to: inner as any CoordinateSpace) == .zero)
+        #expect(app.mainScreen.coordinateSpace.convert(Rect(x: 125, y: 85, width: 2, height: -2), to: w1 as any CoordinateSpace)
+                == Rect(x: 25, y: 33, width: 2, height: 2))
     }
 
     @Test func hitTestFindsTheDeepestVisibleInteractiveView() throws {

@@ -24,8 +24,17 @@ extension Application {
         guard let p = event.location, p.isFinite else { return }
         switch event.kind {
         case .pointerDown:
-            guard let w = window(at: p, onScreenNamed: event.screenName),
-                  let view = w.hitTest(w.pointFromDesktop(p), with: event) else { return }
+            // The frontmost window whose hit test finds a view; a window that lets the touch pass (its hit
+            // test says nil) hands it to the windows behind, as pass-through overlays do in UIKit.
+            var hit: (Window, View)?
+            _ = stacking.firstFromFront { id in
+                guard let w = liveWindows[id]?.window, !w.hiddenStorage else { return false }
+                if let name = event.screenName, w.screenStorage.name != name { return false }
+                guard w.frameOnDesktop.contains(p), let view = w.hitTest(w.pointFromDesktop(p), with: event) else { return false }
+                hit = (w, view)
+                return true
+            }
+            guard let (w, view) = hit else { return }
             let touch = Touch(window: w, view: view, at: p)
             trackedTouches[event.pointerID] = touch
             view.touchesBegan([touch], with: event)
@@ -33,23 +42,48 @@ extension Application {
             guard let touch = trackedTouches[event.pointerID] else { return }
             touch.phase = .moved
             touch.locationOnDesktop = p
-            touch.view.touchesMoved([touch], with: event)
+            touch.view?.touchesMoved([touch], with: event)
         default:
             guard let touch = trackedTouches.removeValue(forKey: event.pointerID) else { return }
             touch.phase = .ended
             touch.locationOnDesktop = p
-            touch.view.touchesEnded([touch], with: event)
+            touch.view?.touchesEnded([touch], with: event)
         }
     }
 
     private func sendKey(_ event: Event) {
-        guard let key = event.key, let w = keyWindow else { return }
-        let responder = w.firstResponder ?? w
-        let presses: Set<Press> = [Press(key: key)]
+        guard let key = event.key else { return }
         if event.kind == .keyDown {
-            responder.pressesBegan(presses, with: event)
-        } else {
-            responder.pressesEnded(presses, with: event)
+            guard let w = keyWindow else { return }
+            let responder = w.firstResponder ?? w
+            let press = Press(key: key)
+            trackedPresses[key.name] = TrackedPress(press, responder: responder, windowID: ObjectIdentifier(w))
+            responder.pressesBegan([press], with: event)
+        } else if let tracked = trackedPresses.removeValue(forKey: key.name) {
+            // The end goes where the press began.
+            var press = tracked.press
+            press.phase = .ended
+            tracked.responder?.pressesEnded([press], with: event)
+        } else if let w = keyWindow {
+            (w.firstResponder ?? w).pressesEnded([Press(key: key, phase: .ended)], with: event)
+        }
+    }
+
+    /// Cancels the touches and presses in progress in a window: it was hidden, released or moved, or its
+    /// screen disconnected. They get `touchesCancelled` / `pressesCancelled` and never end.
+    func cancelInput(in window: Window) { cancelInput(windowID: ObjectIdentifier(window)) }
+
+    func cancelInput(windowID: ObjectIdentifier) {
+        for (id, touch) in trackedTouches where touch.windowID == windowID {
+            trackedTouches[id] = nil
+            touch.phase = .cancelled
+            touch.view?.touchesCancelled([touch], with: nil)
+        }
+        for (name, tracked) in trackedPresses where tracked.windowID == windowID {
+            trackedPresses[name] = nil
+            var press = tracked.press
+            press.phase = .cancelled
+            tracked.responder?.pressesCancelled([press], with: nil)
         }
     }
 }

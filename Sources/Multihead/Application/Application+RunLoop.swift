@@ -6,7 +6,7 @@ extension Application {
         guard !launched else { return }
         launched = true
         delegate?.applicationDidFinishLaunching(self)
-        state = .active
+        transition(to: .active)
         flush()
     }
 
@@ -60,21 +60,54 @@ extension Application {
         }
     }
 
-    /// Moves the application to another lifecycle state, calling the delegate as UIKit does; leaving
-    /// `.suspended` delivers the screen notifications queued meanwhile, in order.
+    /// Moves the application to another lifecycle state, calling the delegate and posting the notifications
+    /// in UIKit's order: leaving `.active` is `willResignActive`; going to the background `didEnterBackground`;
+    /// leaving it `willEnterForeground`; arriving at `.active` `didBecomeActive` (the delegate first, then the
+    /// notification). Leaving `.suspended` delivers the screen notifications queued meanwhile, in order.
     public func transition(to new: State) {
         let old = state
         guard new != old else { return }
         let wasBackground = old == .background || old == .suspended
         let isBackground = new == .background || new == .suspended
-        if wasBackground && !isBackground { delegate?.applicationWillEnterForeground(self) }
+        if old == .active {
+            delegate?.applicationWillResignActive(self)
+            NotificationCenter.default.post(name: Application.willResignActiveNotification, object: self)
+        }
+        if wasBackground && !isBackground {
+            delegate?.applicationWillEnterForeground(self)
+            NotificationCenter.default.post(name: Application.willEnterForegroundNotification, object: self)
+        }
         state = new
-        if !wasBackground && isBackground { delegate?.applicationDidEnterBackground(self) }
+        if !wasBackground && isBackground {
+            delegate?.applicationDidEnterBackground(self)
+            NotificationCenter.default.post(name: Application.didEnterBackgroundNotification, object: self)
+        }
+        if new == .active {
+            delegate?.applicationDidBecomeActive(self)
+            NotificationCenter.default.post(name: Application.didBecomeActiveNotification, object: self)
+        }
         if old == .suspended {
             let queued = queuedWhileSuspended
             queuedWhileSuspended = []
             for work in queued { work() }
         }
+    }
+
+    /// The backend says whether one of the application's windows has the input focus: a launched
+    /// application in the foreground is active while one does, inactive while none does.
+    func focusChanged(appHasFocus: Bool) {
+        guard launched else { return }
+        if appHasFocus, state == .inactive { transition(to: .active) }
+        if !appHasFocus, state == .active { transition(to: .inactive) }
+    }
+
+    /// Lays out every view that needs it in the visible windows, back to front, parents before children.
+    func layoutVisibleWindows() {
+        let visible = windows.filter { !$0.hiddenStorage }
+        for w in visible { w.layoutSubtree() }
+        // What layout changed is drawn by this flush; layout it asked for again waits for the next turn.
+        needsFlush = false
+        if visible.contains(where: { $0.subtreeNeedsLayout || $0.needsLayoutStorage }) { setNeedsFlush() }
     }
 
     /// Asks for the scene to be pushed to the backend at the end of this turn of the run loop.
@@ -95,6 +128,7 @@ extension Application {
     public func flush() {
         guard needsFlush else { return }
         needsFlush = false
+        layoutVisibleWindows()
         let scene = currentScene()
         backend.present(scene)
         // Hidden windows keep their mark: they are drawn when shown again.

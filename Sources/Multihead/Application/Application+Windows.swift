@@ -41,6 +41,7 @@ extension Application {
 
     func unregister(_ id: ObjectIdentifier) {
         liveWindows[id] = nil
+        cancelInput(windowID: id)
         stacking.remove(id)
         // A released key window leaves no key window behind it, or the next candidate.
         if keyWindowStorage == nil, let next = keyWindowCandidate() { makeKey(next) }
@@ -50,19 +51,29 @@ extension Application {
     /// Shows a window in front of its level (or brings a visible one to the front of its level).
     func show(_ w: Window) {
         let wasHidden = w.hiddenStorage
-        w.hiddenStorage = false
-        restack(w, bringToFront: true)
-        w.setNeedsDisplay()
-        if wasHidden { post(Window.didBecomeVisibleNotification, w, .becameVisible(w)) }
+        // The root view controller's viewWillAppear before the window shows, viewDidAppear after.
+        let appear = { (change: () -> Void) in
+            if wasHidden, let vc = w.rootViewControllerStorage { vc.transitionAppearance(visible: true, change) } else { change() }
+        }
+        appear {
+            w.hiddenStorage = false
+            restack(w, bringToFront: true)
+            w.setNeedsDisplay()
+            if wasHidden { post(Window.didBecomeVisibleNotification, w, .becameVisible(w)) }
+        }
     }
 
     /// Hides a window; a key window resigns and the frontmost visible normal-level window on the main
     /// screen becomes key, if there is one.
     func hide(_ w: Window) {
         guard !w.hiddenStorage else { return }
-        w.hiddenStorage = true
-        stackingDidChange()
-        post(Window.didBecomeHiddenNotification, w, .becameHidden(w))
+        let change = {
+            w.hiddenStorage = true
+            self.stackingDidChange()
+            self.cancelInput(in: w)
+            self.post(Window.didBecomeHiddenNotification, w, .becameHidden(w))
+        }
+        if let vc = w.rootViewControllerStorage { vc.transitionAppearance(visible: false, change) } else { change() }
         if keyWindowStorage === w {
             keyWindowStorage = nil
             w.resignKey()

@@ -40,6 +40,7 @@ public final class Application: Responder {
     var needsFlush = false
     var flushScheduled = false
     var trackedTouches: [Int: Touch] = [:]
+    var trackedPresses: [String: TrackedPress] = [:]
 
     /// Makes an application over a backend, started at once.
     public init(backend: any DisplayBackend) throws {
@@ -94,6 +95,10 @@ public final class Application: Responder {
 public protocol ApplicationDelegate: AnyObject {
     /// The application has launched: create the main window here.
     func applicationDidFinishLaunching(_ application: Application)
+    /// The application became active: it is in the foreground and one of its windows has the focus.
+    func applicationDidBecomeActive(_ application: Application)
+    /// The application is about to stop being active (focus leaves its windows, or it goes to the background).
+    func applicationWillResignActive(_ application: Application)
     /// The application is about to come back from the background.
     func applicationWillEnterForeground(_ application: Application)
     /// The application went to the background; windows stay "visible" to the model.
@@ -106,6 +111,10 @@ extension ApplicationDelegate {
     /// Does nothing.
     public func applicationDidFinishLaunching(_ application: Application) {}
     /// Does nothing.
+    public func applicationDidBecomeActive(_ application: Application) {}
+    /// Does nothing.
+    public func applicationWillResignActive(_ application: Application) {}
+    /// Does nothing.
     public func applicationWillEnterForeground(_ application: Application) {}
     /// Does nothing.
     public func applicationDidEnterBackground(_ application: Application) {}
@@ -114,6 +123,15 @@ extension ApplicationDelegate {
 }
 
 extension Application {
+    /// Posted when the application becomes active (after the delegate's `applicationDidBecomeActive`).
+    nonisolated public static let didBecomeActiveNotification = Notification.Name("MultiheadApplicationDidBecomeActiveNotification")
+    /// Posted when the application is about to stop being active.
+    nonisolated public static let willResignActiveNotification = Notification.Name("MultiheadApplicationWillResignActiveNotification")
+    /// Posted when the application went to the background.
+    nonisolated public static let didEnterBackgroundNotification = Notification.Name("MultiheadApplicationDidEnterBackgroundNotification")
+    /// Posted when the application is about to come back from the background.
+    nonisolated public static let willEnterForegroundNotification = Notification.Name("MultiheadApplicationWillEnterForegroundNotification")
+
     /// Where an application is in its lifecycle (UIApplication.State, plus `suspended`).
     public enum State: String, Sendable {
         /// In the foreground, receiving events.

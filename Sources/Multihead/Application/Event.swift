@@ -60,41 +60,66 @@ public struct Key: Hashable, Sendable {
 
 /// One key press, as `pressesBegan` receives it (UIPress).
 public struct Press: Hashable, Sendable {
+    /// Where a press is in its life.
+    public enum Phase: Sendable { case began, ended, cancelled }
+
     /// The key.
     public var key: Key
+    /// Where it is: began, ended, or cancelled (its window was hidden, released or moved, or its screen went).
+    public var phase: Phase = .began
 }
 
-/// One touch (UITouch): a pointer from the press that began it to the release that ends it.
+/// One touch (UITouch): a pointer from the press that began it to the release that ends it, or to its
+/// cancellation. The touch does not keep its window or view alive.
 @MainActor
 public final class Touch: Hashable {
     /// Where a touch is in its life.
-    public enum Phase: Sendable { case began, moved, ended }
+    public enum Phase: Sendable { case began, moved, ended, cancelled }
 
     /// Where it is now.
     public internal(set) var phase: Phase
-    /// The window it began in; it stays with that window until it ends.
-    public let window: Window
-    /// The view hit-tested when it began; moves and the end go to it too.
-    public let view: View
+    /// The window it began in; it stays with that window until it ends (nil once the window is gone).
+    public var window: Window? { windowStorage }
+    /// The view hit-tested when it began; moves and the end go to it too (nil once the view is gone).
+    public var view: View? { viewStorage }
     /// Where it is, in desktop coordinates.
     public internal(set) var locationOnDesktop: Point
 
+    weak var windowStorage: Window?
+    weak var viewStorage: View?
+    /// The window it began in, to find it again when that window is released.
+    let windowID: ObjectIdentifier
+
     init(window: Window, view: View, at p: Point) {
-        self.window = window
-        self.view = view
+        windowStorage = window
+        viewStorage = view
+        windowID = ObjectIdentifier(window)
         self.locationOnDesktop = p
         self.phase = .began
     }
 
-    /// Where the touch is in a view's coordinates (`nil`: the window's screen).
+    /// Where the touch is in a view's coordinates (`nil`: its window's, as in UIKit).
     public func location(in view: View?) -> Point {
         if let view { return view.pointFromDesktop(locationOnDesktop) }
-        let s = window.screen.frame.origin
-        return Point(x: locationOnDesktop.x - s.x, y: locationOnDesktop.y - s.y)
+        return window?.pointFromDesktop(locationOnDesktop) ?? locationOnDesktop
     }
 
     /// Identity.
     nonisolated public static func == (a: Touch, b: Touch) -> Bool { a === b }
     /// Identity.
     nonisolated public func hash(into h: inout Hasher) { h.combine(ObjectIdentifier(self)) }
+}
+
+/// A key held down: where its press went, so that its end or cancellation goes there too.
+@MainActor
+final class TrackedPress {
+    weak var responder: Responder?
+    let windowID: ObjectIdentifier
+    let press: Press
+
+    init(_ press: Press, responder: Responder, windowID: ObjectIdentifier) {
+        self.press = press
+        self.responder = responder
+        self.windowID = windowID
+    }
 }

@@ -40,6 +40,12 @@ public struct BackendInput {
         application?.sendEvent(event)
     }
 
+    /// The input focus came to one of the application's windows (`true`) or left all of them: the
+    /// application becomes active, or inactive.
+    public func focusChanged(appHasFocus: Bool) {
+        application?.focusChanged(appHasFocus: appHasFocus)
+    }
+
     /// The connection to the display server is gone; `error` says which and why.
     public func connectionLost(_ error: any Error) {
         application?.connectionLost(error)

@@ -58,6 +58,10 @@ public final class InMemoryBackend: DisplayBackend {
     /// Delivers an input event as if the display server had sent it.
     public func inject(_ event: Event) { input?.send(event) }
 
+    /// The input focus comes to one of the application's windows, or leaves all of them, as a window
+    /// manager or another client would move it.
+    public func changeFocus(appHasFocus: Bool) { input?.focusChanged(appHasFocus: appHasFocus) }
+
     private func report() { input?.screensDidChange(snapshot) }
 
     /// Returns the scripted snapshot.

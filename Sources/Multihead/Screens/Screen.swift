@@ -57,8 +57,43 @@ public final class Screen {
     public var availableModes: [ScreenMode] { snapshot.modes }
     /// The mode the monitor prefers, when it says.
     public var preferredMode: ScreenMode? { snapshot.preferredMode }
-    /// The mode the monitor shows now.
-    public var currentMode: ScreenMode? { snapshot.currentMode }
+    /// The mode the monitor shows now. Setting it asks the server for one of `availableModes`, as UIKit's
+    /// `currentMode` does; the new mode shows here once the server has made the change (its
+    /// `modeDidChangeNotification`). A mode the screen does not list, `nil`, or a change the server refuses
+    /// is logged and leaves the mode as it was; `setCurrentMode(_:)` throws instead.
+    public var currentMode: ScreenMode? {
+        get { snapshot.currentMode }
+        set {
+            guard let mode = newValue else {
+                Application.logger.warning("refused to set no mode on screen \(name.terminalEscaped)")
+                return
+            }
+            do { try setCurrentMode(mode) } catch {
+                Application.logger.warning("mode \(mode) refused on screen \(name.terminalEscaped): \(error)")
+            }
+        }
+    }
+
+    /// How a TV's overscan is compensated (UIScreen.overscanCompensation): stored, and without effect on X,
+    /// where monitors show every pixel.
+    public var overscanCompensation: OverscanCompensation = .scale
+    /// The insets overscan takes (UIScreen.overscanCompensationInsets): always zero on X.
+    public var overscanCompensationInsets: EdgeInsets { .zero }
+    /// The screen's coordinates (UIScreen.coordinateSpace): (0, 0) at its top-left corner.
+    public var coordinateSpace: any CoordinateSpace { ScreenCoordinateSpace(self) }
+    /// The screen's fixed coordinates (UIScreen.fixedCoordinateSpace): the same as `coordinateSpace` on X,
+    /// where the picture never turns under the program.
+    public var fixedCoordinateSpace: any CoordinateSpace { ScreenCoordinateSpace(self) }
+
+    /// How the picture is fitted to a TV's overscan (UIScreen.OverscanCompensation).
+    public enum OverscanCompensation: Sendable {
+        /// Scaled to fit.
+        case scale
+        /// The bounds inset.
+        case insetBounds
+        /// No compensation.
+        case none
+    }
     /// The names of the outputs that feed this monitor.
     public var outputs: [String] { snapshot.outputs }
     /// The highest frame rate the screen shows: its mode's refresh rate, 60 when the mode does not say.

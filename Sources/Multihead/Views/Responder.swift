@@ -13,10 +13,15 @@ open class Responder {
     open func touchesMoved(_ touches: Set<Touch>, with event: Event) { next?.touchesMoved(touches, with: event) }
     /// A touch ended; the default passes it on to `next`.
     open func touchesEnded(_ touches: Set<Touch>, with event: Event) { next?.touchesEnded(touches, with: event) }
+    /// A touch was cancelled (its window was hidden, released or moved, or its screen disconnected): it
+    /// will not end. The default passes it on to `next`.
+    open func touchesCancelled(_ touches: Set<Touch>, with event: Event?) { next?.touchesCancelled(touches, with: event) }
     /// A key went down; the default passes it on to `next`.
     open func pressesBegan(_ presses: Set<Press>, with event: Event) { next?.pressesBegan(presses, with: event) }
     /// A key went up; the default passes it on to `next`.
     open func pressesEnded(_ presses: Set<Press>, with event: Event) { next?.pressesEnded(presses, with: event) }
+    /// A key held down was cancelled (as a touch is): it will not end. The default passes it on to `next`.
+    open func pressesCancelled(_ presses: Set<Press>, with event: Event?) { next?.pressesCancelled(presses, with: event) }
 
     /// Whether this responder can take key events; false by default.
     open var canBecomeFirstResponder: Bool { false }

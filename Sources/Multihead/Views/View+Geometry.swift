@@ -23,34 +23,41 @@ extension View {
         return Point(x: p.x - zero.x, y: p.y - zero.y)
     }
 
-    /// The origin of the coordinates that `nil` names: the screen of this view's window.
-    private var screenOriginOnDesktop: Point {
-        window?.screen.frame.origin ?? .zero
+    /// Where the coordinates that `nil` names start, on the desktop: for a window, its screen's; for a
+    /// view, its window's (UIKit's rule); a view in no window has its root's.
+    private var nilOriginOnDesktop: Point {
+        if let w = self as? Window { return w.screen.frame.origin }
+        var root: View = self
+        while let up = root.superviewStorage { root = up }
+        return root.pointToDesktop(.zero)
     }
 
-    /// Converts a point from this view's coordinates to `view`'s; `nil` means the screen's coordinates.
-    /// Views in windows on different screens convert through desktop coordinates.
+    /// Converts a point from this view's coordinates to `view`'s; `nil` means the window's coordinates (for
+    /// a window: its screen's). Views in windows on different screens convert through desktop coordinates.
     public func convert(_ point: Point, to view: View?) -> Point {
         let d = pointToDesktop(point)
         if let view { return view.pointFromDesktop(d) }
-        let s = screenOriginOnDesktop
-        return Point(x: d.x - s.x, y: d.y - s.y)
+        let o = nilOriginOnDesktop
+        return Point(x: d.x - o.x, y: d.y - o.y)
     }
 
-    /// Converts a point from `view`'s coordinates to this view's; `nil` means the screen's coordinates.
+    /// Converts a point from `view`'s coordinates to this view's; `nil` means the window's coordinates (for
+    /// a window: its screen's).
     public func convert(_ point: Point, from view: View?) -> Point {
         if let view { return pointFromDesktop(view.pointToDesktop(point)) }
-        let s = screenOriginOnDesktop
-        return pointFromDesktop(Point(x: point.x + s.x, y: point.y + s.y))
+        let o = nilOriginOnDesktop
+        return pointFromDesktop(Point(x: point.x + o.x, y: point.y + o.y))
     }
 
-    /// Converts a rectangle from this view's coordinates to `view`'s (`nil`: the screen's).
+    /// Converts a rectangle from this view's coordinates to `view`'s (`nil`: the window's; for a window,
+    /// its screen's).
     public func convert(_ rect: Rect, to view: View?) -> Rect {
         let r = rect.standardized
         return Rect(origin: convert(r.origin, to: view), size: r.size)
     }
 
-    /// Converts a rectangle from `view`'s coordinates (`nil`: the screen's) to this view's.
+    /// Converts a rectangle from `view`'s coordinates (`nil`: the window's; for a window, its screen's) to
+    /// this view's.
     public func convert(_ rect: Rect, from view: View?) -> Rect {
         let r = rect.standardized
         return Rect(origin: convert(r.origin, from: view), size: r.size)

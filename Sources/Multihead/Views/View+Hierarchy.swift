@@ -23,14 +23,37 @@ extension View {
     /// Inserts a view at an index of `subviews` (clamped to the valid range).
     public func insertSubview(_ view: View, at index: Int) {
         guard canAdopt(view) else { return }
-        if view.superviewStorage === self, let i = subviewStorage.firstIndex(where: { $0 === view }) {
+        let oldParent = view.superviewStorage
+        let moving = oldParent !== self
+        let oldWindow = view.window, newWindow = window
+        // UIKit's order: willMove(toSuperview:), willMove(toWindow:) down the subtree, the move,
+        // didMoveToWindow() down the subtree, didMoveToSuperview(), then the parent's didAddSubview(_:).
+        if moving { view.willMove(toSuperview: self) }
+        if oldWindow !== newWindow { view.eachInSubtree { $0.willMove(toWindow: newWindow) } }
+        if moving, let oldParent {
+            oldParent.willRemoveSubview(view)
+            oldParent.detach(view)
+            oldParent.setNeedsLayout()
+            oldParent.setNeedsDisplay()
+        } else if let i = subviewStorage.firstIndex(where: { $0 === view }) {
             subviewStorage.remove(at: i)
-        } else {
-            view.removeFromSuperview()
         }
         let at = min(max(0, index), subviewStorage.count)
         subviewStorage.insert(view, at: at)
         view.superviewStorage = self
+        if oldWindow !== newWindow {
+            view.eachInSubtree { v in
+                // A view needs layout when it first comes into a window.
+                if newWindow != nil { v.needsLayoutStorage = true }
+                v.didMoveToWindow()
+            }
+            view.markSubtreeNeedsLayout()
+        }
+        if moving {
+            view.didMoveToSuperview()
+            didAddSubview(view)
+        }
+        setNeedsLayout()
         view.setNeedsDisplay()
         setNeedsDisplay()
     }
@@ -38,17 +61,15 @@ extension View {
     /// Inserts a view just in front of a sibling (at the front if `sibling` is not a subview).
     public func insertSubview(_ view: View, aboveSubview sibling: View) {
         guard canAdopt(view), view !== sibling else { return }
-        if view.superviewStorage === self { detach(view) }
-        let i = subviewStorage.firstIndex { $0 === sibling }.map { $0 + 1 } ?? subviewStorage.count
-        insertSubview(view, at: i)
+        let others = subviewStorage.filter { $0 !== view }
+        insertSubview(view, at: others.firstIndex { $0 === sibling }.map { $0 + 1 } ?? others.count)
     }
 
     /// Inserts a view just behind a sibling (at the back if `sibling` is not a subview).
     public func insertSubview(_ view: View, belowSubview sibling: View) {
         guard canAdopt(view), view !== sibling else { return }
-        if view.superviewStorage === self { detach(view) }
-        let i = subviewStorage.firstIndex { $0 === sibling } ?? 0
-        insertSubview(view, at: i)
+        let others = subviewStorage.filter { $0 !== view }
+        insertSubview(view, at: others.firstIndex { $0 === sibling } ?? 0)
     }
 
     /// Moves a subview to the front.
@@ -63,11 +84,24 @@ extension View {
         insertSubview(view, at: 0)
     }
 
-    /// Takes the view out of its superview (and its window).
+    /// Takes the view out of its superview (and its window), with the same callbacks as UIKit.
     public func removeFromSuperview() {
         guard let parent = superviewStorage else { return }
+        let oldWindow = window
+        willMove(toSuperview: nil)
+        if oldWindow != nil { eachInSubtree { $0.willMove(toWindow: nil) } }
+        parent.willRemoveSubview(self)
         parent.detach(self)
+        if oldWindow != nil { eachInSubtree { $0.didMoveToWindow() } }
+        didMoveToSuperview()
+        parent.setNeedsLayout()
         parent.setNeedsDisplay()
+    }
+
+    /// Calls `body` for this view and every descendant, parents first.
+    func eachInSubtree(_ body: (View) -> Void) {
+        body(self)
+        for sub in subviewStorage { sub.eachInSubtree(body) }
     }
 
     /// Whether `view` is this view or one of its descendants.
@@ -80,7 +114,7 @@ extension View {
         return false
     }
 
-    private func detach(_ view: View) {
+    fileprivate func detach(_ view: View) {
         if let i = subviewStorage.firstIndex(where: { $0 === view }) { subviewStorage.remove(at: i) }
         if let w = view.window, let r = w.firstResponder as? View, r.isDescendant(of: view) { w.firstResponder = nil }
         view.superviewStorage = nil

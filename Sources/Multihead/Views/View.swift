@@ -8,6 +8,8 @@ open class View: Responder {
     weak var superviewStorage: View?
     weak var viewController: ViewController?
     var hiddenStorage = false
+    var needsLayoutStorage = true
+    var subtreeNeedsLayout = false
 
     /// Makes a view with a frame in its future superview's coordinates; a non-finite frame becomes `.zero`.
     public init(frame: Rect) {
@@ -34,7 +36,10 @@ open class View: Responder {
             guard new != frameStorage else { return }
             let oldSize = frameStorage.size
             frameStorage = new
-            if new.size != oldSize { boundsSizeDidChange() }
+            if new.size != oldSize {
+                boundsSizeDidChange()
+                setNeedsLayout()
+            }
             setNeedsDisplay()
         }
     }
@@ -116,6 +121,26 @@ open class View: Responder {
     /// Draws the view's own content (after its background, before its subviews), in its bounds'
     /// coordinates; the default draws nothing. `Label` draws its text.
     open func draw(_ rect: Rect, in context: any GraphicsContext) {}
+
+    /// Lays out the subviews (UIView.layoutSubviews): override to set their frames from this view's bounds.
+    /// Called by the application once per turn of the run loop, before drawing, for every view that needs
+    /// layout (new in a window, resized, a subview added or removed, or `setNeedsLayout()`); the default
+    /// does nothing.
+    open func layoutSubviews() {}
+
+    /// Called before the view moves to another superview (`nil`: it is being removed).
+    open func willMove(toSuperview newSuperview: View?) {}
+    /// Called after the view moved to another superview (or was removed from one).
+    open func didMoveToSuperview() {}
+    /// Called before the view (or an ancestor) moves into another window (`nil`: out of any), for every
+    /// view of the moved subtree, parents first.
+    open func willMove(toWindow newWindow: Window?) {}
+    /// Called after the view (or an ancestor) moved into another window or out of one.
+    open func didMoveToWindow() {}
+    /// Called after a subview was added.
+    open func didAddSubview(_ subview: View) {}
+    /// Called before a subview is removed.
+    open func willRemoveSubview(_ subview: View) {}
 
     /// Called when the bounds' size changes; a window keeps its root view controller's view filling it.
     func boundsSizeDidChange() {}

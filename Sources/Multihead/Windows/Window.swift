@@ -11,6 +11,7 @@ open class Window: View {
     var screenStorage: Screen
     var levelStorage: WindowLevel = .normal
     weak var firstResponderStorage: Responder?
+    var rootViewControllerStorage: ViewController?
 
     /// Makes a hidden window on `Screen.main` with a frame in that screen's coordinates.
     public override convenience init(frame: Rect) {
@@ -42,6 +43,7 @@ open class Window: View {
                 return
             }
             screenStorage = newValue
+            application.cancelInput(in: self)
             setNeedsDisplay()
             application.stackingDidChange()
         }
@@ -108,14 +110,27 @@ open class Window: View {
 
     /// Installs a view controller's view as the window's content, sized to the window's bounds and kept
     /// so; replacing it removes the old view.
+    /// On a visible window, the old controller disappears and the new one appears.
     public var rootViewController: ViewController? {
-        didSet {
-            guard oldValue !== rootViewController else { return }
-            if let old = oldValue, old.isViewLoaded, old.view.superview === self { old.view.removeFromSuperview() }
-            if let vc = rootViewController {
+        get { rootViewControllerStorage }
+        set {
+            let old = rootViewControllerStorage
+            guard old !== newValue else { return }
+            let visible = !hiddenStorage
+            if let old {
+                old.transitionAppearance(visible: false) {
+                    if old.isViewLoaded, old.view.superview === self { old.view.removeFromSuperview() }
+                }
+            }
+            rootViewControllerStorage = newValue
+            if let vc = newValue {
+                // Loaded before it appears, as in UIKit.
                 let v = vc.view
-                v.frame = bounds
-                addSubview(v)
+                let install = {
+                    v.frame = self.bounds
+                    self.addSubview(v)
+                }
+                if visible { vc.transitionAppearance(visible: true, install) } else { install() }
             }
         }
     }
@@ -135,6 +150,7 @@ open class Window: View {
     /// After a screen's disconnect was posted: hide the window if still visible, and move it to the main
     /// screen.
     func moveToMainAfterDisconnect() {
+        application.cancelInput(in: self)
         if !isHidden { application.hide(self) }
         screenStorage = application.mainScreen
     }
