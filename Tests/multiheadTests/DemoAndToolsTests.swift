@@ -29,7 +29,14 @@ struct DemoAndToolsTests {
         #expect(placeholder.width == 1024 && placeholder.height == 768)
         #expect(placeholder.pixel(x: 10, y: 10) == 0xFFFFFF)
         #expect((440..<584).contains { x in (374..<394).contains { y in (placeholder.pixel(x: x, y: y) ?? 0xFFFFFF) < 0x404040 } })
+        // After the mode change the placeholder's layoutSubviews centred the label in the new 1280×1024.
+        let resized = try Bitmap(contentsOfPNG: dir + "/step3-mode-VIRTUAL-3.png")
+        #expect(resized.width == 1280 && resized.height == 1024)
+        #expect((570..<710).contains { x in (500..<524).contains { y in (resized.pixel(x: x, y: y) ?? 0xFFFFFF) < 0x404040 } })
+        #expect(!(440..<584).contains { x in (374..<394).contains { y in (resized.pixel(x: x, y: y) ?? 0xFFFFFF) < 0x404040 } })
         let before = try Bitmap(contentsOfPNG: dir + "/step3-mode-VIRTUAL-1.png")
+        // The screen list, laid out by its layoutSubviews: a third line of light text 34 points below the second.
+        #expect((40..<400).contains { x in (288..<312).contains { y in (before.pixel(x: x, y: y) ?? 0) > 0xC0C0C0 } })
         let after = try Bitmap(contentsOfPNG: dir + "/step4-click-VIRTUAL-1.png")
         #expect(before.pixel(x: 45, y: 95) != after.pixel(x: 45, y: 95))
         #expect(after.pixel(x: 400, y: 95) == before.pixel(x: 400, y: 95))

@@ -68,7 +68,7 @@ final class DemoController {
             }
         }
         let window = Window(frame: screen.bounds, screen: screen)
-        window.addSubview(makePlaceholder(size: screen.bounds.size))
+        window.addSubview(PlaceholderView(frame: window.bounds))
         // Static content, not for events: shown without making it key, as Listing 2-3 does.
         window.isHidden = false
         externalWindows[screen.name] = window
@@ -82,9 +82,9 @@ final class DemoController {
 
     private func resize(_ screen: Screen) {
         if let window = externalWindows[screen.name] {
+            // The placeholder re-centres its label in layoutSubviews.
             window.frame = screen.bounds
-            for v in window.subviews { v.removeFromSuperview() }
-            window.addSubview(makePlaceholder(size: screen.bounds.size))
+            for v in window.subviews { v.frame = window.bounds }
         } else if screen === mainWindow?.screen {
             mainWindow?.frame = screen.bounds
         }

@@ -36,7 +36,7 @@ final class ControlView: View {
 @MainActor
 final class MainViewController: ViewController {
     private let title = Label(frame: .zero)
-    private var lines: [Label] = []
+    private let screenList = ScreenListView(frame: .zero)
     private(set) var controls: [ControlView] = []
 
     override func viewDidLoad() {
@@ -44,7 +44,6 @@ final class MainViewController: ViewController {
         title.text = "Multihead demo: q or Escape quits"
         title.fontSize = 28
         title.textColor = .white
-        title.frame.origin = Point(x: 40, y: 30)
         title.sizeToFit()
         view.addSubview(title)
         let specs: [(String, [Color])] = [
@@ -52,26 +51,57 @@ final class MainViewController: ViewController {
             ("green", [Color(red: 0.2, green: 0.7, blue: 0.3), Color(red: 0.1, green: 0.35, blue: 0.15)]),
             ("blue", [Color(red: 0.2, green: 0.4, blue: 0.9), Color(red: 0.1, green: 0.2, blue: 0.45)]),
         ]
-        for (i, spec) in specs.enumerated() {
-            let c = ControlView(title: spec.0, frame: Rect(x: 40 + Double(i) * 180, y: 90, width: 160, height: 90), colors: spec.1)
+        for spec in specs {
+            let c = ControlView(title: spec.0, frame: Rect(x: 0, y: 0, width: 160, height: 90), colors: spec.1)
             controls.append(c)
             view.addSubview(c)
         }
+        view.addSubview(screenList)
+    }
+
+    /// Places the title, the controls and the screen list from the view's bounds, whenever it lays out.
+    override func viewWillLayoutSubviews() {
+        title.frame.origin = Point(x: 40, y: 30)
+        for (i, c) in controls.enumerated() { c.frame.origin = Point(x: 40 + Double(i) * 180, y: 90) }
+        let b = view.bounds
+        screenList.frame = Rect(x: 40, y: 220, width: max(1, b.width - 80), height: max(1, b.height - 240))
     }
 
     /// Shows one line per screen: name, frame, mode.
     func show(_ screens: [Screen]) {
-        for l in lines { l.removeFromSuperview() }
-        lines = screens.enumerated().map { i, s in
-            let l = Label(frame: Rect(x: 40, y: 220 + Double(i) * 34, width: 10, height: 10))
+        screenList.lines = screens.enumerated().map { i, s in
             let mode = s.currentMode.map { "\($0)" } ?? "no mode"
-            l.text = "\(i == 0 ? "main " : "")\(s.name)  \(s.frame)  \(mode)  \(s.availableModes.count) mode\(s.availableModes.count == 1 ? "" : "s")"
-            l.fontSize = 20
-            l.textColor = Color(white: 0.9)
-            l.sizeToFit()
-            return l
+            return "\(i == 0 ? "main " : "")\(s.name)  \(s.frame)  \(mode)  \(s.availableModes.count) mode\(s.availableModes.count == 1 ? "" : "s")"
         }
-        for l in lines { view.addSubview(l) }
+    }
+}
+
+/// A column of lines, placed in `layoutSubviews`: setting `lines` only asks for layout.
+@MainActor
+final class ScreenListView: View {
+    private var labels: [Label] = []
+
+    /// The lines shown, top to bottom.
+    var lines: [String] = [] {
+        didSet {
+            while labels.count < lines.count {
+                let l = Label(frame: .zero)
+                l.fontSize = 20
+                l.textColor = Color(white: 0.9)
+                labels.append(l)
+                addSubview(l)
+            }
+            while labels.count > lines.count { labels.removeLast().removeFromSuperview() }
+            for (l, text) in zip(labels, lines) { l.text = text }
+            setNeedsLayout()
+        }
+    }
+
+    override func layoutSubviews() {
+        for (i, l) in labels.enumerated() {
+            l.sizeToFit()
+            l.frame.origin = Point(x: 0, y: Double(i) * 34)
+        }
     }
 }
 
@@ -85,16 +115,22 @@ final class DemoWindow: Window {
     }
 }
 
-/// The seed's Listing 2-3: a white field with a centred "<no content>" label.
+/// The seed's Listing 2-3: a white field with a "<no content>" label, centred by `layoutSubviews` at
+/// whatever size the field is given.
 @MainActor
-func makePlaceholder(size: Size) -> View {
-    let field = View(frame: Rect(origin: .zero, size: size))
-    field.backgroundColor = .white
-    let label = Label(frame: .zero)
-    label.text = "<no content>"
-    label.fontSize = 18
-    label.sizeToFit()
-    label.center = Point(x: size.width / 2, y: size.height / 2)
-    field.addSubview(label)
-    return field
+final class PlaceholderView: View {
+    private let label = Label(frame: .zero)
+
+    override init(frame: Rect) {
+        super.init(frame: frame)
+        backgroundColor = .white
+        label.text = "<no content>"
+        label.fontSize = 18
+        label.sizeToFit()
+        addSubview(label)
+    }
+
+    override func layoutSubviews() {
+        label.center = Point(x: bounds.width / 2, y: bounds.height / 2)
+    }
 }
