@@ -44,3 +44,24 @@ extension ChildProcess {
         return (code, out, err)
     }
 }
+
+extension VirtualServer {
+    /// Merges X resources into the server's database with `xrdb -nocpp -merge`, as a desktop's settings
+    /// do: `["Xft.dpi": "192"]` makes every screen's scale 2.
+    public func mergeResources(_ resources: [String: String]) async throws {
+        guard let path = XServerLauncher.which("xrdb") else {
+            throw VirtualServerError.serverMissing(binary: "xrdb", package: "x11-xserver-utils")
+        }
+        // xrdb reads a file; it lives in the server's own session directory, and only until xrdb is done.
+        let file = URL(fileURLWithPath: authorityFile).deletingLastPathComponent()
+            .appendingPathComponent("resources-\(UUID().uuidString.prefix(8))").path
+        let text = resources.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)\n" }.joined()
+        try Data(text.utf8).write(to: URL(fileURLWithPath: file))
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let child = try ChildProcess.spawn(path, ["-nocpp", "-merge", file], environment: environment)
+        let (status, _, err) = await onOwnThread { child.collect() }
+        guard status == 0 else {
+            throw VirtualServerError.commandFailed(command: "xrdb -nocpp -merge", output: String(decoding: err, as: UTF8.self))
+        }
+    }
+}

@@ -17,6 +17,12 @@ final class CairoCanvas: GraphicsContext {
 
     isolated deinit { cairo.cairo_destroy(cr) }
 
+    /// Draws everything after this `factor` times larger: points to pixels.
+    func scale(by factor: Double) {
+        guard factor.isFinite, factor > 0, factor != 1 else { return }
+        cairo.cairo_scale(cr, factor, factor)
+    }
+
     func saveState() { cairo.cairo_save(cr) }
     func restoreState() { cairo.cairo_restore(cr) }
     func translate(by offset: Point) { cairo.cairo_translate(cr, offset.x, offset.y) }

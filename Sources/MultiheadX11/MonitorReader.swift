@@ -20,6 +20,8 @@ struct MonitorReader {
     private var gamma: [UInt: Double?] = [:]
     /// The monitors as last read.
     private(set) var monitors: [RandR.MonitorInfo] = []
+    /// Pixels per point for every screen, from `Xft.dpi` (the backend keeps it current).
+    var scale: Double = 1
 
     init(connection: XConnection, randr15: Bool) {
         self.connection = connection
@@ -46,7 +48,8 @@ struct MonitorReader {
         if RandRBatch.failed(c) { throw c.lostError }
         // No monitor active: a stand-in the size of the root window, which the model never announces.
         if screens.isEmpty { return [.standIn(size: c.rootSize())] }
-        return screens
+        guard scale != 1 else { return screens }
+        return screens.map { var d = $0; d.scale = scale; return d }
     }
 
     private mutating func readMonitors(refresh: Bool) -> [ScreenDescription] {

@@ -5,11 +5,12 @@ import Multihead
 /// renderer shows without X.
 @MainActor
 enum WindowRenderer {
-    /// Draws a window's views into an RGB24 surface the window's size: black first (X windows are opaque),
-    /// then the views, then software dimming.
-    static func render(_ window: Window, into surface: OpaquePointer, brightness: Double) {
+    /// Draws a window's views into an RGB24 surface the window's size in pixels: black first (X windows are
+    /// opaque), then the views at `scale` pixels per point, then software dimming.
+    static func render(_ window: Window, into surface: OpaquePointer, brightness: Double, scale: Double = 1) {
         let canvas = CairoCanvas(surface: surface)
         canvas.clearToBlack()
+        canvas.scale(by: scale)
         ViewRenderer.draw(window, in: canvas, brightness: brightness)
         cairo.cairo_surface_flush(surface)
     }

@@ -64,11 +64,13 @@ public final class X11Backend: DisplayBackend {
         let randr15 = v.major > 1 || (v.major == 1 && v.minor >= 5)
         // On Xvfb a virtual monitor's arrival or removal sends only a root ConfigureNotify; mode changes
         // send RandR's events. Listen to both.
-        XSelectInput(c.display, c.root, StructureNotifyMask)
+        // Root properties too: xrdb changing RESOURCE_MANAGER (Xft.dpi, the screens' scale).
+        XSelectInput(c.display, c.root, StructureNotifyMask | PropertyChangeMask)
         XRRSelectInput(c.display, c.root, Int32(RRScreenChangeNotifyMask | RRCrtcChangeNotifyMask | RROutputChangeNotifyMask
                                                  | (v.minor >= 4 || v.major > 1 ? RRResourceChangeNotifyMask : 0)))
         c.flush()
         var reader = MonitorReader(connection: c, randr15: randr15)
+        reader.scale = XResources.scale(fromResources: XResources.text(c))
         let snapshot = try reader.read()
         connection = c
         self.reader = reader
@@ -154,6 +156,12 @@ public final class X11Backend: DisplayBackend {
             return true
         }
         if type == ConfigureNotify, let c = connection, e.xconfigure.window == c.root { return true }
+        if type == PropertyNotify, let c = connection, e.xproperty.window == c.root, e.xproperty.atom == Atom(XA_RESOURCE_MANAGER) {
+            let scale = XResources.scale(fromResources: XResources.text(c))
+            guard scale != reader?.scale else { return false }
+            reader?.scale = scale
+            return true
+        }
         handleWindowEvent(&e)
         return false
     }

@@ -147,7 +147,7 @@ package final class X11Presenter {
                                        height: entry.geometry.h, shared: useSharedMemory)
         }
         guard let buffer = entry.buffer else { return false }
-        WindowRenderer.render(item.window, into: buffer.surface, brightness: item.softwareBrightness)
+        WindowRenderer.render(item.window, into: buffer.surface, brightness: item.softwareBrightness, scale: item.scale)
         entry.drawnBrightness = item.softwareBrightness
         buffer.put(to: entry.xid, gc: gc)
         return true

@@ -126,7 +126,7 @@ extension Application {
             shown.append(PresentedWindow(
                 window: w, screenName: w.screenStorage.name, frameOnDesktop: w.frameOnDesktop,
                 level: w.levelStorage, needsDisplay: w.needsDisplay,
-                softwareBrightness: w.screenStorage.softwareBrightness))
+                softwareBrightness: w.screenStorage.softwareBrightness, scale: w.screenStorage.scale))
         }
         return Scene(windows: shown)
     }

@@ -58,8 +58,13 @@ final class ScreenCoordinateSpace: DesktopMapped {
     init(_ screen: Screen) { self.screen = screen }
 
     var bounds: Rect { screen.bounds }
-    func desktopPoint(_ p: Point) -> Point { Point(x: p.x + screen.frame.minX, y: p.y + screen.frame.minY) }
-    func localPoint(fromDesktop p: Point) -> Point { Point(x: p.x - screen.frame.minX, y: p.y - screen.frame.minY) }
+    // Points of the screen are pixels of the desktop at the screen's scale.
+    func desktopPoint(_ p: Point) -> Point {
+        Point(x: screen.frame.minX + p.x * screen.scale, y: screen.frame.minY + p.y * screen.scale)
+    }
+    func localPoint(fromDesktop p: Point) -> Point {
+        Point(x: (p.x - screen.frame.minX) / screen.scale, y: (p.y - screen.frame.minY) / screen.scale)
+    }
 }
 
 /// Distances in from each edge (UIEdgeInsets).

@@ -35,14 +35,19 @@ public final class Screen {
 
     /// The monitor's name, such as "DUMMY1": its identity.
     public nonisolated let name: String
-    /// The screen's own rectangle: origin (0, 0), the size of its frame.
-    public var bounds: Rect { Rect(origin: .zero, size: snapshot.frame.size) }
+    /// The screen's own rectangle in points: origin (0, 0), the frame's size divided by `scale`.
+    public var bounds: Rect {
+        Rect(x: 0, y: 0, width: snapshot.frame.width / snapshot.scale, height: snapshot.frame.height / snapshot.scale)
+    }
     /// Where the screen sits on the desktop (root window coordinates).
     public var frame: Rect { snapshot.frame }
-    /// Pixels per point; always 1 on X11.
-    public var scale: Double { 1 }
-    /// The bounds in pixels.
-    public var nativeBounds: Rect { bounds }
+    /// Pixels per point: the X resource `Xft.dpi` / 96 (96 → 1, 144 → 1.5, 192 → 2), 1 when it is unset.
+    /// Windows and views work in points; the presenter draws at this scale.
+    public var scale: Double { snapshot.scale }
+    /// The scale of the physical pixels: the same as `scale` on X, which draws every pixel.
+    public var nativeScale: Double { snapshot.scale }
+    /// The bounds in pixels (`bounds` × `nativeScale`).
+    public var nativeBounds: Rect { Rect(origin: .zero, size: snapshot.frame.size) }
     /// Whether this is the stand-in that `Screen.main` is while no monitor is active.
     public var isStandIn: Bool { snapshot.isStandIn }
     /// Whether the server marks this monitor primary.

@@ -29,13 +29,15 @@ public struct ScreenDescription: Hashable, Sendable {
     public var reflection: Reflection
     /// Whether this is the stand-in for "no monitor active": never announced, never a real monitor.
     public var isStandIn: Bool
+    /// Pixels per point (the X resource `Xft.dpi` / 96 on X11; 1 when unset).
+    public var scale: Double
 
     /// Makes a description; modes default to the frame's own size.
     public init(
         name: String, frame: Rect, physicalSize: Size = .zero, isPrimary: Bool = false,
         outputs: [String] = [], modes: [ScreenMode]? = nil, currentMode: ScreenMode? = nil,
         preferredMode: ScreenMode? = nil, brightness: Double = 1, hasHardwareBrightness: Bool = false,
-        rotation: Int = 0, reflection: Reflection = .none, isStandIn: Bool = false
+        rotation: Int = 0, reflection: Reflection = .none, isStandIn: Bool = false, scale: Double = 1
     ) {
         let own = ScreenMode(size: frame.standardized.size)
         self.name = name
@@ -51,6 +53,8 @@ public struct ScreenDescription: Hashable, Sendable {
         self.rotation = rotation
         self.reflection = reflection
         self.isStandIn = isStandIn
+        // A scale must be a positive number: anything else draws at 1.
+        self.scale = scale.isFinite && scale > 0 ? scale : 1
     }
 
     /// The name of the screen that stands in when the server reports no active monitor.
@@ -68,7 +72,7 @@ public struct ScreenDescription: Hashable, Sendable {
     func modeDiffers(from other: ScreenDescription) -> Bool {
         frame != other.frame || modes != other.modes || currentMode != other.currentMode
             || preferredMode != other.preferredMode || outputs != other.outputs
-            || rotation != other.rotation || reflection != other.reflection
+            || rotation != other.rotation || reflection != other.reflection || scale != other.scale
     }
 }
 

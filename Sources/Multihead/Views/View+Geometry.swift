@@ -1,6 +1,6 @@
 extension View {
     /// Converts a point in this view's coordinates to desktop coordinates (through every superview, the
-    /// window, and the window's screen).
+    /// window, and the window's screen: points become pixels there, at the screen's scale).
     func pointToDesktop(_ p: Point) -> Point {
         var x = p.x, y = p.y
         var v: View? = self
@@ -8,9 +8,8 @@ extension View {
             x += cur.frameStorage.origin.x - cur.boundsOrigin.x
             y += cur.frameStorage.origin.y - cur.boundsOrigin.y
             if let w = cur as? Window {
-                x += w.screen.frame.origin.x
-                y += w.screen.frame.origin.y
-                break
+                let s = w.screen.scale
+                return Point(x: w.screen.frame.origin.x + x * s, y: w.screen.frame.origin.y + y * s)
             }
             v = cur.superviewStorage
         }
@@ -20,13 +19,13 @@ extension View {
     /// The inverse of `pointToDesktop`.
     func pointFromDesktop(_ p: Point) -> Point {
         let zero = pointToDesktop(.zero)
-        return Point(x: p.x - zero.x, y: p.y - zero.y)
+        let s = window?.screen.scale ?? 1
+        return Point(x: (p.x - zero.x) / s, y: (p.y - zero.y) / s)
     }
 
     /// Where the coordinates that `nil` names start, on the desktop: for a window, its screen's; for a
     /// view, its window's (UIKit's rule); a view in no window has its root's.
     private var nilOriginOnDesktop: Point {
-        if let w = self as? Window { return w.screen.frame.origin }
         var root: View = self
         while let up = root.superviewStorage { root = up }
         return root.pointToDesktop(.zero)
@@ -37,16 +36,18 @@ extension View {
     public func convert(_ point: Point, to view: View?) -> Point {
         let d = pointToDesktop(point)
         if let view { return view.pointFromDesktop(d) }
-        let o = nilOriginOnDesktop
-        return Point(x: d.x - o.x, y: d.y - o.y)
+        if let w = self as? Window { return ScreenCoordinateSpace(w.screen).localPoint(fromDesktop: d) }
+        let o = nilOriginOnDesktop, s = window?.screen.scale ?? 1
+        return Point(x: (d.x - o.x) / s, y: (d.y - o.y) / s)
     }
 
     /// Converts a point from `view`'s coordinates to this view's; `nil` means the window's coordinates (for
     /// a window: its screen's).
     public func convert(_ point: Point, from view: View?) -> Point {
         if let view { return pointFromDesktop(view.pointToDesktop(point)) }
-        let o = nilOriginOnDesktop
-        return pointFromDesktop(Point(x: point.x + o.x, y: point.y + o.y))
+        if let w = self as? Window { return pointFromDesktop(ScreenCoordinateSpace(w.screen).desktopPoint(point)) }
+        let o = nilOriginOnDesktop, s = window?.screen.scale ?? 1
+        return pointFromDesktop(Point(x: o.x + point.x * s, y: o.y + point.y * s))
     }
 
     /// Converts a rectangle from this view's coordinates to `view`'s (`nil`: the window's; for a window,

@@ -20,4 +20,6 @@ public struct PresentedWindow {
     public let needsDisplay: Bool
     /// The brightness to apply in drawing (1 when the hardware dims, or nothing dims).
     public let softwareBrightness: Double
+    /// Pixels per point of its screen: the views are drawn scaled by it.
+    public let scale: Double
 }

@@ -157,7 +157,9 @@ open class Window: View {
 
     /// The window's rectangle in desktop coordinates.
     public var frameOnDesktop: Rect {
-        frameStorage.offsetBy(dx: screenStorage.frame.origin.x, dy: screenStorage.frame.origin.y)
+        let s = screenStorage.scale, o = screenStorage.frame.origin
+        return Rect(x: o.x + frameStorage.minX * s, y: o.y + frameStorage.minY * s,
+                    width: frameStorage.width * s, height: frameStorage.height * s)
     }
 }
 
