@@ -39,6 +39,17 @@ extension ServerControl {
         try fakeButton(button, down: false)
     }
 
+    /// Moves to a desktop point and presses a button without releasing it (XTest): a touch in progress.
+    public func pointerDown(at p: Point, button: Int = 1) throws {
+        try move(to: p)
+        try fakeButton(button, down: true)
+    }
+
+    /// Releases a button where the pointer is (XTest).
+    public func pointerUp(button: Int = 1) throws {
+        try fakeButton(button, down: false)
+    }
+
     /// Presses at one point, moves through the path, releases at its end (XTest).
     public func drag(from start: Point, through path: [Point], button: Int = 1) throws {
         try move(to: start)

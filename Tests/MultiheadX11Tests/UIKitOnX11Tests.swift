@@ -47,6 +47,34 @@ struct UIKitOnX11Tests {
         #expect(backView.log.count == 2)
     }
 
+    @Test("a real press in progress is cancelled when its window hides: touchesCancelled, never touchesEnded")
+    func cancelledOnHide() async throws {
+        let server = try await VirtualServer.start(monitors: [.init("MAIN", "1024x768+0+0", primary: true)])
+        defer { server.stop() }
+        let backend = X11Backend(display: server.display)
+        let app = try Application(backend: backend)
+        final class Canceller: View {
+            var log: [String] = []
+            override func touchesBegan(_ t: Set<Touch>, with e: Event) { log.append("began") }
+            override func touchesEnded(_ t: Set<Touch>, with e: Event) { log.append("ended") }
+            override func touchesCancelled(_ t: Set<Touch>, with e: Event?) { log.append("cancelled") }
+        }
+        let w = solidWindow(app, app.mainScreen, Rect(x: 0, y: 0, width: 200, height: 200), .gray)
+        let v = Canceller(frame: Rect(x: 0, y: 0, width: 200, height: 200))
+        w.addSubview(v)
+        w.isHidden = false
+        app.flush()
+        #expect(await app.run(until: { backend.xWindow(for: w) != nil }))
+        let control = try server.controlConnection()
+        defer { control.close() }
+        try control.pointerDown(at: Point(x: 50, y: 50))
+        #expect(await app.run(until: { v.log == ["began"] }))
+        w.isHidden = true
+        try control.pointerUp()
+        try app.synchronize()
+        #expect(v.log == ["began", "cancelled"])
+    }
+
     @Test("focus leaving every window of the app makes it inactive; focus back on one makes it active")
     func activeFollowsTheXFocus() async throws {
         let server = try await VirtualServer.start(monitors: [.init("MAIN", "1024x768+0+0", primary: true)])
