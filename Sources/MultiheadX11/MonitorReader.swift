@@ -20,8 +20,10 @@ struct MonitorReader {
     private var gamma: [UInt: Double?] = [:]
     /// The monitors as last read.
     private(set) var monitors: [RandR.MonitorInfo] = []
-    /// Pixels per point for every screen, from `Xft.dpi` (the backend keeps it current).
-    var scale: Double = 1
+    /// Pixels per point for every screen, from `Xft.dpi`.
+    private(set) var scale: Double = 1
+    /// Whether the next read asks for the resource database too (at first, and after xrdb changed it).
+    var scaleNeedsRead = true
 
     init(connection: XConnection, randr15: Bool) {
         self.connection = connection
@@ -54,12 +56,17 @@ struct MonitorReader {
 
     private mutating func readMonitors(refresh: Bool) -> [ScreenDescription] {
         let c = connection
-        var (fresh, list) = RandRBatch.monitors(c, withResources: refresh || resources == nil)
+        var (fresh, list, database) = RandRBatch.monitors(c, withResources: refresh || resources == nil,
+                                                           withResourceDatabase: scaleNeedsRead)
+        if let database {
+            scale = XResources.scale(fromResources: database)
+            scaleNeedsRead = false
+        }
         guard let found = fresh else { return [] }
         monitors = found
         if list == nil, let res = resources, found.contains(where: { $0.outputs.contains { res.outputs[$0] == nil } }) {
             // A monitor names an output the cache does not know: the cache is stale after all.
-            list = RandRBatch.monitors(c, withResources: true).list
+            (_, list, _) = RandRBatch.monitors(c, withResources: true)
         }
         let unnamed = Array(Set(found.map(\.nameAtom).filter { atomNames[$0] == nil }))
         if list != nil || !unnamed.isEmpty {

@@ -48,14 +48,18 @@ package enum RandRBatch {
         return xcb_connection_has_error(x) != 0
     }
 
-    /// The active monitors and, when asked, the resources' ids and mode table, in one round trip.
-    /// `xcb_randr_get_monitors`, `xcb_randr_get_screen_resources_current`.
-    static func monitors(_ c: XConnection, withResources: Bool) -> (monitors: [RandR.MonitorInfo]?, list: ResourceList?) {
-        guard let x = XGetXCBConnection(c.display) else { return (nil, nil) }
+    /// The active monitors and, when asked, the resources' ids and mode table and the root's resource
+    /// database (`RESOURCE_MANAGER`, for `Xft.dpi`), in one round trip.
+    /// `xcb_randr_get_monitors`, `xcb_randr_get_screen_resources_current`, `xcb_get_property`.
+    static func monitors(_ c: XConnection, withResources: Bool, withResourceDatabase: Bool = false)
+        -> (monitors: [RandR.MonitorInfo]?, list: ResourceList?, database: String?) {
+        guard let x = XGetXCBConnection(c.display) else { return (nil, nil, nil) }
         let root = xcb_window_t(truncatingIfNeeded: c.root)
         let mc = xcb_randr_get_monitors(x, root, 1)
         let rc = withResources ? xcb_randr_get_screen_resources_current(x, root) : nil
-        count(withResources ? 2 : 1)
+        let pc = withResourceDatabase
+            ? xcb_get_property(x, 0, root, xcb_atom_t(XA_RESOURCE_MANAGER), xcb_atom_t(XA_STRING), 0, 1 << 18) : nil
+        count(1 + (withResources ? 1 : 0) + (withResourceDatabase ? 1 : 0))
         let monitors = awaitReply { xcb_randr_get_monitors_reply(x, mc, $0) }.map { r in
             defer { free(r) }
             return monitorInfos(r)
@@ -64,7 +68,13 @@ package enum RandRBatch {
             defer { free(r) }
             return resourceList(r)
         }
-        return (monitors, list)
+        let database = pc.flatMap { cookie in awaitReply { xcb_get_property_reply(x, cookie, $0) } }.map { r in
+            defer { free(r) }
+            let n = Int(xcb_get_property_value_length(r))
+            guard r.pointee.format == 8, n > 0, let p = xcb_get_property_value(r) else { return "" }
+            return String(decoding: UnsafeRawBufferPointer(start: p, count: n), as: UTF8.self)
+        }
+        return (monitors, list, database ?? (withResourceDatabase ? "" : nil))
     }
 
     /// Every output's and CRTC's info, and the names of `atoms`, in one round trip.

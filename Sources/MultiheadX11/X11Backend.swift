@@ -70,7 +70,6 @@ public final class X11Backend: DisplayBackend {
                                                  | (v.minor >= 4 || v.major > 1 ? RRResourceChangeNotifyMask : 0)))
         c.flush()
         var reader = MonitorReader(connection: c, randr15: randr15)
-        reader.scale = XResources.scale(fromResources: XResources.text(c))
         let snapshot = try reader.read()
         connection = c
         self.reader = reader
@@ -157,9 +156,8 @@ public final class X11Backend: DisplayBackend {
         }
         if type == ConfigureNotify, let c = connection, e.xconfigure.window == c.root { return true }
         if type == PropertyNotify, let c = connection, e.xproperty.window == c.root, e.xproperty.atom == Atom(XA_RESOURCE_MANAGER) {
-            let scale = XResources.scale(fromResources: XResources.text(c))
-            guard scale != reader?.scale else { return false }
-            reader?.scale = scale
+            // Read with the monitors, in the same round trip; an unchanged scale changes no screen.
+            reader?.scaleNeedsRead = true
             return true
         }
         handleWindowEvent(&e)
