@@ -457,6 +457,33 @@ static int start(int iters) {
     return 0;
 }
 
+/* Plugs and unplugs a virtual monitor N times, reading one line from stdin after each change (a watcher's
+ * output piped in) and checking it names the event: what the watch test drives from a process of its own,
+ * so that no test's main actor is busy for N round trips. Prints "all ok N" or where it went wrong. */
+static int plugloop(int n) {
+    Display *b = XOpenDisplay(NULL);
+    if (!b) { fprintf(stderr, "cannot open display\n"); return 69; }
+    Atom name = XInternAtom(b, "PLUG-LOOP", False);
+    static char line[1 << 16];
+    for (int i = 0; i < n; i++) {
+        if (i % 2 == 0) {
+            XRRMonitorInfo *m = XRRAllocateMonitor(b, 0);
+            m->name = name; m->x = 0; m->y = 0; m->width = 640; m->height = 480; m->mwidth = 169; m->mheight = 127;
+            XRRSetMonitor(b, DefaultRootWindow(b), m);
+            XFree(m);
+        } else {
+            XRRDeleteMonitor(b, DefaultRootWindow(b), name);
+        }
+        XSync(b, False);
+        if (!fgets(line, sizeof line, stdin)) { printf("no line after change %d\n", i); return 1; }
+        const char *want = i % 2 == 0 ? "\"event\":\"connect\"" : "\"event\":\"disconnect\"";
+        if (!strstr(line, want) || !strstr(line, "PLUG-LOOP")) { printf("change %d: %s", i, line); return 1; }
+    }
+    printf("all ok %d\n", n);
+    XCloseDisplay(b);
+    return 0;
+}
+
 /* Peak resident memory of a command, in kB: fork (not posix_spawn, whose child shares the parent's
  * memory until exec and counts it in ru_maxrss), exec, wait4. Prints "maxrss_kb=N". */
 static int maxrss(char **argv) {
@@ -478,6 +505,7 @@ static int maxrss(char **argv) {
 int main(int argc, char **argv) {
     if (argc == 2 && !strcmp(argv[1], "listen")) return listen_monitors();
     if (argc > 2 && !strcmp(argv[1], "maxrss")) return maxrss(argv + 2);
+    if (argc > 2 && !strcmp(argv[1], "plugloop")) return plugloop(atoi(argv[2]));
     if (argc < 3) { fprintf(stderr, "usage: XlibBaseline enumerate N | enumerate-xcb N | listen | hotplug N | stacking N OPS | hittest VIEWS CALLS DEPTH FAN\n"); return 64; }
     int a = atoi(argv[2]);
     if (!strcmp(argv[1], "enumerate")) return enumerate(a);
