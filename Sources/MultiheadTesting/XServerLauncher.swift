@@ -72,20 +72,35 @@ enum XServerLauncher {
         // The server reads every cookie of its -auth file, whatever display it names.
         try XauthFile.write(serverAuth, display: "", cookie: cookie)
         let serverArguments = ["-displayfd", "1", "-noreset", "-nolisten", "tcp", "-auth", serverAuth] + arguments
-        // Xorg clears its parent-death signal as it sets itself up (seen here: it outlived a SIGKILLed owner),
-        // so it runs under a shell that keeps the signal and passes SIGTERM on.
-        let p = kind == .xorgDummy
-            ? try ChildProcess.spawn("/bin/sh", ["-c", Self.supervisor, "xorg-supervisor", path] + serverArguments, diesWithParent: true)
-            : try ChildProcess.spawn(path, serverArguments, diesWithParent: true)
-        ServerRegistry.register(p.pid)
-        let fd = p.stdout
-        let number = await onOwnThread { readLine(fd: fd, timeoutMs: 15_000) }
-        guard let number, let n = Int(number), n >= 0 else {
+        var attempt = 0
+        var started: (ChildProcess, Int)?
+        while started == nil {
+            attempt += 1
+            // Xorg clears its parent-death signal as it sets itself up (seen here: it outlived a SIGKILLed
+            // owner), so it runs under a shell that keeps the signal and passes SIGTERM on.
+            let p = kind == .xorgDummy
+                ? try ChildProcess.spawn("/bin/sh", ["-c", Self.supervisor, "xorg-supervisor", path] + serverArguments, diesWithParent: true)
+                : try ChildProcess.spawn(path, serverArguments, diesWithParent: true)
+            ServerRegistry.register(p.pid)
+            let fd = p.stdout
+            let number = await onOwnThread { readLine(fd: fd, timeoutMs: 15_000) }
+            if let number, let n = Int(number), n >= 0 {
+                started = (p, n)
+                continue
+            }
             let log = String(decoding: FileHandle(fileDescriptor: p.stderr, closeOnDealloc: false).availableDataNonBlocking(), as: UTF8.self)
             p.terminate()
             ServerRegistry.unregister(p.pid)
-            throw VirtualServerError.didNotStart(binary: binary, log: String(log.suffix(2000)))
+            // -displayfd takes the first display whose socket it can bind, then stops with "already active"
+            // if that display's lock file names a process that still exists: a server exiting (its socket
+            // closed, its lock not yet removed) or dead and not yet reaped (a zombie). Seen under load with
+            // servers starting and stopping side by side. Wait for that lock to go stale, then try again.
+            guard attempt < 5, let lock = Self.takenLock(in: log) else {
+                throw VirtualServerError.didNotStart(binary: binary, log: String(log.suffix(2000)))
+            }
+            await onOwnThread { Self.clearWhenStale(lock) }
         }
+        guard let (p, n) = started else { throw VirtualServerError.didNotStart(binary: binary, log: "no display") }
         let display = ":\(n)"
         try XauthFile.set(authorityFile, display: String(n), cookie: cookie)
         if !environmentSet {
@@ -143,5 +158,32 @@ extension FileHandle {
             data.append(contentsOf: buf[0..<n])
         }
         return data
+    }
+}
+
+extension XServerLauncher {
+    /// The lock file a failed start names ("If this server is no longer running, remove /tmp/.X9-lock").
+    nonisolated static func takenLock(in log: String) -> String? {
+        guard log.contains("already active"), let r = log.range(of: "/tmp/.X") else { return nil }
+        let path = log[r.lowerBound...].prefix { !$0.isWhitespace }
+        return path.hasSuffix("-lock") ? String(path) : nil
+    }
+
+    /// Waits (at most 3 s, on facts: /proc) until the lock's process is gone or a zombie, and removes the
+    /// lock if it is still there: a zombie's lock would otherwise stop every server that picks its display.
+    nonisolated static func clearWhenStale(_ lock: String) {
+        for _ in 0..<300 {
+            guard let text = try? String(contentsOfFile: lock, encoding: .utf8),
+                  let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) else { return }
+            let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+            let state = stat.split(separator: ")").last?.split(separator: " ").first
+            if stat.isEmpty || state == "Z" {
+                unlink(lock)
+                return
+            }
+            // An exiting server removes its own lock in a moment: look again (poll on nothing, 10 ms).
+            var none = pollfd()
+            _ = poll(&none, 0, 10)
+        }
     }
 }
