@@ -117,18 +117,22 @@ package enum RandR {
 
     /// A mode-table entry as a `ScreenMode`: its size, its rate as xrandr computes it, interlaced or not.
     static func screenMode(_ m: XRRModeInfo) -> ScreenMode {
-        let interlaced = m.modeFlags & UInt(RR_Interlace) != 0
-        let hz = ModeTimings.refreshRate(dotClock: UInt64(m.dotClock), hTotal: m.hTotal, vTotal: m.vTotal,
-                                         doubleScan: m.modeFlags & UInt(RR_DoubleScan) != 0, interlaced: interlaced)
-        return ScreenMode(width: Int(m.width), height: Int(m.height), refreshRate: hz, isInterlaced: interlaced, id: UInt64(m.id))
+        screenMode(id: UInt64(m.id), width: Int(m.width), height: Int(m.height), dotClock: UInt64(m.dotClock),
+                   hTotal: m.hTotal, vTotal: m.vTotal, flags: UInt64(m.modeFlags))
     }
 
     /// The same for a mode of an XCB reply.
     static func screenMode(_ m: xcb_randr_mode_info_t) -> ScreenMode {
-        let interlaced = m.mode_flags & UInt32(RR_Interlace) != 0
-        let hz = ModeTimings.refreshRate(dotClock: UInt64(m.dot_clock), hTotal: UInt32(m.htotal), vTotal: UInt32(m.vtotal),
-                                         doubleScan: m.mode_flags & UInt32(RR_DoubleScan) != 0, interlaced: interlaced)
-        return ScreenMode(width: Int(m.width), height: Int(m.height), refreshRate: hz, isInterlaced: interlaced, id: UInt64(m.id))
+        screenMode(id: UInt64(m.id), width: Int(m.width), height: Int(m.height), dotClock: UInt64(m.dot_clock),
+                   hTotal: UInt32(m.htotal), vTotal: UInt32(m.vtotal), flags: UInt64(m.mode_flags))
+    }
+
+    private static func screenMode(id: UInt64, width: Int, height: Int, dotClock: UInt64, hTotal: UInt32, vTotal: UInt32,
+                                   flags: UInt64) -> ScreenMode {
+        let interlaced = flags & UInt64(RR_Interlace) != 0
+        let hz = ModeTimings.refreshRate(dotClock: dotClock, hTotal: hTotal, vTotal: vTotal,
+                                         doubleScan: flags & UInt64(RR_DoubleScan) != 0, interlaced: interlaced)
+        return ScreenMode(width: width, height: height, refreshRate: hz, isInterlaced: interlaced, id: id)
     }
 
     /// The brightness a gamma ramp says from the top of its red ramp.
@@ -137,15 +141,6 @@ package enum RandR {
         // Xvfb starts with an all-zero ramp that dims nothing: a ramp nobody set reads as full brightness.
         if top == 0 { return 1 }
         return (top * 1000).rounded() / 1000
-    }
-
-    /// A CRTC's brightness as its gamma ramp says (the top of the red ramp), or nil when the CRTC has no
-    /// ramp. `XRRGetCrtcGammaSize`, `XRRGetCrtcGamma`.
-    package static func brightness(_ c: XConnection, crtc: UInt) -> Double? {
-        let size = XRRGetCrtcGammaSize(c.display, RRCrtc(crtc))
-        guard size > 1, let g = XRRGetCrtcGamma(c.display, RRCrtc(crtc)) else { return nil }
-        defer { XRRFreeGamma(g) }
-        return brightness(topOfRamp: g.pointee.red[Int(size) - 1])
     }
 
     /// Sets a linear gamma ramp scaled to `value`, as `xrandr --brightness` does. `XRRSetCrtcGamma`.
