@@ -24,20 +24,24 @@ protocol DesktopMapped: CoordinateSpace {
 }
 
 extension DesktopMapped {
+    /// Converts a point from this space to another, through desktop coordinates.
     public func convert(_ point: Point, to space: any CoordinateSpace) -> Point {
         let d = desktopPoint(point)
         return (space as? any DesktopMapped)?.localPoint(fromDesktop: d) ?? d
     }
 
+    /// Converts a point from another space to this one, through desktop coordinates.
     public func convert(_ point: Point, from space: any CoordinateSpace) -> Point {
         localPoint(fromDesktop: (space as? any DesktopMapped)?.desktopPoint(point) ?? point)
     }
 
+    /// Converts a rectangle from this space to another (standardized; size kept).
     public func convert(_ rect: Rect, to space: any CoordinateSpace) -> Rect {
         let r = rect.standardized
         return Rect(origin: convert(r.origin, to: space), size: r.size)
     }
 
+    /// Converts a rectangle from another space to this one (standardized; size kept).
     public func convert(_ rect: Rect, from space: any CoordinateSpace) -> Rect {
         let r = rect.standardized
         return Rect(origin: convert(r.origin, from: space), size: r.size)
