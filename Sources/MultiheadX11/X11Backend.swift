@@ -55,19 +55,36 @@ public final class X11Backend: DisplayBackend {
         return try c.bounded { try start(c, input: input) }
     }
 
-    private func start(_ c: XConnection, input: BackendInput) throws -> [ScreenDescription] {
+    /// Reads the screens once and disconnects: for a tool that only lists them (no watching, no windows,
+    /// no application), as `multihead screens` does.
+    public static func snapshot(display: String? = nil, timeout: Double = 5) throws -> [ScreenDescription] {
+        let c = try XConnection(name: display, timeout: timeout)
+        defer { c.close() }
+        return try c.bounded {
+            var reader = try MonitorReader(connection: c, randr15: randr15(c).isAtLeast15)
+            return try reader.read()
+        }
+    }
+
+    /// The server's RandR: its event base, and whether it has 1.5's monitors; throws without RandR.
+    private static func randr15(_ c: XConnection) throws -> (eventBase: Int32, isAtLeast15: Bool) {
         guard let v = RandR.version(c) else {
             try c.checkAlive()
             throw X11Error.missingExtension(display: c.name, name: "RandR", needed: "1.2 or later")
         }
-        randrEventBase = v.eventBase
-        let randr15 = v.major > 1 || (v.major == 1 && v.minor >= 5)
+        return (v.eventBase, v.major > 1 || (v.major == 1 && v.minor >= 5))
+    }
+
+    private func start(_ c: XConnection, input: BackendInput) throws -> [ScreenDescription] {
+        let (eventBase, randr15) = try Self.randr15(c)
+        randrEventBase = eventBase
         // On Xvfb a virtual monitor's arrival or removal sends only a root ConfigureNotify; mode changes
         // send RandR's events. Listen to both.
         // Root properties too: xrdb changing RESOURCE_MANAGER (Xft.dpi, the screens' scale).
         XSelectInput(c.display, c.root, StructureNotifyMask | PropertyChangeMask)
+        // RandR 1.4's resource-change events come with any server that has 1.5's monitors.
         XRRSelectInput(c.display, c.root, Int32(RRScreenChangeNotifyMask | RRCrtcChangeNotifyMask | RROutputChangeNotifyMask
-                                                 | (v.minor >= 4 || v.major > 1 ? RRResourceChangeNotifyMask : 0)))
+                                                 | (randr15 ? RRResourceChangeNotifyMask : 0)))
         c.flush()
         var reader = MonitorReader(connection: c, randr15: randr15)
         let snapshot = try reader.read()

@@ -164,9 +164,8 @@ extension Application {
     }
 
     private func updateMirrors() {
-        for (i, s) in screens.enumerated() {
-            s.mirrored = screens[..<i].first { $0.frame == s.frame }
-        }
+        let names = ScreenDiff.mirrors(in: screens.map(\.snapshot))
+        for (s, name) in zip(screens, names) { s.mirrored = name.flatMap { n in screens.first { $0.name == n } } }
     }
 
     func screenNeedsRedraw(_ screen: Screen) {

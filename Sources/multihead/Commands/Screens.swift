@@ -1,5 +1,6 @@
 import ArgumentParser
 import Multihead
+import MultiheadX11
 
 /// `multihead screens`: the screens, main first.
 struct Screens: AsyncParsableCommand {
@@ -15,11 +16,14 @@ struct Screens: AsyncParsableCommand {
         try await withExitStatus { try Self.list(display: options.display, json: json) }
     }
 
-    /// Prints the screens of the server at `display`, as JSON or as a table.
+    /// Prints the screens of the server at `display`, as JSON or as a table: read once, in the model's
+    /// order (main first) and with its mirror rule, without an application (nothing to watch or show).
     @MainActor
     static func list(display: String?, json: Bool) throws {
-        let app = try connectShared(display)
-        let rows = app.screens.map { ScreenJSON($0, isMain: $0 === app.mainScreen) }
+        let screens = ScreenDiff.ordered(try X11Backend.snapshot(display: display))
+        let rows = zip(screens, ScreenDiff.mirrors(in: screens)).enumerated().map { i, pair in
+            ScreenJSON(pair.0, isMain: i == 0, mirrors: pair.1)
+        }
         print(json ? jsonLine(rows) : table(rows))
     }
 

@@ -39,6 +39,23 @@ struct ScreenJSON: Codable, Equatable {
         modes = s.availableModes.map(Self.mode)
     }
 
+    /// A screen as the server described it: what `screens` prints without an application.
+    init(_ d: ScreenDescription, isMain: Bool, mirrors: String?) {
+        name = d.name
+        main = isMain
+        primary = d.isPrimary
+        standIn = d.isStandIn
+        outputs = d.outputs
+        self.mirrors = mirrors
+        rotation = d.rotation
+        reflection = d.reflection.rawValue
+        frame = Self.frame(d.frame)
+        physicalSize = Extent(width: Int(d.physicalSize.width), height: Int(d.physicalSize.height))
+        scale = d.scale
+        currentMode = d.currentMode.map(Self.mode)
+        modes = d.modes.map(Self.mode)
+    }
+
     static func frame(_ r: Rect) -> Frame {
         Frame(x: Int(r.minX), y: Int(r.minY), width: Int(r.width), height: Int(r.height))
     }
