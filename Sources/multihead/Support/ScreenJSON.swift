@@ -22,21 +22,10 @@ struct ScreenJSON: Codable, Equatable {
     var currentMode: Mode?
     var modes: [Mode]
 
+    /// A model screen: what the server last described, with the model's mirror.
     @MainActor
     init(_ s: Screen, isMain: Bool) {
-        name = s.name
-        main = isMain
-        primary = s.isPrimary
-        standIn = s.isStandIn
-        outputs = s.outputs
-        mirrors = s.mirrored?.name
-        rotation = s.rotation
-        reflection = s.reflection.rawValue
-        frame = Self.frame(s.frame)
-        physicalSize = Extent(width: Int(s.physicalSize.width), height: Int(s.physicalSize.height))
-        scale = s.scale
-        currentMode = s.currentMode.map(Self.mode)
-        modes = s.availableModes.map(Self.mode)
+        self.init(s.snapshot, isMain: isMain, mirrors: s.mirrored?.name)
     }
 
     /// A screen as the server described it: what `screens` prints without an application.
