@@ -47,7 +47,8 @@ struct MonitorReader {
             try c.checkAlive()
             return randr15 ? readMonitors(refresh: refreshResources) : Self.xScreens(c)
         }
-        if RandRBatch.failed(c) { throw c.lostError }
+        // A read that failed on the XCB side (the server went, or the watchdog cut it) is a lost connection.
+        try c.checkAlive()
         // No monitor active: a stand-in the size of the root window, which the model never announces.
         if screens.isEmpty { return [.standIn(size: c.rootSize())] }
         guard scale != 1 else { return screens }

@@ -41,13 +41,6 @@ package enum RandRBatch {
         var modes: [UInt: RandR.ModeInfo]
     }
 
-    /// Whether the XCB side of the connection failed (the server went away, or the watchdog cut it).
-    /// `xcb_connection_has_error`.
-    static func failed(_ c: XConnection) -> Bool {
-        guard let x = XGetXCBConnection(c.display) else { return true }
-        return xcb_connection_has_error(x) != 0
-    }
-
     /// The active monitors and, when asked, the resources' ids and mode table and the root's resource
     /// database (`RESOURCE_MANAGER`, for `Xft.dpi`), in one round trip.
     /// `xcb_randr_get_monitors`, `xcb_randr_get_screen_resources_current`, `xcb_get_property`.
