@@ -31,4 +31,7 @@ static inline int mh_destroy_image(XImage *i) { return XDestroyImage(i); }
 static inline unsigned long mh_get_pixel(XImage *i, int x, int y) { return XGetPixel(i, x, y); }
 static inline unsigned long mh_all_planes(void) { return AllPlanes; }
 
+/* xcb_randr_id is an incomplete type to Swift, which cannot take its address. */
+static inline const xcb_query_extension_reply_t *mh_randr_extension_data(xcb_connection_t *c) { return xcb_get_extension_data(c, &xcb_randr_id); }
+
 #endif

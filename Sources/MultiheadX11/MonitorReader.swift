@@ -10,14 +10,14 @@ import Multihead
 /// (`RandRBatch`), plus one for the gamma of CRTCs not read before.
 @MainActor
 struct MonitorReader {
-    let connection: XConnection
+    let connection: any ScreenSource
     let randr15: Bool
-    private var atomNames: [UInt: String] = [:]
+    private var atomNames: IDTable<String> = [:]
     /// The resources as last read; nil once RandR said they changed.
     private(set) var resources: RandRBatch.Resources?
     /// Each CRTC's brightness as its gamma ramp said (nil inside: no ramp); dropped when RandR says the CRTC
     /// changed. Setting a gamma ramp sends no event, so another client's ramp shows after its CRTC's next change.
-    private var gamma: [UInt: Double?] = [:]
+    private var gamma: IDTable<Double?> = [:]
     /// The monitors as last read.
     private(set) var monitors: [RandR.MonitorInfo] = []
     /// Pixels per point for every screen, from `Xft.dpi`.
@@ -25,7 +25,7 @@ struct MonitorReader {
     /// Whether the next read asks for the resource database too (at first, and after xrdb changed it).
     var scaleNeedsRead = true
 
-    init(connection: XConnection, randr15: Bool) {
+    init(connection: any ScreenSource, randr15: Bool) {
         self.connection = connection
         self.randr15 = randr15
     }
@@ -45,7 +45,7 @@ struct MonitorReader {
         let c = connection
         let screens: [ScreenDescription] = try c.bounded {
             try c.checkAlive()
-            return randr15 ? readMonitors(refresh: refreshResources) : Self.xScreens(c)
+            return randr15 ? readMonitors(refresh: refreshResources) : c.xScreens()
         }
         // A read that failed on the XCB side (the server went, or the watchdog cut it) is a lost connection.
         try c.checkAlive()
@@ -69,17 +69,17 @@ struct MonitorReader {
             // A monitor names an output the cache does not know: the cache is stale after all.
             (_, list, _) = RandRBatch.monitors(c, withResources: true)
         }
-        let unnamed = Array(Set(found.map(\.nameAtom).filter { atomNames[$0] == nil }))
+        let unnamed = found.map(\.nameAtom).filter { atomNames[$0] == nil }.uniqued()
         if list != nil || !unnamed.isEmpty {
             let (res, names) = RandRBatch.details(c, list, atoms: unnamed)
-            atomNames.merge(names) { $1 }
+            atomNames.merge(names)
             if let res { resources = res }
         }
         let res = resources ?? RandRBatch.Resources()
         // The gamma of every CRTC that drives a monitor and was not read since it last changed.
         let active = found.flatMap { $0.outputs.compactMap { res.outputs[$0]?.crtc } }.filter { $0 != 0 }
-        let unread = Array(Set(active.filter { gamma[$0] == nil }))
-        if !unread.isEmpty { gamma.merge(RandRBatch.brightness(c, crtcs: unread)) { $1 } }
+        let unread = active.filter { gamma[$0] == nil }.uniqued()
+        if !unread.isEmpty { gamma.merge(RandRBatch.brightness(c, crtcs: unread)) }
         var result: [ScreenDescription] = []
         for m in found {
             guard let name = atomNames[m.nameAtom] else { continue }
@@ -92,17 +92,18 @@ struct MonitorReader {
     }
 
     private func describe(_ m: RandR.MonitorInfo, name: String, outputs: [RandR.OutputInfo],
-                          _ modeTable: [UInt: RandR.ModeInfo], _ crtcs: [UInt: RandR.CrtcInfo]) -> ScreenDescription {
+                          _ modeTable: IDTable<RandR.ModeInfo>, _ crtcs: IDTable<RandR.CrtcInfo>) -> ScreenDescription {
         guard !outputs.isEmpty else {
             // A virtual monitor: one mode, its own size.
             let own = ScreenMode(size: m.frame.size)
             return ScreenDescription(name: name, frame: m.frame, physicalSize: m.physicalSize, isPrimary: m.primary,
                                      modes: [own], currentMode: own, preferredMode: own)
         }
-        var modes: [ScreenMode] = [], seen = Set<UInt>()
+        var modes: [ScreenMode] = [], seen: IDTable<Bool> = [:]
         var preferred: ScreenMode?
         for o in outputs {
-            for (i, id) in o.modes.enumerated() where seen.insert(id).inserted {
+            for (i, id) in o.modes.enumerated() where seen[id] == nil {
+                seen[id] = true
                 guard let info = modeTable[id] else { continue }
                 modes.append(info.mode)
                 if i < o.preferredCount && preferred == nil { preferred = info.mode }
@@ -122,17 +123,4 @@ struct MonitorReader {
 
     /// A monitor name atom's text, as the last read learnt it (atoms live as long as the server).
     func name(of atom: UInt) -> String? { atomNames[atom] }
-
-    /// Without RandR 1.5: one screen per X screen, named SCREEN-n.
-    static func xScreens(_ c: XConnection) -> [ScreenDescription] {
-        (0..<mh_screen_count(c.display)).map { s in
-            let frame = Rect(x: 0, y: 0, width: Double(mh_display_width(c.display, s)),
-                             height: Double(mh_display_height(c.display, s)))
-            return ScreenDescription(
-                name: "SCREEN-\(s)", frame: frame,
-                physicalSize: Size(width: Double(mh_display_width_mm(c.display, s)),
-                                   height: Double(mh_display_height_mm(c.display, s))),
-                isPrimary: s == mh_default_screen(c.display))
-        }
-    }
 }

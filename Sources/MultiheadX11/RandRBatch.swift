@@ -28,9 +28,9 @@ package enum RandRBatch {
     }
     /// What the screen resources say: the mode table, every output and every CRTC.
     struct Resources {
-        var modes: [UInt: RandR.ModeInfo] = [:]
-        var outputs: [UInt: RandR.OutputInfo] = [:]
-        var crtcs: [UInt: RandR.CrtcInfo] = [:]
+        var modes: IDTable<RandR.ModeInfo> = [:]
+        var outputs: IDTable<RandR.OutputInfo> = [:]
+        var crtcs: IDTable<RandR.CrtcInfo> = [:]
     }
 
     /// The first half of a resources read: the ids and the mode table, from one reply.
@@ -38,15 +38,15 @@ package enum RandRBatch {
         var timestamp: UInt32
         var outputs: [UInt32]
         var crtcs: [UInt32]
-        var modes: [UInt: RandR.ModeInfo]
+        var modes: IDTable<RandR.ModeInfo>
     }
 
     /// The active monitors and, when asked, the resources' ids and mode table and the root's resource
     /// database (`RESOURCE_MANAGER`, for `Xft.dpi`), in one round trip.
     /// `xcb_randr_get_monitors`, `xcb_randr_get_screen_resources_current`, `xcb_get_property`.
-    static func monitors(_ c: XConnection, withResources: Bool, withResourceDatabase: Bool = false)
+    static func monitors(_ c: any ScreenSource, withResources: Bool, withResourceDatabase: Bool = false)
         -> (monitors: [RandR.MonitorInfo]?, list: ResourceList?, database: String?) {
-        guard let x = XGetXCBConnection(c.display) else { return (nil, nil, nil) }
+        guard let x = c.xcbConnection else { return (nil, nil, nil) }
         let root = xcb_window_t(truncatingIfNeeded: c.root)
         let mc = xcb_randr_get_monitors(x, root, 1)
         let rc = withResources ? xcb_randr_get_screen_resources_current(x, root) : nil
@@ -72,8 +72,8 @@ package enum RandRBatch {
 
     /// Every output's and CRTC's info, and the names of `atoms`, in one round trip.
     /// `xcb_randr_get_output_info`, `xcb_randr_get_crtc_info`, `xcb_get_atom_name`.
-    static func details(_ c: XConnection, _ list: ResourceList?, atoms: [UInt]) -> (resources: Resources?, names: [UInt: String]) {
-        guard let x = XGetXCBConnection(c.display) else { return (nil, [:]) }
+    static func details(_ c: any ScreenSource, _ list: ResourceList?, atoms: [UInt]) -> (resources: Resources?, names: IDTable<String>) {
+        guard let x = c.xcbConnection else { return (nil, [:]) }
         let t = list?.timestamp ?? 0
         let oc = (list?.outputs ?? []).map { ($0, xcb_randr_get_output_info(x, $0, t)) }
         let cc = (list?.crtcs ?? []).map { ($0, xcb_randr_get_crtc_info(x, $0, t)) }
@@ -99,7 +99,7 @@ package enum RandRBatch {
                 x: Int32(p.x), y: Int32(p.y), width: UInt32(p.width), height: UInt32(p.height), mode: UInt(p.mode),
                 rotation: p.rotation, outputs: ids(xcb_randr_get_crtc_info_outputs(r), xcb_randr_get_crtc_info_outputs_length(r)))
         }
-        var names: [UInt: String] = [:]
+        var names: IDTable<String> = [:]
         for (atom, cookie) in ac {
             guard let r = awaitReply({ xcb_get_atom_name_reply(x, cookie, $0) }) else { continue }
             defer { free(r) }
@@ -111,11 +111,11 @@ package enum RandRBatch {
 
     /// The brightness of each CRTC's gamma ramp (the top of the red ramp; nil: no ramp), in one round trip.
     /// `xcb_randr_get_crtc_gamma`.
-    static func brightness(_ c: XConnection, crtcs: [UInt]) -> [UInt: Double?] {
-        guard let x = XGetXCBConnection(c.display) else { return [:] }
+    static func brightness(_ c: any ScreenSource, crtcs: [UInt]) -> IDTable<Double?> {
+        guard let x = c.xcbConnection else { return [:] }
         let cookies = crtcs.map { ($0, xcb_randr_get_crtc_gamma(x, xcb_randr_crtc_t(truncatingIfNeeded: $0))) }
         count(cookies.count)
-        var result: [UInt: Double?] = [:]
+        var result: IDTable<Double?> = [:]
         for (crtc, cookie) in cookies {
             guard let r = awaitReply({ xcb_randr_get_crtc_gamma_reply(x, cookie, $0) }) else { continue }
             defer { free(r) }
@@ -156,7 +156,7 @@ package enum RandRBatch {
     }
 
     private static func resourceList(_ r: UnsafeMutablePointer<xcb_randr_get_screen_resources_current_reply_t>) -> ResourceList {
-        var modes: [UInt: RandR.ModeInfo] = [:]
+        var modes: IDTable<RandR.ModeInfo> = [:]
         let count = Int(xcb_randr_get_screen_resources_current_modes_length(r))
         if count > 0, let table = xcb_randr_get_screen_resources_current_modes(r) {
             // The names are packed one after another, in mode-table order.

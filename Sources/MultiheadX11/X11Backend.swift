@@ -57,13 +57,16 @@ public final class X11Backend: DisplayBackend {
 
     /// Reads the screens once and disconnects: for a tool that only lists them (no watching, no windows,
     /// no application), as `multihead screens` does.
+    /// It connects over XCB alone: Xlib's start-up would be most of the round trips.
     public static func snapshot(display: String? = nil, timeout: Double = 5) throws -> [ScreenDescription] {
-        let c = try XConnection(name: display, timeout: timeout)
+        let c = try XCBConnection(name: display, timeout: timeout)
         defer { c.close() }
-        return try c.bounded {
-            var reader = try MonitorReader(connection: c, randr15: randr15(c).isAtLeast15)
-            return try reader.read()
+        guard let v = c.randrVersion() else {
+            try c.checkAlive()
+            throw X11Error.missingExtension(display: c.name, name: "RandR", needed: "1.2 or later")
         }
+        var reader = MonitorReader(connection: c, randr15: v.major > 1 || (v.major == 1 && v.minor >= 5))
+        return try reader.read()
     }
 
     /// The server's RandR: its event base, and whether it has 1.5's monitors; throws without RandR.

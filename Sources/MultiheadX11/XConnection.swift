@@ -159,12 +159,13 @@ package final class XConnection {
     package func close() {
         guard !closed else { return }
         closed = true
-        watchdog.cancel()
         if isLost {
             XErrorTrap.lostDisplays.append(display)
         } else {
+            // Bounded like any wait: XCloseDisplay syncs, and a server that stopped would hold it for ever.
             bounded { _ = XCloseDisplay(display) }
         }
+        watchdog.cancel()
         XErrorTrap.forget(display)
         XErrorTrap.ours.remove(XErrorTrap.key(display))
     }

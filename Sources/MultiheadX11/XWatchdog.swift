@@ -1,117 +1,173 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Dispatch
-import Foundation
 
 /// Bounds every wait on an X server. Xlib blocks in `read` for a reply that a stopped server never sends;
-/// when a bounded section has run longer than `timeout`, a timer on another thread shuts the connection's
+/// when a bounded section has run longer than `timeout`, the watchdog's thread shuts the connection's
 /// socket down, so that Xlib takes its IO-error path (already handled: the connection is marked lost and
 /// the caller gets `notResponding`). While connecting the descriptor is not known yet: the watchdog then
 /// shuts down every X socket this process opened since the section began.
+///
+/// One plain thread per connection, sleeping on a condition: no Dispatch, whose first timer costs a
+/// `multihead screens` a worker thread, a timer thread and an epoll set (about a tenth of its run).
 final class XWatchdog: @unchecked Sendable {
     /// Seconds a bounded section may take.
     let timeout: Double
-    private let lock = NSLock()
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     private var depth = 0
     private var deadline: Double = 0
     private var fd: Int32 = -1
-    private var descriptorsBefore: Set<Descriptor> = []
-    /// Whether a check is scheduled; there is at most one, so a busy connection costs no pile of timers.
-    private var checkPending = false
+    private var descriptorsBefore: [Descriptor] = []
+    private var threadStarted = false
+    /// Whether the thread waits with no deadline, and so needs a signal when a section begins.
+    private var idle = false
     private var cancelled = false
     private var firedStorage = false
 
     init(timeout: Double) {
         self.timeout = timeout
+        pthread_mutex_init(mutex, nil)
+        var attributes = pthread_condattr_t()
+        pthread_condattr_init(&attributes)
+        // Deadlines are monotonic: a clock set back must not stretch a wait.
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+        pthread_cond_init(condition, &attributes)
+        pthread_condattr_destroy(&attributes)
+    }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        pthread_mutex_destroy(mutex)
+        condition.deallocate()
+        mutex.deallocate()
     }
 
     /// Whether the watchdog cut the connection.
     var fired: Bool {
-        lock.lock()
-        defer { lock.unlock() }
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
         return firedStorage
     }
 
     /// The connection's descriptor, once connected.
     func watch(descriptor: Int32) {
-        lock.lock()
+        pthread_mutex_lock(mutex)
         fd = descriptor
-        lock.unlock()
+        descriptorsBefore = []
+        pthread_mutex_unlock(mutex)
     }
 
     /// Runs `body` bounded by `timeout`, counted from the outermost section's start.
     func bounded<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
-        lock.lock()
-        var schedule = false
-        if depth == 0 {
+        pthread_mutex_lock(mutex)
+        if depth == 0 && !cancelled {
             deadline = Self.now() + timeout
             if fd < 0 { descriptorsBefore = Self.openDescriptors() }
-            schedule = !checkPending
-            checkPending = true
+            // A thread waiting for an earlier deadline wakes then and waits again for this one; only an
+            // idle one needs waking. Idle connections cost no wake-ups.
+            if !threadStarted {
+                threadStarted = startThread()
+            } else if idle {
+                pthread_cond_signal(condition)
+            }
         }
         depth += 1
-        lock.unlock()
-        // One check at a time, at the deadline of the section that scheduled it; a later section's deadline
-        // is checked when that one fires. Idle connections cost no wake-ups.
-        if schedule { scheduleCheck(after: timeout) }
+        pthread_mutex_unlock(mutex)
         defer {
-            lock.lock()
+            pthread_mutex_lock(mutex)
             depth -= 1
-            lock.unlock()
+            pthread_mutex_unlock(mutex)
         }
         return try body()
     }
 
-    /// Stops watching; the connection is closed.
+    /// Stops watching (the connection is closed); the thread ends.
     func cancel() {
-        lock.lock()
+        pthread_mutex_lock(mutex)
         cancelled = true
-        lock.unlock()
+        pthread_cond_signal(condition)
+        pthread_mutex_unlock(mutex)
     }
 
-    private func scheduleCheck(after seconds: Double) {
-        // Holds the watchdog until then (a weak reference would give it a side table).
-        DispatchQueue.global(qos: .userInitiated).asyncAfter(deadline: .now() + max(0.001, seconds)) { self.check() }
-    }
-
-    private func check() {
-        lock.lock()
-        guard depth > 0, !cancelled, !firedStorage else {
-            checkPending = false
-            lock.unlock()
-            return
+    /// Starts the thread, which holds the watchdog until it ends; false when the system refuses a thread
+    /// (the sections then run unbounded, as they would without a watchdog).
+    private func startThread() -> Bool {
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+        // It only waits and calls shutdown: a small stack is plenty, and costs a process no memory.
+        pthread_attr_setstacksize(&attributes, 64 * 1024)
+        let context = Unmanaged.passRetained(self).toOpaque()
+        var thread = pthread_t()
+        let status = pthread_create(&thread, &attributes, { context in
+            guard let context else { return nil }
+            let watchdog = Unmanaged<XWatchdog>.fromOpaque(context).takeRetainedValue()
+            watchdog.run()
+            return nil
+        }, context)
+        guard status == 0 else {
+            Unmanaged<XWatchdog>.fromOpaque(context).release()
+            return false
         }
-        let left = deadline - Self.now()
-        if left > 0 {
-            // A section that began after this check was scheduled: check again at its deadline.
-            lock.unlock()
-            scheduleCheck(after: left)
-            return
-        }
-        checkPending = false
-        firedStorage = true
-        let targets = fd >= 0 ? [fd] : Self.openDescriptors().subtracting(descriptorsBefore).map(\.fd).filter(Self.isXSocket)
-        lock.unlock()
-        for d in targets { shutdown(d, Int32(SHUT_RDWR)) }
+        return true
     }
 
-    private static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+    /// The thread: waits for the open section's deadline, and cuts the connection if it is still open then.
+    private func run() {
+        pthread_mutex_lock(mutex)
+        while !cancelled && !firedStorage {
+            guard depth > 0 else {
+                idle = true
+                pthread_cond_wait(condition, mutex)
+                idle = false
+                continue
+            }
+            let left = deadline - Self.now()
+            guard left <= 0 else {
+                var until = timespec()
+                clock_gettime(CLOCK_MONOTONIC, &until)
+                let whole = left.rounded(.down)
+                until.tv_sec += Int(whole)
+                until.tv_nsec += Int((left - whole) * 1e9)
+                if until.tv_nsec >= 1_000_000_000 {
+                    until.tv_sec += 1
+                    until.tv_nsec -= 1_000_000_000
+                }
+                pthread_cond_timedwait(condition, mutex, &until)
+                continue
+            }
+            firedStorage = true
+            let targets = fd >= 0 ? [fd] : Self.openDescriptors().filter { !descriptorsBefore.contains($0) }.map(\.fd).filter(Self.isXSocket)
+            pthread_mutex_unlock(mutex)
+            for d in targets { shutdown(d, Int32(SHUT_RDWR)) }
+            pthread_mutex_lock(mutex)
+        }
+        pthread_mutex_unlock(mutex)
+    }
+
+    private static func now() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+    }
 
     /// An open descriptor and what it refers to: a number alone is reused (the listing's own directory
     /// descriptor is the next socket's number).
-    struct Descriptor: Hashable {
+    struct Descriptor: Equatable {
         var fd: Int32
         var device: UInt64
         var inode: UInt64
     }
 
     /// The descriptors open in this process (`/proc/self/fd`).
-    private static func openDescriptors() -> Set<Descriptor> {
+    /// An array, not a set: a process has a handful, and a set's first use costs a conformance lookup.
+    private static func openDescriptors() -> [Descriptor] {
         // readdir, not FileManager: this runs on every connect, and Foundation's first use is slow.
         guard let dir = opendir("/proc/self/fd") else { return [] }
         defer { closedir(dir) }
-        var result = Set<Descriptor>()
+        var result: [Descriptor] = []
         while let entry = readdir(dir) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
@@ -119,7 +175,7 @@ final class XWatchdog: @unchecked Sendable {
             guard let fd = Int32(name) else { continue }
             var st = stat()
             guard fstat(fd, &st) == 0 else { continue }
-            result.insert(Descriptor(fd: fd, device: UInt64(st.st_dev), inode: UInt64(st.st_ino)))
+            result.append(Descriptor(fd: fd, device: UInt64(st.st_dev), inode: UInt64(st.st_ino)))
         }
         return result
     }

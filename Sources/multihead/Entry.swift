@@ -9,7 +9,7 @@ import Foundation
 @main
 enum Entry {
     static func main() {
-        if let fast = Screens.fastArguments(CommandLine.arguments.dropFirst()) {
+        if let fast = Screens.fastArguments(arguments()) {
             // The main thread is the main actor's until dispatchMain() hands the main queue to the pool.
             let status = MainActor.assumeIsolated {
                 do {
@@ -21,10 +21,26 @@ enum Entry {
             }
             exit(status)
         }
+        runParser()
+    }
+
+    /// Everything but the fast path: out of line, so that `main` touches none of a task's metadata.
+    @inline(never)
+    static func runParser() -> Never {
         Task { @MainActor in
             await MultiheadCommand.main(nil)
             exit(0)
         }
         dispatchMain()
+    }
+
+    /// The arguments after the program's name, read from `argv` here: `CommandLine.arguments` builds its
+    /// array through the standard library's generic code, a twentieth of a `multihead screens` run.
+    static func arguments() -> [String] {
+        var result: [String] = []
+        for i in 1..<max(1, Int(CommandLine.argc)) {
+            if let p = CommandLine.unsafeArgv[i] { result.append(String(cString: p)) }
+        }
+        return result
     }
 }

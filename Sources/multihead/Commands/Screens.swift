@@ -24,7 +24,9 @@ struct Screens: AsyncParsableCommand {
         let rows = zip(screens, ScreenDiff.mirrors(in: screens)).enumerated().map { i, pair in
             ScreenJSON(pair.0, isMain: i == 0, mirrors: pair.1)
         }
-        print(json ? jsonLine(rows) : table(rows))
+        // One write(2), not print: print's dynamic casts of its argument were the screens path's only
+        // protocol-conformance lookups.
+        writeLine(json ? rows.json.bytes : Array(table(rows).utf8))
     }
 
     /// `screens [--json] [--display D | --display=D]`, exactly, read without the argument parser; nil for

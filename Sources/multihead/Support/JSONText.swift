@@ -8,7 +8,14 @@ enum JSONText {
     case number(Double)
     case string(String)
     case array([JSONText])
-    case object([String: JSONText])
+    /// Members in any order (written sorted by key): pairs, not a dictionary, whose `Hashable` key would
+    /// cost `multihead screens` a protocol-conformance lookup over the whole binary.
+    case members([(key: String, value: JSONText)])
+
+    /// An object from a literal, `.object(["x": .int(1)])`.
+    static func object(_ pairs: KeyValuePairs<String, JSONText>) -> JSONText {
+        .members(pairs.map { (key: $0.key, value: $0.value) })
+    }
 
     /// The compact text.
     var text: String { String(decoding: bytes, as: UTF8.self) }
@@ -37,13 +44,19 @@ enum JSONText {
                 item.write(to: &out)
             }
             out.append(UInt8(ascii: "]"))
-        case .object(let members):
+        case .members(let members):
             out.append(UInt8(ascii: "{"))
-            for (i, key) in members.keys.sorted().enumerated() {
-                if i > 0 { out.append(UInt8(ascii: ",")) }
-                Self.quote(key, into: &out)
+            // Sorted by key, as JSONEncoder's .sortedKeys; of a key given twice only the last counts, as in
+            // a dictionary.
+            let sorted = members.enumerated().sorted { ($0.element.key, $0.offset) < ($1.element.key, $1.offset) }
+            var written = 0
+            for (i, member) in sorted.enumerated() {
+                if i + 1 < sorted.count && sorted[i + 1].element.key == member.element.key { continue }
+                if written > 0 { out.append(UInt8(ascii: ",")) }
+                written += 1
+                Self.quote(member.element.key, into: &out)
                 out.append(UInt8(ascii: ":"))
-                members[key]?.write(to: &out)
+                member.element.value.write(to: &out)
             }
             out.append(UInt8(ascii: "}"))
         }

@@ -135,11 +135,11 @@ extension ScreenJSON: JSONLine {
 
 extension ScreenEventJSON: JSONLine {
     var json: JSONText {
-        var members: [String: JSONText] = ["event": .string(event), "screen": screen.json]
+        var members: [(key: String, value: JSONText)] = [("event", .string(event)), ("screen", screen.json)]
         if let previous {
-            members["previous"] = .object(["frame": previous.frame.json, "currentMode": previous.currentMode?.json ?? .null])
+            members.append(("previous", .object(["frame": previous.frame.json, "currentMode": previous.currentMode?.json ?? .null])))
         }
-        return .object(members)
+        return .members(members)
     }
 }
 
@@ -147,5 +147,3 @@ extension Array: JSONLine where Element: JSONLine {
     var json: JSONText { .array(map(\.json)) }
 }
 
-/// One line of compact JSON with sorted keys.
-func jsonLine(_ value: some JSONLine) -> String { value.json.text }
