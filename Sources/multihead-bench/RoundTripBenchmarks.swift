@@ -130,7 +130,7 @@ func benchFullRead() async throws {
 /// exit, and peak resident memory (`ru_maxrss` of a forked child, measured by the C baseline's `maxrss`).
 @MainActor
 func benchCLI(_ server: VirtualServer, cli: String) throws {
-    let n = 60
+    let n = 100
     let env = ProcessInfo.processInfo.environment.merging(server.environment) { $1 }.map { "\($0)=\($1)" }
     func spawnAndWait(_ argv: [String]) throws -> String {
         var actions = posix_spawn_file_actions_t()
@@ -156,19 +156,25 @@ func benchCLI(_ server: VirtualServer, cli: String) throws {
         guard status == 0 else { throw VirtualServerError.didNotStart(binary: argv[0], log: "exit status \(status)") }
         return String(decoding: output, as: UTF8.self)
     }
-    func run(_ argv: [String]) throws -> (ms: Double, rssMB: Double) {
-        var t: [Double] = [], rss: [Double] = []
-        for _ in 0..<n { t.append(try micros { _ = try spawnAndWait(argv) }) }
-        for _ in 0..<10 {
-            let line = try spawnAndWait([baselinePath(), "maxrss"] + argv)
-            guard let kb = line.split(separator: " ").first(where: { $0.hasPrefix("maxrss_kb=") }).flatMap({ Double($0.dropFirst(10)) }),
-                  line.contains("status=0") else { throw VirtualServerError.didNotStart(binary: argv[0], log: line) }
-            rss.append(kb / 1024)
-        }
-        return (median(t) / 1000, median(rss))
+    func rss(_ argv: [String]) throws -> Double {
+        let line = try spawnAndWait([baselinePath(), "maxrss"] + argv)
+        guard let kb = line.split(separator: " ").first(where: { $0.hasPrefix("maxrss_kb=") }).flatMap({ Double($0.dropFirst(10)) }),
+              line.contains("status=0") else { throw VirtualServerError.didNotStart(binary: argv[0], log: line) }
+        return kb / 1024
     }
-    let swift = try run([cli, "screens", "--json"])
-    let c = try run(["xrandr", "--listmonitors"])
+    // Alternately, one of each in turn: this machine's speed drifts within a minute, and two blocks of
+    // runs would each see a different machine.
+    let ours = [cli, "screens", "--json"], theirs = ["xrandr", "--listmonitors"]
+    var t: (swift: [Double], c: [Double]) = ([], []), m: (swift: [Double], c: [Double]) = ([], [])
+    for _ in 0..<n {
+        t.swift.append(try micros { _ = try spawnAndWait(ours) })
+        t.c.append(try micros { _ = try spawnAndWait(theirs) })
+    }
+    for _ in 0..<10 {
+        m.swift.append(try rss(ours))
+        m.c.append(try rss(theirs))
+    }
+    let swift = (ms: median(t.swift) / 1000, rssMB: median(m.swift)), c = (ms: median(t.c) / 1000, rssMB: median(m.c))
     row("`multihead screens --json` vs `xrandr --listmonitors`, whole process, median of \(n)", swift.ms, c.ms, unit: "ms")
     row("same, peak resident memory, median of 10", swift.rssMB, c.rssMB, unit: "MB")
 }
