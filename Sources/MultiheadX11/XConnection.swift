@@ -158,8 +158,11 @@ package final class XConnection {
     /// Closes the connection (XCloseDisplay); a lost one is left alone, as Xlib cannot close it safely.
     package func close() {
         guard !closed else { return }
+        // Asked before marking it closed: a closed connection no longer looks at its XCB side, and one
+        // that failed there (a RandR read the watchdog cut) must not be handed to XCloseDisplay.
+        let lost = isLost
         closed = true
-        if isLost {
+        if lost {
             XErrorTrap.lostDisplays.append(display)
         } else {
             // Bounded like any wait: XCloseDisplay syncs, and a server that stopped would hold it for ever.
