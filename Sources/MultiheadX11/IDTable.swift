@@ -1,8 +1,10 @@
-/// A table keyed by X resource id (modes, outputs, CRTCs, atoms), kept sorted in an array.
+/// A table keyed by X resource id (modes, outputs, CRTCs, atoms) or display address, kept sorted in an
+/// array.
 ///
 /// Not a `Dictionary`: the first `Hashable`-keyed collection a process builds costs it a scan of every
 /// protocol-conformance record in the binary (Foundation's included), which was a tenth of a
-/// `multihead screens` run. The tables hold tens of entries, and a binary search over them is as quick.
+/// `multihead screens` run. The tables hold a few to tens of entries, and a binary search over them is as
+/// quick.
 struct IDTable<Value>: ExpressibleByDictionaryLiteral {
     private(set) var entries: [(id: UInt, value: Value)] = []
 
@@ -33,6 +35,9 @@ struct IDTable<Value>: ExpressibleByDictionaryLiteral {
         }
     }
 
+    /// Whether the table has `id`.
+    func contains(_ id: UInt) -> Bool { self[id] != nil }
+
     /// Adds `other`'s entries, which win over this table's.
     mutating func merge(_ other: IDTable) {
         for (id, value) in other.entries { self[id] = value }
@@ -47,6 +52,16 @@ struct IDTable<Value>: ExpressibleByDictionaryLiteral {
         }
         return low
     }
+}
+
+/// A set of resource ids (or display addresses), for the same reason as the table.
+typealias IDSet = IDTable<Void>
+
+extension IDTable where Value == Void {
+    /// Adds `id`.
+    mutating func insert(_ id: UInt) { self[id] = () }
+    /// Removes `id`.
+    mutating func remove(_ id: UInt) { self[id] = nil }
 }
 
 extension Array where Element == UInt {

@@ -99,11 +99,11 @@ struct MonitorReader {
             return ScreenDescription(name: name, frame: m.frame, physicalSize: m.physicalSize, isPrimary: m.primary,
                                      modes: [own], currentMode: own, preferredMode: own)
         }
-        var modes: [ScreenMode] = [], seen: IDTable<Bool> = [:]
+        var modes: [ScreenMode] = [], seen = IDSet()
         var preferred: ScreenMode?
         for o in outputs {
-            for (i, id) in o.modes.enumerated() where seen[id] == nil {
-                seen[id] = true
+            for (i, id) in o.modes.enumerated() where !seen.contains(id) {
+                seen.insert(id)
                 guard let info = modeTable[id] else { continue }
                 modes.append(info.mode)
                 if i < o.preferredCount && preferred == nil { preferred = info.mode }

@@ -61,21 +61,29 @@ public final class X11Backend: DisplayBackend {
     public static func snapshot(display: String? = nil, timeout: Double = 5) throws -> [ScreenDescription] {
         let c = try XCBConnection(name: display, timeout: timeout)
         defer { c.close() }
-        guard let v = c.randrVersion() else {
-            try c.checkAlive()
-            throw X11Error.missingExtension(display: c.name, name: "RandR", needed: "1.2 or later")
-        }
-        var reader = MonitorReader(connection: c, randr15: v.major > 1 || (v.major == 1 && v.minor >= 5))
+        let v = try requireRandR(c.randrVersion(), c)
+        var reader = MonitorReader(connection: c, randr15: hasMonitors(v.major, v.minor))
         return try reader.read()
     }
 
     /// The server's RandR: its event base, and whether it has 1.5's monitors; throws without RandR.
     private static func randr15(_ c: XConnection) throws -> (eventBase: Int32, isAtLeast15: Bool) {
-        guard let v = RandR.version(c) else {
+        let v = try requireRandR(RandR.version(c), c)
+        return (v.eventBase, hasMonitors(v.major, v.minor))
+    }
+
+    /// The version a connection read, or the error a person sees: the connection's loss, or no RandR.
+    private static func requireRandR<V>(_ version: V?, _ c: any ScreenSource) throws -> V {
+        guard let version else {
             try c.checkAlive()
             throw X11Error.missingExtension(display: c.name, name: "RandR", needed: "1.2 or later")
         }
-        return (v.eventBase, v.major > 1 || (v.major == 1 && v.minor >= 5))
+        return version
+    }
+
+    /// Whether a RandR version has 1.5's monitors.
+    private static func hasMonitors(_ major: some BinaryInteger, _ minor: some BinaryInteger) -> Bool {
+        major > 1 || (major == 1 && minor >= 5)
     }
 
     private func start(_ c: XConnection, input: BackendInput) throws -> [ScreenDescription] {

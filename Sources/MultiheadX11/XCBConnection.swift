@@ -4,7 +4,7 @@ import Multihead
 
 /// A bare XCB connection, for reading the screens once: no Xlib display, so none of its start-up (the
 /// keyboard extension, the resource database, a GC, its own RandR and Generic Event queries), which
-/// was ten round trips of a `multihead screens` that makes six in all. Bounded like `XConnection`: a
+/// was ten round trips of a `multihead screens` that now makes six at most. Bounded like `XConnection`: a
 /// server that stops answering is cut by the watchdog and reads as `notResponding`.
 @MainActor
 final class XCBConnection: ScreenSource {
@@ -19,10 +19,7 @@ final class XCBConnection: ScreenSource {
 
     /// Connects to `name` (nil or empty: `DISPLAY`, which must then be set). `xcb_connect`.
     init(name requested: String?, timeout: Double) throws(X11Error) {
-        let env = getenv("DISPLAY").map { String(cString: $0) } ?? ""
-        let name = (requested?.isEmpty == false ? requested : nil) ?? env
-        guard !name.isEmpty else { throw .cannotOpenDisplay("") }
-        let watchdog = XWatchdog(timeout: timeout.isFinite && timeout > 0 ? timeout : XConnection.defaultTimeout)
+        let (name, watchdog) = try XConnection.prepare(name: requested, timeout: timeout)
         var screen: Int32 = 0
         // Never nil: a failed connection is an object in the error state.
         let x = watchdog.bounded { xcb_connect(name, &screen) }

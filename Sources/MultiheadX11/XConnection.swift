@@ -22,12 +22,8 @@ package final class XConnection {
     /// server that does not answer within `timeout` seconds, here or in any later request, is
     /// `notResponding`, and the connection is lost.
     package init(name requested: String?, timeout: Double = XConnection.defaultTimeout) throws(X11Error) {
-        // getenv, not ProcessInfo: building the whole environment dictionary is a tenth of a CLI's connect.
-        let env = getenv("DISPLAY").map { String(cString: $0) } ?? ""
-        let name = (requested?.isEmpty == false ? requested : nil) ?? env
-        guard !name.isEmpty else { throw .cannotOpenDisplay("") }
+        let (name, watchdog) = try Self.prepare(name: requested, timeout: timeout)
         XErrorTrap.install()
-        let watchdog = XWatchdog(timeout: timeout.isFinite && timeout > 0 ? timeout : XConnection.defaultTimeout)
         let opened = watchdog.bounded { XOpenDisplay(name) }
         guard let d = opened else {
             watchdog.cancel()
@@ -41,6 +37,16 @@ package final class XConnection {
         display = d
         self.name = name
         XSetIOErrorExitHandler(d, XErrorTrap.exitHandler, nil)
+    }
+
+    /// The display name to open (nil or empty: `DISPLAY`, which must then be set) and a watchdog for the
+    /// timeout (a non-finite or non-positive one is the default); shared with `XCBConnection`.
+    static func prepare(name requested: String?, timeout: Double) throws(X11Error) -> (name: String, watchdog: XWatchdog) {
+        // getenv, not ProcessInfo: building the whole environment dictionary is a tenth of a CLI's connect.
+        let env = getenv("DISPLAY").map { String(cString: $0) } ?? ""
+        let name = (requested?.isEmpty == false ? requested : nil) ?? env
+        guard !name.isEmpty else { throw .cannotOpenDisplay("") }
+        return (name, XWatchdog(timeout: timeout.isFinite && timeout > 0 ? timeout : defaultTimeout))
     }
 
     /// Whether Xlib reported the connection lost, or its XCB side failed (`RandRBatch` reads through it).

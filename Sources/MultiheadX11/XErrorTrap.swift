@@ -11,40 +11,17 @@ struct XErrorRecord: Sendable {
 
 /// Xlib's error handlers are process-global and errors arrive late, so every error is recorded here
 /// with its request serial, and `XConnection.trap` collects those of its own request range.
-/// Xlib is driven from the main thread only, so these globals are only touched there.
-/// A few display addresses, in an array: a process has one or two connections, and a `Set` or `Dictionary`
-/// of them would cost a `multihead screens` its first protocol-conformance lookup (a scan of every
-/// conformance record in the binary, a tenth of its start).
-struct DisplayKeys {
-    private var keys: [UInt] = []
-
-    mutating func insert(_ k: UInt) { if !keys.contains(k) { keys.append(k) } }
-    mutating func remove(_ k: UInt) { keys.removeAll { $0 == k } }
-    func contains(_ k: UInt) -> Bool { keys.contains(k) }
-
-    /// A value per display address, in an array for the same reason.
-    struct Map {
-        private var entries: [(key: UInt, value: UInt)] = []
-
-        subscript(k: UInt) -> UInt? {
-            get { entries.first { $0.key == k }?.value }
-            set {
-                entries.removeAll { $0.key == k }
-                if let newValue { entries.append((k, newValue)) }
-            }
-        }
-    }
-}
-
+/// Xlib is driven from the main thread only, so these globals are only touched there. Displays are keyed
+/// by address in an `IDSet` or `IDTable`, not a `Set` or `Dictionary`, for the reason `IDTable` gives.
 enum XErrorTrap {
     nonisolated(unsafe) static var records: [XErrorRecord] = []
     /// Displays whose connection Xlib reported lost (the IO error exit handler ran).
-    nonisolated(unsafe) static var lost = DisplayKeys()
+    nonisolated(unsafe) static var lost = IDSet()
     nonisolated(unsafe) static var installed = false
     /// The displays our connections opened; errors of any other display go to the handler installed before.
-    nonisolated(unsafe) static var ours = DisplayKeys()
+    nonisolated(unsafe) static var ours = IDSet()
     /// Per display, the first serial of the trap in progress: its errors are never dropped by the cap.
-    nonisolated(unsafe) static var activeTraps = DisplayKeys.Map()
+    nonisolated(unsafe) static var activeTraps = IDTable<UInt>()
     /// Lost displays are kept (Xlib cannot free them safely), reachable here rather than leaked.
     nonisolated(unsafe) static var lostDisplays: [OpaquePointer] = []
     nonisolated(unsafe) static var previousErrorHandler: XErrorHandler?

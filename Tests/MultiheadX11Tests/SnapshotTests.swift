@@ -78,5 +78,11 @@ struct IDTableTests {
         gamma[2] = .some(nil)
         #expect(gamma[2] != nil && gamma[2] == .some(nil) && gamma[3] == nil && !gamma.isEmpty)
         #expect([UInt(4), 2, 4, 1, 2].uniqued() == [4, 2, 1])
+        var set = IDSet()
+        set.insert(8)
+        set.insert(8)
+        set.insert(2)
+        set.remove(2)
+        #expect(set.contains(8) && !set.contains(2) && set.entries.count == 1)
     }
 }

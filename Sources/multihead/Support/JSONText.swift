@@ -8,8 +8,8 @@ enum JSONText {
     case number(Double)
     case string(String)
     case array([JSONText])
-    /// Members in any order (written sorted by key): pairs, not a dictionary, whose `Hashable` key would
-    /// cost `multihead screens` a protocol-conformance lookup over the whole binary.
+    /// Members with distinct keys, in any order (written sorted by key): pairs, not a dictionary, whose
+    /// `Hashable` key would cost `multihead screens` a protocol-conformance lookup over the whole binary.
     case members([(key: String, value: JSONText)])
 
     /// An object from a literal, `.object(["x": .int(1)])`.
@@ -46,17 +46,12 @@ enum JSONText {
             out.append(UInt8(ascii: "]"))
         case .members(let members):
             out.append(UInt8(ascii: "{"))
-            // Sorted by key, as JSONEncoder's .sortedKeys; of a key given twice only the last counts, as in
-            // a dictionary.
-            let sorted = members.enumerated().sorted { ($0.element.key, $0.offset) < ($1.element.key, $1.offset) }
-            var written = 0
-            for (i, member) in sorted.enumerated() {
-                if i + 1 < sorted.count && sorted[i + 1].element.key == member.element.key { continue }
-                if written > 0 { out.append(UInt8(ascii: ",")) }
-                written += 1
-                Self.quote(member.element.key, into: &out)
+            // Sorted by key, as JSONEncoder's .sortedKeys.
+            for (i, member) in members.sorted(by: { $0.key < $1.key }).enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                Self.quote(member.key, into: &out)
                 out.append(UInt8(ascii: ":"))
-                member.element.value.write(to: &out)
+                member.value.write(to: &out)
             }
             out.append(UInt8(ascii: "}"))
         }
