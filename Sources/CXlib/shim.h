@@ -34,4 +34,13 @@ static inline unsigned long mh_all_planes(void) { return AllPlanes; }
 /* xcb_randr_id is an incomplete type to Swift, which cannot take its address. */
 static inline const xcb_query_extension_reply_t *mh_randr_extension_data(xcb_connection_t *c) { return xcb_get_extension_data(c, &xcb_randr_id); }
 
+/* glibc (2.34+) declares this only under _GNU_SOURCE, which Swift's Glibc module does not define: a child
+   the kit spawns must not inherit this process's other descriptors (another child's pipe, kept open,
+   never reaches end of file). */
+#include <spawn.h>
+extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *actions, int from);
+static inline int mh_spawn_close_from(posix_spawn_file_actions_t *actions, int from) {
+    return posix_spawn_file_actions_addclosefrom_np(actions, from);
+}
+
 #endif

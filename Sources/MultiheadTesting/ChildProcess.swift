@@ -1,23 +1,29 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+internal import CXlib
 import Foundation
 
 /// A child process started with `posix_spawn`, its stdout and stderr on pipes, reaped by PID with
-/// `waitpid` (Foundation's `Process` notices an exit only when the main queue runs).
-struct ChildProcess {
-    let pid: pid_t
+/// `waitpid`. It inherits none of this process's other descriptors. (Foundation's `Process` learns of an
+/// exit when a socket it gives the child closes; any other child that inherited that socket keeps it
+/// open, and `waitUntilExit` then waits as long as that other child lives.)
+package struct ChildProcess {
+    package let pid: Int32
     /// The read end of the child's stdout.
-    let stdout: Int32
+    package let stdout: Int32
     /// The read end of the child's stderr.
-    let stderr: Int32
+    package let stderr: Int32
+    /// The write end of the child's stdin, when spawned `withInput` (else its stdin is /dev/null).
+    package let stdin: Int32?
 
-    /// Starts `path` with `arguments` and the given extra environment; stdin is /dev/null. With
-    /// `diesWithParent`, the child gets SIGTERM when this process ends, however it ends (`setpriv
-    /// --pdeathsig`, which sets the parent-death signal and then runs the program in its place); the spawn
-    /// happens on a thread that lives as long as the process, as the kernel ties that signal to the thread.
-    static func spawn(_ path: String, _ arguments: [String], environment extra: [String: String] = [:],
-                      diesWithParent: Bool = false) throws -> ChildProcess {
+    /// Starts `path` with `arguments` and the given extra environment; stdin is /dev/null, or a pipe
+    /// `withInput`. With `diesWithParent`, the child gets SIGTERM when this process ends, however it ends
+    /// (`setpriv --pdeathsig`, which sets the parent-death signal and then runs the program in its place);
+    /// the spawn happens on a thread that lives as long as the process, as the kernel ties that signal to
+    /// the thread.
+    package static func spawn(_ path: String, _ arguments: [String], environment extra: [String: String] = [:],
+                              diesWithParent: Bool = false, withInput: Bool = false) throws -> ChildProcess {
         var path = path, arguments = arguments
         if diesWithParent {
             guard let setpriv = XServerLauncher.which("setpriv") else {
@@ -27,19 +33,28 @@ struct ChildProcess {
             path = setpriv
         }
         let (p, a) = (path, arguments)
-        return try SpawnThread.shared.run { Result { try spawnHere(p, a, environment: extra) } }.get()
+        return try SpawnThread.shared.run { Result { try spawnHere(p, a, environment: extra, withInput: withInput) } }.get()
     }
 
-    private static func spawnHere(_ path: String, _ arguments: [String], environment extra: [String: String]) throws -> ChildProcess {
-        var outPipe: [Int32] = [0, 0], errPipe: [Int32] = [0, 0]
-        guard pipe(&outPipe) == 0, pipe(&errPipe) == 0 else { throw VirtualServerError.didNotStart(binary: path, log: "pipe failed") }
+    private static func spawnHere(_ path: String, _ arguments: [String], environment extra: [String: String],
+                                  withInput: Bool) throws -> ChildProcess {
+        var outPipe: [Int32] = [0, 0], errPipe: [Int32] = [0, 0], inPipe: [Int32] = [-1, -1]
+        guard pipe(&outPipe) == 0, pipe(&errPipe) == 0, !withInput || pipe(&inPipe) == 0 else {
+            throw VirtualServerError.didNotStart(binary: path, log: "pipe failed")
+        }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if withInput {
+            posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
         posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
         posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
         for fd in outPipe + errPipe { posix_spawn_file_actions_addclose(&actions, fd) }
+        // Nothing else of ours goes with it: an inherited pipe end would keep another child's pipe open.
+        mh_spawn_close_from(&actions, 3)
         // The child inherits the calling thread's signal mask, and runtime threads block signals: clear it,
         // or SIGTERM never reaches the server.
         var attr = posix_spawnattr_t()
@@ -61,19 +76,22 @@ struct ChildProcess {
         let rc = posix_spawn(&pid, path, &actions, &attr, argv, envp)
         close(outPipe[1])
         close(errPipe[1])
+        if withInput { close(inPipe[0]) }
         guard rc == 0 else {
             close(outPipe[0]); close(errPipe[0])
+            if withInput { close(inPipe[1]) }
             throw VirtualServerError.didNotStart(binary: path, log: String(cString: strerror(rc)))
         }
-        return ChildProcess(pid: pid, stdout: outPipe[0], stderr: errPipe[0])
+        return ChildProcess(pid: pid, stdout: outPipe[0], stderr: errPipe[0], stdin: withInput ? inPipe[1] : nil)
     }
 
-    /// SIGTERM, then SIGKILL if it has not ended within `grace`; always reaps it and closes the pipes.
-    func terminate(grace: Double = 2) {
-        defer { close(stdout); close(stderr) }
+    /// SIGTERM (or `signal`), then SIGKILL if it has not ended within `grace`; always reaps it and closes
+    /// the pipes.
+    package func terminate(grace: Double = 2, signal: Int32 = SIGTERM) {
+        defer { close(stdout); close(stderr); if let stdin { close(stdin) } }
         var status: Int32 = 0
         guard waitpid(pid, &status, WNOHANG) == 0 else { return }
-        kill(pid, SIGTERM)
+        kill(pid, signal)
         let deadline = Date().addingTimeInterval(grace)
         while Date() < deadline {
             if waitpid(pid, &status, WNOHANG) != 0 { return }

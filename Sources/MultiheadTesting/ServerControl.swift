@@ -63,10 +63,11 @@ public final class ServerControl {
 
     /// Plugs (or redefines) a monitor: an output's name (DUMMY1 on Xorg+dummy) gets a mode of the frame's
     /// size (the nearest to `refreshRate` within 0.5 Hz when given; made with CVT timings when the server
-    /// has none of that size) on a CRTC at the frame's position; any other name is a virtual monitor. On an
-    /// Xvfb whose only monitor is its own `screen`, that one is turned off first, so that it never lingers
-    /// as a second, overlapping screen. The check and the change happen under one server grab; it returns
-    /// once the server has applied the change.
+    /// has none of that size) on a CRTC at the frame's position; any other name is a virtual monitor, which
+    /// has no refresh rate (`refreshRate` is then `invalidMonitor`). On Xvfb the first virtual monitor is
+    /// laid over Xvfb's output `screen`, which stays lit: toolkits that read outputs (SDL, GLFW, GTK) see one
+    /// display the size of the root, and those that read RandR 1.5 monitors see every monitor. The check
+    /// and the change happen under one server grab; it returns once the server has applied the change.
     public func plug(_ name: String, frame: Rect, primary: Bool = false, refreshRate: Double? = nil) throws {
         try Self.validate(name: name)
         try requireRandR15()
@@ -86,8 +87,16 @@ public final class ServerControl {
                 probe()
                 return
             }
-            try plugVirtual(name, frame: frame, primary: primary, outputs: outputs)
+            try Self.refuseRate(refreshRate, virtual: name)
+            try plugVirtual(name, frame: frame, primary: primary)
         }
+    }
+
+    /// A virtual monitor has no timings, so no rate: asking for one is a mistake, not something to ignore.
+    private static func refuseRate(_ rate: Double?, virtual name: String) throws {
+        guard let rate else { return }
+        throw VirtualServerError.invalidMonitor(
+            "\(name.terminalEscaped) is a virtual monitor, which has no refresh rate (asked for \(String(rate: rate)) Hz); rates exist on outputs, such as Xorg+dummy's DUMMY0…DUMMY15")
     }
 
     /// A frame a monitor can have: finite, not empty, within the largest screen the server can make.
@@ -100,13 +109,52 @@ public final class ServerControl {
         }
     }
 
-    /// Defines (or redefines) a virtual monitor, turning Xvfb's lone `screen` off first; the caller holds
-    /// the grab, has checked the frame and has read the outputs.
-    private func plugVirtual(_ name: String, frame: Rect, primary: Bool, outputs: [String]) throws {
-        let monitors = monitorNames()
-        if monitors == ["screen"], outputs.contains("screen") { try OutputConfigurator(connection).turnOff(output: "screen") }
-        if monitors.contains(name) { try deleteMonitor(name: name) }
-        try addMonitor(name: name, frame: frame, primary: primary)
+    /// Defines (or redefines) a virtual monitor; the caller holds the grab and has checked the frame. On
+    /// Xvfb, a monitor that holds the output `screen` keeps it, and the first client monitor takes it
+    /// (lighting `screen` again if it was off).
+    private func plugVirtual(_ name: String, frame: Rect, primary: Bool) throws {
+        let monitors = liveMonitors()
+        let lone = xvfbOutput()
+        let old = monitors.first { $0.name == name }
+        let holder = lone.flatMap { s in monitors.first { $0.name != s.name && $0.outputs.contains(s.id) } }
+        let takesScreen = lone != nil && (holder == nil || holder?.name == name)
+        if let lone, takesScreen, lone.crtc == 0 { try relight(lone) }
+        if old != nil { try deleteMonitor(name: name) }
+        try addMonitor(name: name, frame: frame, primary: primary || (old?.primary ?? false),
+                       outputs: takesScreen ? [lone?.id ?? 0] : [])
+    }
+
+    /// One RandR 1.5 monitor as the server lists it now.
+    struct LiveMonitor {
+        var name: String
+        var frame: Rect
+        var primary: Bool
+        var outputs: [UInt]
+    }
+
+    /// The active monitors with their names. `XRRGetMonitors`, `XGetAtomName`.
+    func liveMonitors() -> [LiveMonitor] {
+        let c = connection
+        guard !c.isLost else { return [] }
+        return c.bounded {
+            (RandR.monitors(c) ?? []).compactMap { m in
+                RandR.atomName(c, m.nameAtom).map { LiveMonitor(name: $0, frame: m.frame, primary: m.primary, outputs: m.outputs) }
+            }
+        }
+    }
+
+    /// Xvfb's one output `screen` (an Xvfb has no other), or nil on any other server.
+    private func xvfbOutput() -> RandR.OutputInfo? {
+        let c = connection
+        guard !c.isLost else { return nil }
+        let outputs = c.bounded { RandR.resources(c)?.outputs.values.map { $0 } ?? [] }
+        guard outputs.count == 1, let only = outputs.first, only.name == "screen" else { return nil }
+        return only
+    }
+
+    /// Gives Xvfb's `screen` back its CRTC (its one mode is the framebuffer's size), as a plain Xvfb has it.
+    private func relight(_ output: RandR.OutputInfo) throws {
+        try OutputConfigurator(connection).apply(output: output.name, .size(connection.rootSize(), refreshRate: nil), origin: .zero)
     }
 
     /// The names of the server's outputs (connectors).
@@ -116,37 +164,76 @@ public final class ServerControl {
         return c.bounded { (RandR.resources(c)?.outputs.values.map(\.name) ?? []).sorted() }
     }
 
-    /// The names of the active monitors. `XRRGetMonitors`.
-    func monitorNames() -> [String] {
-        let c = connection
-        guard !c.isLost else { return [] }
-        return c.bounded { (RandR.monitors(c) ?? []).compactMap { RandR.atomName(c, $0.nameAtom) } }
-    }
-
     /// A monitor's frame on the desktop, if it is active.
     public func monitorFrame(named name: String) -> Rect? {
-        let c = connection
-        guard !c.isLost else { return nil }
-        return c.bounded { RandR.monitors(c)?.first { RandR.atomName(c, $0.nameAtom) == name }?.frame }
+        liveMonitors().first { $0.name == name }?.frame
     }
 
     /// Unplugs a monitor: an output's CRTC goes off (`xrandr --output NAME --off`); a virtual monitor is
     /// deleted. The check and the change happen under one server grab; a monitor that is not plugged is
     /// `noSuchMonitor` ("… (not plugged)").
-    public func unplug(_ name: String) throws {
+    ///
+    /// Unplugging the primary makes the monitor that becomes main (the first of the rest by y, then x)
+    /// primary, as a desktop's display daemon does; with `keepPrimary`, X's own rule holds (the primary
+    /// stays on the dark output, and each client picks its own main). On Xvfb the monitor over `screen`
+    /// hands it to the new main; with no monitor left `screen` goes dark (its automatic monitor would come
+    /// back as a screen the size of the framebuffer).
+    public func unplug(_ name: String, keepPrimary: Bool = false) throws {
         try Self.validate(name: name)
         try requireRandR15()
         let c = connection
         try c.grabbed {
             if outputNames.contains(name) {
+                let wasPrimary = primaryOutputName() == name
                 guard try OutputConfigurator(c).turnOff(output: name) else {
                     throw VirtualServerError.noSuchMonitor("\(name.terminalEscaped) (not plugged)")
                 }
+                if wasPrimary && !keepPrimary { try setPrimaryOutput(Self.nextMain(after: liveMonitors())?.outputs.first) }
                 return
             }
-            guard monitorNames().contains(name) else { throw VirtualServerError.noSuchMonitor("\(name.terminalEscaped) (not plugged)") }
+            let before = liveMonitors()
+            guard let gone = before.first(where: { $0.name == name }) else {
+                throw VirtualServerError.noSuchMonitor("\(name.terminalEscaped) (not plugged)")
+            }
             try deleteMonitor(name: name)
+            let rest = before.filter { $0.name != name }
+            let lone = xvfbOutput()
+            let heldScreen = lone.map { gone.outputs.contains($0.id) } ?? false
+            let handPrimary = gone.primary && !keepPrimary
+            guard heldScreen || handPrimary else { return }
+            guard let next = handPrimary ? Self.nextMain(after: rest) : (rest.first { $0.primary } ?? Self.nextMain(after: rest)) else {
+                if heldScreen, let lone { try OutputConfigurator(c).turnOff(output: lone.name) }
+                return
+            }
+            // Xvfb will not redefine a monitor under its own name: the new main is deleted and added again.
+            try deleteMonitor(name: next.name)
+            try addMonitor(name: next.name, frame: next.frame, primary: next.primary || handPrimary,
+                           outputs: heldScreen ? [lone?.id ?? 0] : next.outputs)
         }
+    }
+
+    /// The monitor that becomes main when the primary goes: the first by y, then x (the model's order
+    /// without a primary). Xvfb's own automatic monitor `screen` is not one.
+    nonisolated static func nextMain(after monitors: [LiveMonitor]) -> LiveMonitor? {
+        monitors.filter { $0.name != "screen" || $0.outputs.isEmpty }
+            .min { ($0.frame.minY, $0.frame.minX) < ($1.frame.minY, $1.frame.minX) }
+    }
+
+    /// The name of RandR's primary output, if one is set. `XRRGetOutputPrimary`.
+    public func primaryOutputName() -> String? {
+        let c = connection
+        guard !c.isLost else { return nil }
+        return c.bounded {
+            let id = UInt(XRRGetOutputPrimary(c.display, c.root))
+            guard id != 0 else { return nil }
+            return RandR.resources(c)?.outputs[id]?.name
+        }
+    }
+
+    /// Makes an output RandR's primary (none: no primary). `XRRSetOutputPrimary`.
+    private func setPrimaryOutput(_ id: UInt?) throws {
+        let c = connection
+        try c.trap("RRSetOutputPrimary") { XRRSetOutputPrimary(c.display, c.root, RROutput(id ?? 0)) }
     }
 
     /// Sets a monitor's mode: an output gets a mode of that size (the nearest to `refreshRate` within
@@ -168,9 +255,10 @@ public final class ServerControl {
             }
             guard !outputsOnly else { throw VirtualServerError.noSuchMonitor("output \(name.terminalEscaped)") }
             guard let frame = monitorFrame(named: name) else { throw VirtualServerError.noSuchMonitor("\(name.terminalEscaped) (not plugged)") }
+            try Self.refuseRate(refreshRate, virtual: name)
             let resized = Rect(origin: frame.origin, size: size)
             try checkFrame(name, resized)
-            try plugVirtual(name, frame: resized, primary: false, outputs: outputs)
+            try plugVirtual(name, frame: resized, primary: false)
             return ScreenMode(size: size)
         }
     }
@@ -204,10 +292,12 @@ public final class ServerControl {
         }
     }
 
-    package func addMonitor(name: String, frame: Rect, primary: Bool) throws {
+    /// Adds a client-defined monitor over `outputs` (none: a virtual monitor). `XRRSetMonitor`.
+    package func addMonitor(name: String, frame: Rect, primary: Bool, outputs: [UInt] = []) throws {
         let c = connection
         try c.trap("RRSetMonitor \(name.terminalEscaped)") {
-            guard let m = XRRAllocateMonitor(c.display, 0) else { return }
+            guard let m = XRRAllocateMonitor(c.display, Int32(outputs.count)) else { return }
+            for (i, o) in outputs.enumerated() { m.pointee.outputs[i] = RROutput(o) }
             defer { XFree(m) }
             m.pointee.name = Atom(atom(name, create: true))
             m.pointee.primary = primary ? 1 : 0
@@ -237,11 +327,6 @@ public final class ServerControl {
         let a = UInt(XInternAtom(connection.display, name, create ? 0 : 1))
         if a != 0 { atoms[name] = a }
         return a
-    }
-
-    /// Takes an output's CRTC away (`xrandr --output NAME --off`).
-    func turnOffOutput(_ name: String) throws {
-        try OutputConfigurator(connection).turnOff(output: name)
     }
 
     /// Makes the server probe its outputs, as `xrandr` does. `XRRGetScreenResources`.

@@ -23,7 +23,7 @@ extension VirtualServer {
 extension ChildProcess {
     /// Reads stdout and stderr to their ends (both at once, so that neither pipe fills), then reaps the
     /// child; returns its exit status (128 + the signal if a signal ended it) and what it printed.
-    func collect() -> (status: Int32, stdout: Data, stderr: Data) {
+    package func collect() -> (status: Int32, stdout: Data, stderr: Data) {
         var out = Data(), err = Data()
         var open: [Int32: Bool] = [stdout: true, stderr: true]
         var buf = [UInt8](repeating: 0, count: 65536)

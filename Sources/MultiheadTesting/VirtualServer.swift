@@ -41,8 +41,8 @@ public final class VirtualServer {
 
     /// Which X server to run.
     public enum Kind: String, Sendable {
-        /// Xvfb: monitors are virtual (`XRRSetMonitor`); its one output `screen` is turned off when a
-        /// layout is given.
+        /// Xvfb: monitors are virtual (`XRRSetMonitor`); the primary one is laid over Xvfb's one output
+        /// `screen`, which stays lit, so that toolkits reading outputs see one display.
         case xvfb
         /// Xorg with Debian's dummy driver: 16 outputs DUMMY0…DUMMY15 with real mode lists and refresh
         /// rates, plugged with a mode on a CRTC and unplugged with the CRTC off, as real monitors are.
@@ -53,7 +53,7 @@ public final class VirtualServer {
     public let kind: Kind
     /// The display name, such as ":3".
     public let display: String
-    /// The server's process ID.
+    /// The X server's own process ID (on Xorg+dummy too, not its supervising shell).
     public let pid: Int32
     /// The authority file that holds this server's cookie (shared by this process's servers).
     public let authorityFile: String
@@ -68,7 +68,8 @@ public final class VirtualServer {
     init(kind: Kind, display: String, process: ChildProcess, authorityFile: String, serverAuthFile: String, framebuffer: Size) {
         self.kind = kind
         self.display = display
-        self.pid = process.pid
+        // Xorg runs under a supervising shell, whose one child is the server itself.
+        self.pid = kind == .xorgDummy ? Self.onlyChild(of: process.pid) ?? process.pid : process.pid
         self.process = process
         self.authorityFile = authorityFile
         self.serverAuthFile = serverAuthFile
@@ -90,8 +91,11 @@ public final class VirtualServer {
     /// without `--force`).
     ///
     /// Xvfb (the default) gets a framebuffer large enough for the layout and room to plug more; every
-    /// monitor is virtual and Xvfb's own output `screen` is turned off, so it never lingers as an extra
-    /// screen. Only an explicit empty layout keeps `screen` as the one monitor (to test an output's modes).
+    /// monitor is virtual, and the primary (else the first) is laid over Xvfb's own output `screen`, which
+    /// stays lit: SDL, GLFW, GTK and Qt 5 (which read outputs and CRTCs) see one display the size of the
+    /// framebuffer, as on a plain Xvfb, while RandR 1.5 clients (this package, Qt 6) see each monitor.
+    /// Only an explicit empty layout keeps `screen`'s automatic monitor as the one monitor (to test an
+    /// output's modes).
     /// Xorg+dummy takes output names (DUMMY0…DUMMY15) and plugs each with a mode of its frame's size at its
     /// position; with no monitors DUMMY0 shows 1024×768 at (0, 0). `serverArguments` go to the server
     /// binary as they are (`["-extension", "RANDR"]` makes a server without RandR).
@@ -122,8 +126,11 @@ public final class VirtualServer {
             let c = try server.controlConnection()
             try c.markPrivate()
             guard !monitors.isEmpty else { return server }
-            if kind == .xvfb { try c.turnOffOutput("screen") }
-            for m in monitors { try c.plug(m.name, frame: m.frame, primary: m.primary) }
+            // The primary first: on Xvfb the first monitor plugged is laid over the output `screen`.
+            let first = monitors.firstIndex { $0.primary } ?? 0
+            for m in [monitors[first]] + monitors.enumerated().filter({ $0.offset != first }).map(\.element) {
+                try c.plug(m.name, frame: m.frame, primary: m.primary)
+            }
             // Outputs that the layout does not name are unplugged (DUMMY0 starts plugged).
             if kind == .xorgDummy, !monitors.contains(where: { $0.name == "DUMMY0" }) { try c.unplug("DUMMY0") }
             c.probe()
@@ -168,8 +175,10 @@ public final class VirtualServer {
     }
 
     /// Unplugs a monitor: an output's CRTC goes off; a virtual monitor is deleted (`XRRDeleteMonitor`).
-    public func unplug(_ name: String) throws {
-        try controlConnection().unplug(name)
+    /// Unplugging the primary makes the new main screen's output primary, as a desktop does, unless
+    /// `keepPrimary` (X's own rule: the primary stays on the dark output).
+    public func unplug(_ name: String, keepPrimary: Bool = false) throws {
+        try controlConnection().unplug(name, keepPrimary: keepPrimary)
     }
 
     /// Sets an output's mode to WxH (the nearest to `refreshRate` within 0.5 Hz when given; a CVT mode is
@@ -194,6 +203,30 @@ public final class VirtualServer {
         try? FileManager.default.removeItem(atPath: serverAuthFile)
         try? XauthFile.set(authorityFile, display: String(display.dropFirst()), cookie: nil)
         ServerRegistry.unregister(pid)
+    }
+
+    /// A process's one child, from `/proc/PID/task/PID/children` (the shell forked the server before the
+    /// server could print its display, so it is there by now).
+    nonisolated static func onlyChild(of pid: Int32) -> Int32? {
+        let text = try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)
+        let children = (text ?? "").split(separator: " ").compactMap { Int32($0) }
+        return children.count == 1 ? children[0] : nil
+    }
+
+    /// Waits until the X server process ends, however it ends (a signal, a crash, `stop()`), and returns
+    /// how: its exit status, or 128 + the signal that ended it. The process is left for `stop()` to reap.
+    /// `waitid(WEXITED | WNOWAIT)`.
+    public func waitForExit() async -> Int32 {
+        let pid = process.pid
+        return await onOwnThread {
+            var info = siginfo_t()
+            while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0 {
+                // Someone else reaped it (`stop()`): it has ended; how is no longer known.
+                guard errno == EINTR else { return 128 + SIGTERM }
+            }
+            let status = info._sifields._sigchld.si_status
+            return info.si_code == CLD_EXITED ? status : 128 + status
+        }
     }
 
     /// The kit's own connection for changing this server's monitors.

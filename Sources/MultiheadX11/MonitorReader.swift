@@ -77,7 +77,11 @@ struct MonitorReader {
         }
         let res = resources ?? RandRBatch.Resources()
         // The gamma of every CRTC that drives a monitor and was not read since it last changed.
-        let active = found.flatMap { $0.outputs.compactMap { res.outputs[$0]?.crtc } }.filter { $0 != 0 }
+        // A region of an output has no brightness of its own (the ramp is the whole output's): none read.
+        let active = found.flatMap { m -> [UInt] in
+            let outputs = m.outputs.compactMap { res.outputs[$0] }
+            return Self.isRegion(m, of: outputs, res.modes, res.crtcs) ? [] : outputs.map(\.crtc)
+        }.filter { $0 != 0 }
         let unread = active.filter { gamma[$0] == nil }.uniqued()
         if !unread.isEmpty { gamma.merge(RandRBatch.brightness(c, crtcs: unread)) }
         var result: [ScreenDescription] = []
@@ -93,11 +97,12 @@ struct MonitorReader {
 
     private func describe(_ m: RandR.MonitorInfo, name: String, outputs: [RandR.OutputInfo],
                           _ modeTable: IDTable<RandR.ModeInfo>, _ crtcs: IDTable<RandR.CrtcInfo>) -> ScreenDescription {
-        guard !outputs.isEmpty else {
-            // A virtual monitor: one mode, its own size.
+        guard !outputs.isEmpty, !Self.isRegion(m, of: outputs, modeTable, crtcs) else {
+            // A virtual monitor, or one laid over part of an output (the kit's first monitor over Xvfb's
+            // `screen`): one mode, its own size; the output's mode is the framebuffer's, not this screen's.
             let own = ScreenMode(size: m.frame.size)
             return ScreenDescription(name: name, frame: m.frame, physicalSize: m.physicalSize, isPrimary: m.primary,
-                                     modes: [own], currentMode: own, preferredMode: own)
+                                     outputs: outputs.map(\.name), modes: [own], currentMode: own, preferredMode: own)
         }
         var modes: [ScreenMode] = [], seen = IDSet()
         var preferred: ScreenMode?
@@ -119,6 +124,14 @@ struct MonitorReader {
             outputs: outputs.map(\.name), modes: modes, currentMode: current, preferredMode: preferred,
             brightness: ramp ?? 1, hasHardwareBrightness: ramp != nil,
             rotation: orientation.degrees, reflection: orientation.reflection)
+    }
+
+    /// Whether a monitor over one output covers other than that output's CRTC: a client-defined region,
+    /// whose size is its own and not the CRTC's mode.
+    private static func isRegion(_ m: RandR.MonitorInfo, of outputs: [RandR.OutputInfo],
+                                 _ modeTable: IDTable<RandR.ModeInfo>, _ crtcs: IDTable<RandR.CrtcInfo>) -> Bool {
+        guard outputs.count == 1, let crtc = crtcs[outputs[0].crtc], let mode = modeTable[crtc.mode]?.mode else { return false }
+        return mode.rotated(byDegrees: crtc.orientation.degrees).size != m.frame.size
     }
 
     /// A monitor name atom's text, as the last read learnt it (atoms live as long as the server).

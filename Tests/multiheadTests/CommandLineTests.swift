@@ -243,5 +243,12 @@ struct CommandLineTests {
         #expect(output.status == 64)
         let huge = try await multihead(["plug", "BIG", "100000x10+0+0"], environment: server.environment)
         #expect(huge.status == 64)
+        // A virtual monitor has no refresh rate: asking for one is a mistake, not something to ignore.
+        for args in [["plug", "EXT-2", "640x480+800+0", "--rate", "60"], ["mode", "MAIN", "640x480", "--rate", "75"]] {
+            let rated = try await multihead(args, environment: server.environment)
+            #expect(rated.status == 64 && rated.stderr.contains("no refresh rate"), "\(args): \(rated.stderr)")
+        }
+        #expect(app.screens.map(\.name) == ["MAIN"])
+        #expect(app.screens.first?.currentMode?.size == Size(width: 800, height: 600))
     }
 }

@@ -64,6 +64,30 @@ struct ReliabilityTests {
         #expect(sessionDirectories(of: p.processIdentifier).isEmpty)
     }
 
+    @Test("server's life is its X server's: PID= is the server itself, and its end ends the command (69) and its files", arguments: [false, true])
+    func serverEndsWithItsXServer(xorg: Bool) async throws {
+        let err = Pipe()
+        let (p, out) = try launchMultihead(["server", "--monitors", "640x480"] + (xorg ? ["--xorg-dummy"] : []), environment: [:], stderr: err)
+        let reader = LineReader(out)
+        var values: [String: String] = [:]
+        while values["MULTIHEAD_PID"] == nil, let line = await reader.nextLine() {
+            let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
+            if parts.count == 2 { values[parts[0]] = parts[1] }
+        }
+        let xPID = try #require(values["PID"].flatMap { Int32($0) })
+        // setpriv runs the command in its own place: MULTIHEAD_PID is the process we started.
+        #expect(values["MULTIHEAD_PID"] == String(p.processIdentifier))
+        let comm = (try? String(contentsOfFile: "/proc/\(xPID)/comm", encoding: .utf8)) ?? ""
+        #expect(comm.trimmingCharacters(in: .whitespacesAndNewlines) == (xorg ? "Xorg" : "Xvfb"))
+        kill(xPID, SIGKILL)
+        let message = await onOwnThread { err.fileHandleForReading.readDataToEndOfFile() }
+        await exited(p)
+        #expect(p.terminationStatus == 69)
+        #expect(String(decoding: message, as: UTF8.self).contains("was ended by signal 9"))
+        #expect(sessionDirectories(of: p.processIdentifier).isEmpty)
+        #expect(hasEnded(xPID))
+    }
+
     @Test("demo --headless ended by SIGINT, SIGTERM or SIGKILL: its X server ends too", arguments: [Int32(2), 15, 9])  // SIGINT, SIGTERM, SIGKILL
     func demoDiesWithItsServer(signal: Int32) async throws {
         let dir = NSTemporaryDirectory() + "mh-test-demo-\(UUID().uuidString)"

@@ -52,6 +52,8 @@ struct Unplug: AsyncParsableCommand {
     var name: String
     @Flag(help: "Change the monitors of a server the kit did not start.")
     var force = false
+    @Flag(help: "Unplugging the primary: keep X's rule (the primary stays on the dark output) instead of making the new main screen's output primary.")
+    var keepPrimary = false
 
     func validate() throws { try validateMonitorName(name) }
 
@@ -61,7 +63,7 @@ struct Unplug: AsyncParsableCommand {
             let control = try ServerControl(display: options.display)
             defer { control.close() }
             try refuseOnDesktop(control, force: force)
-            try control.unplug(name)
+            try control.unplug(name, keepPrimary: keepPrimary)
         }
     }
 }

@@ -1,5 +1,7 @@
 import ArgumentParser
-import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 import Multihead
 import MultiheadTesting
@@ -7,7 +9,7 @@ import MultiheadTesting
 /// `multihead server`: a private X server for trying things out, until interrupted.
 struct Server: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "server", abstract: "Start a private Xvfb with a monitor layout, in the foreground; print its DISPLAY and XAUTHORITY (lines an eval can use); stop it on SIGINT or SIGTERM.")
+        commandName: "server", abstract: "Start a private Xvfb with a monitor layout, in the foreground; print DISPLAY=, XAUTHORITY=, PID= (the X server) and MULTIHEAD_PID= (this process); stop it on SIGINT or SIGTERM; exit 69 when the X server ends.")
 
     @Option(help: "Monitor sizes, left to right: WxH,WxH… (VIRTUAL-1, VIRTUAL-2, … on Xvfb; DUMMY0, DUMMY1, … on Xorg; the first is primary).")
     var monitors: String = "1920x1080,1280x720"
@@ -40,11 +42,27 @@ struct Server: AsyncParsableCommand {
             print("DISPLAY=\(server.display)")
             print("XAUTHORITY=\(server.authorityFile)")
             print("PID=\(server.pid)")
+            print("MULTIHEAD_PID=\(getpid())")
             flushStandardOutput()
-            // Runs until a signal: the kit's handler stops the server, removes its files and exits with
-            // 128 + the signal (130 for SIGINT, 143 for SIGTERM); SIGKILL ends the server through its
+            // Runs until a signal (the kit's handler stops the server, removes its files and exits with
+            // 128 + the signal: 130 for SIGINT, 143 for SIGTERM) or until the X server ends on its own:
+            // then this process has nothing left to serve, and says so. SIGKILL ends the server through its
             // parent-death signal.
-            while true { try await Task.sleep(for: .seconds(3600)) }
+            let status = await server.waitForExit()
+            server.stop()
+            throw ServerEnded(display: server.display, pid: server.pid, status: status)
         }
+    }
+}
+
+/// The X server of `multihead server` ended by itself: nothing is left to serve (exit 69, the reason on stderr).
+struct ServerEnded: Error, CustomStringConvertible {
+    let display: String
+    let pid: Int32
+    let status: Int32
+
+    var description: String {
+        let how = status > 128 ? "was ended by signal \(status - 128)" : "exited with status \(status)"
+        return "the X server at \(display) (PID \(pid)) \(how); its files are removed"
     }
 }

@@ -48,6 +48,9 @@ func exitCode(for error: any Error) -> ExitCode {
         case .invalidMonitor, .noSuchMonitor: return ExitCode(ExitStatus.usage)
         default: return ExitCode(ExitStatus.software)
         }
+    case let e as ServerEnded:
+        printError(e.description)
+        return ExitCode(ExitStatus.unavailable)
     case let e as ScreenError:
         printError(e.description)
         return ExitCode(ExitStatus.usage)
