@@ -176,7 +176,7 @@ struct RandRTruthTests {
         #expect(before.frame.origin == Point(x: 1024, y: 0) && before.currentMode == s.currentMode)
     }
 
-    @Test("a virtual plug on an Xvfb with only its own `screen` turns `screen` off: no overlapping phantom")
+    @Test("a virtual plug on an Xvfb with only its own `screen` takes `screen`'s place: no overlapping phantom, the output still lit")
     func xvfbScreenNeverLingers() async throws {
         let server = try await VirtualServer.start(monitors: [])
         defer { server.stop() }
@@ -185,6 +185,8 @@ struct RandRTruthTests {
         try server.plug("MAIN", "1920x1080+0+0", primary: true)
         try app.synchronize()
         #expect(app.screens.map(\.name) == ["MAIN"])
+        #expect(app.screens.first?.outputs == ["screen"])
+        #expect(app.screens.first?.availableModes.map(\.size) == [Size(width: 1920, height: 1080)])
         let fresh = try await VirtualServer.start()
         defer { fresh.stop() }
         #expect(try fresh.makeApplication().screens.map(\.name) == ["VIRTUAL-1"])

@@ -1,0 +1,50 @@
+import Foundation
+import MultiheadTesting
+import Testing
+
+/// The shell script and the pytest fixture of docs/other-toolkits.md, run as a person would copy them, with
+/// the built `multihead` first on PATH.
+@Suite("docs/other-toolkits.md: the shell script and the pytest fixture work as written", .timeLimit(.minutes(2)))
+struct DocumentedScriptsTests {
+    /// The fenced blocks of a language in a doc of the repository.
+    static func blocks(_ language: String, in doc: String) throws -> [String] {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent(doc).path
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        return text.components(separatedBy: "```\(language)\n").dropFirst().compactMap { $0.components(separatedBy: "```").first }
+    }
+
+    /// Runs a command with the built binaries first on PATH; its status and stdout and stderr together.
+    static func run(_ path: String, _ arguments: [String]) async throws -> (Int32, String) {
+        let bin = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path
+        let env = ["PATH": bin + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")]
+        let child = try ChildProcess.spawn(path, arguments, environment: env, diesWithParent: true)
+        let (status, out, err) = await onOwnThread { child.collect() }
+        return (status, String(decoding: out + err, as: UTF8.self))
+    }
+
+    @Test("the shell script: a private Xorg+dummy, plug and unplug seen by xrandr")
+    func shellScript() async throws {
+        let script = try #require(try Self.blocks("sh", in: "docs/other-toolkits.md").first { $0.contains("multihead server") })
+        let dir = NSTemporaryDirectory() + "mh-doc-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try Data(script.utf8).write(to: URL(fileURLWithPath: "\(dir)/hotplug.sh"))
+        let (status, output) = try await Self.run("/bin/sh", ["\(dir)/hotplug.sh"])
+        #expect(status == 0, "\(output)")
+        #expect(output.contains("hotplug seen by xrandr"))
+    }
+
+    @Test("the pytest fixture: one test passes, the server stopped by MULTIHEAD_PID")
+    func pytestFixture() async throws {
+        let fixture = try #require(try Self.blocks("python", in: "docs/other-toolkits.md").first { $0.contains("def xserver") })
+        let dir = NSTemporaryDirectory() + "mh-doc-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try Data(fixture.utf8).write(to: URL(fileURLWithPath: "\(dir)/test_hotplug.py"))
+        // Debian's python3, which python3-pytest installs into (another python3 may come first on PATH).
+        let (status, output) = try await Self.run("/usr/bin/python3", ["-m", "pytest", "-q", "-p", "no:cacheprovider", "\(dir)/test_hotplug.py"])
+        #expect(status == 0, "\(output)")
+        #expect(output.contains("1 passed"))
+    }
+}
