@@ -8,7 +8,7 @@
  * it (pixman, fontconfig, freetype, png, ...), about 1.5 ms of a 3 ms start. Swift cannot expand the
  * macros; it sees the struct and the loader. */
 #define MH_CAIRO_FUNCTIONS(X) \
-    X(cairo_clip) X(cairo_create) X(cairo_destroy) X(cairo_fill) X(cairo_font_extents) \
+    X(cairo_clip) X(cairo_create) X(cairo_destroy) X(cairo_fill) X(cairo_font_extents) X(cairo_format_stride_for_width) \
     X(cairo_image_surface_create_for_data) X(cairo_image_surface_create_from_png) \
     X(cairo_image_surface_get_data) X(cairo_image_surface_get_height) X(cairo_image_surface_get_stride) \
     X(cairo_image_surface_get_width) X(cairo_move_to) X(cairo_paint) X(cairo_paint_with_alpha) \

@@ -25,6 +25,10 @@ public final class ServerControl {
     /// Closes the connection.
     public func close() { connection.close() }
 
+    /// Whether the connection is gone: the server went away or stopped answering in time (every later call
+    /// throws; make a new `ServerControl` once the server answers again).
+    public var isLost: Bool { connection.isLost }
+
     /// Whether the kit started this server (it marks the root window with `_MULTIHEAD_PRIVATE_SERVER`):
     /// only such a server's monitors may be changed without `--force`. `XGetWindowProperty`.
     public var isPrivateServer: Bool { hasRootProperty(Self.privateMarkName) }

@@ -13,23 +13,48 @@ enum ServerRegistry {
     nonisolated(unsafe) private static var live: Set<pid_t> = []
     nonisolated(unsafe) private static var directory: String?
     nonisolated(unsafe) private static var handlersInstalled = false
+    /// Set once a signal's handling began: the servers end because this process is ending (128 + signal).
+    nonisolated(unsafe) private static var stoppingForSignal = false
+
+    /// Whether this process is stopping its servers for SIGINT, SIGTERM or SIGHUP (and will exit with
+    /// 128 + the signal): a server's end is then no news to report.
+    static var isStoppingForSignal: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return stoppingForSignal
+    }
+
     /// The write end of the pipe the signal handler writes the signal number to.
     nonisolated(unsafe) static var signalPipe: Int32 = -1
     /// This process's session directory name: one per process, made again when needed after removal.
     static let directoryPath = NSTemporaryDirectory() + "multihead-\(getpid())-\(UUID().uuidString.prefix(8))"
 
     /// The session directory, made (mode 0700) if missing, after sweeping the stale ones of processes that
-    /// are gone (a SIGKILL leaves its directory: the next start removes it).
-    static func sessionDirectory() -> String {
+    /// are gone (a SIGKILL leaves its directory: the next start removes it). The temporary directory itself
+    /// is never created: a missing one is `temporaryDirectoryMissing`.
+    static func sessionDirectory() throws -> String {
         lock.lock()
         defer { lock.unlock() }
+        var isDirectory: ObjCBool = false
+        let tmp = NSTemporaryDirectory()
+        guard FileManager.default.fileExists(atPath: tmp, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw VirtualServerError.temporaryDirectoryMissing(ProcessInfo.processInfo.environment["TMPDIR"] ?? tmp)
+        }
         sweepStaleDirectories()
         if directory == nil || !FileManager.default.fileExists(atPath: directoryPath) {
-            try? FileManager.default.createDirectory(atPath: directoryPath, withIntermediateDirectories: true,
-                                                     attributes: [.posixPermissions: 0o700])
+            guard mkdir(directoryPath, 0o700) == 0 || errno == EEXIST else {
+                throw VirtualServerError.cannotCreate(path: directoryPath, reason: String(cString: strerror(errno)))
+            }
             directory = directoryPath
         }
         return directoryPath
+    }
+
+    /// Removes the session directory when no server runs (a start that failed before its server did).
+    static func releaseDirectoryIfIdle() {
+        lock.lock()
+        defer { lock.unlock() }
+        if live.isEmpty { removeDirectoryLocked() }
     }
 
     /// Records a running server and makes sure the process cleans up after it.
@@ -109,6 +134,9 @@ enum ServerRegistry {
             pthread_sigmask(SIG_UNBLOCK, &set, nil)
             var sig: UInt8 = 0
             while read(readEnd, &sig, 1) == 1 {
+                lock.lock()
+                stoppingForSignal = true
+                lock.unlock()
                 terminateAll()
                 _exit(128 + Int32(sig))
             }

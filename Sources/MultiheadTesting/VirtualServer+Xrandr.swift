@@ -56,7 +56,7 @@ extension VirtualServer {
         let file = URL(fileURLWithPath: authorityFile).deletingLastPathComponent()
             .appendingPathComponent("resources-\(UUID().uuidString.prefix(8))").path
         let text = resources.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)\n" }.joined()
-        try Data(text.utf8).write(to: URL(fileURLWithPath: file))
+        try writeFile(file, Data(text.utf8))
         defer { try? FileManager.default.removeItem(atPath: file) }
         let child = try ChildProcess.spawn(path, ["-nocpp", "-merge", file], environment: environment)
         let (status, _, err) = await onOwnThread { child.collect() }

@@ -99,8 +99,12 @@ public final class VirtualServer {
     /// Xorg+dummy takes output names (DUMMY0…DUMMY15) and plugs each with a mode of its frame's size at its
     /// position; with no monitors DUMMY0 shows 1024×768 at (0, 0). `serverArguments` go to the server
     /// binary as they are (`["-extension", "RANDR"]` makes a server without RandR).
+    ///
+    /// `depth` is the screen's colour depth: 24 (the default), 16 (5-6-5 TrueColor, drawn and read back
+    /// in true colours) or 8 (PseudoColor, which the presenter refuses with `X11Error.unsupportedVisual`).
     public static func start(_ kind: Kind = .xvfb, monitors layout: [Monitor]? = nil, framebuffer: Size? = nil,
-                             serverArguments: [String] = []) async throws -> VirtualServer {
+                             depth: Int = 24, serverArguments: [String] = []) async throws -> VirtualServer {
+        guard [8, 15, 16, 24].contains(depth) else { throw VirtualServerError.invalidMonitor("depth \(depth) (8, 15, 16 or 24)") }
         let monitors = layout ?? defaultMonitors(for: kind)
         for m in monitors {
             guard m.frame.isFinite, !m.frame.isEmpty else { throw VirtualServerError.invalidMonitor("\(m.name) has no size") }
@@ -118,9 +122,9 @@ public final class VirtualServer {
         case .xvfb:
             server = try await XServerLauncher.launch(
                 kind: .xvfb, binary: "Xvfb", package: "xvfb",
-                arguments: ["-br", "-screen", "0", "\(Int(fb.width))x\(Int(fb.height))x24"] + serverArguments, framebuffer: fb)
+                arguments: ["-br", "-screen", "0", "\(Int(fb.width))x\(Int(fb.height))x\(depth)"] + serverArguments, framebuffer: fb)
         case .xorgDummy:
-            server = try await XServerLauncher.launchXorgDummy(framebuffer: fb, extraArguments: serverArguments)
+            server = try await XServerLauncher.launchXorgDummy(framebuffer: fb, depth: depth, extraArguments: serverArguments)
         }
         do {
             let c = try server.controlConnection()
@@ -215,24 +219,43 @@ public final class VirtualServer {
 
     /// Waits until the X server process ends, however it ends (a signal, a crash, `stop()`), and returns
     /// how: its exit status, or 128 + the signal that ended it. The process is left for `stop()` to reap.
+    /// While this process handles SIGINT, SIGTERM or SIGHUP (stopping its servers, then exiting 128 + the
+    /// signal), it does not return.
     /// `waitid(WEXITED | WNOWAIT)`.
     public func waitForExit() async -> Int32 {
         let pid = process.pid
         return await onOwnThread {
             var info = siginfo_t()
+            var reaped = false
             while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0 {
                 // Someone else reaped it (`stop()`): it has ended; how is no longer known.
-                guard errno == EINTR else { return 128 + SIGTERM }
+                guard errno == EINTR else { reaped = true; break }
             }
+            // This process is ending for a signal and stopped the server itself: its exit status (128 +
+            // the signal) is the news, so this wait never returns.
+            while ServerRegistry.isStoppingForSignal { pause() }
+            if reaped { return 128 + SIGTERM }
             let status = info._sifields._sigchld.si_status
             return info.si_code == CLD_EXITED ? status : 128 + status
         }
     }
 
-    /// The kit's own connection for changing this server's monitors.
+    /// How long the kit's control connection waits for this server before `X11Error.notResponding`
+    /// (a change takes effect with the next connection: the current one is closed).
+    public var timeout: Double = 5 {
+        didSet {
+            control?.close()
+            control = nil
+        }
+    }
+
+    /// The kit's own connection for changing this server's monitors. One that was lost (the server stopped
+    /// answering for a while, `kill -STOP`) is replaced by a new one once the server answers again.
     public func controlConnection() throws -> ServerControl {
-        if let c = control { return c }
-        let c = try ServerControl(display: display)
+        if let c = control, !c.isLost { return c }
+        control?.close()
+        control = nil
+        let c = try ServerControl(display: display, timeout: timeout)
         control = c
         return c
     }

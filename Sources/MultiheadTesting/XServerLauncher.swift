@@ -10,14 +10,16 @@ import Multihead
 enum XServerLauncher {
     /// This process's authority file: every private server adds its cookie here, and `XAUTHORITY` points
     /// at it (Xlib reads the variable at every `XOpenDisplay`), so tests never use the desktop's cookies.
-    static var sessionDirectory: String { ServerRegistry.sessionDirectory() }
+    static func sessionDirectory() throws -> String { try ServerRegistry.sessionDirectory() }
     static var authorityFile: String { ServerRegistry.directoryPath + "/Xauthority" }
     private static var environmentSet = false
 
     /// The full path of a binary on PATH, if installed.
     nonisolated static func which(_ binary: String) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        for dir in (path.split(separator: ":") + ["/usr/bin", "/usr/local/bin"]) {
+        // PATH first, as a shell searches it (an empty entry is the current directory).
+        let dirs = path.split(separator: ":", omittingEmptySubsequences: false).map { $0.isEmpty ? "." : String($0) }
+        for dir in dirs + ["/usr/bin", "/usr/local/bin"] {
             let p = "\(dir)/\(binary)"
             if FileManager.default.isExecutableFile(atPath: p) { return p }
         }
@@ -25,13 +27,14 @@ enum XServerLauncher {
     }
 
     /// Xorg with the dummy driver: a config file of our own (no input devices probed), its own log.
-    static func launchXorgDummy(framebuffer: Size, extraArguments: [String] = []) async throws -> VirtualServer {
+    static func launchXorgDummy(framebuffer: Size, depth: Int = 24, extraArguments: [String] = []) async throws -> VirtualServer {
         let driver = ["/usr/lib/xorg/modules/drivers/dummy_drv.so", "/usr/lib64/xorg/modules/drivers/dummy_drv.so"]
         guard driver.contains(where: FileManager.default.fileExists(atPath:)) else {
             throw VirtualServerError.serverMissing(binary: "the Xorg dummy driver", package: "xserver-xorg-video-dummy")
         }
         let id = UUID().uuidString.prefix(8)
-        let config = sessionDirectory + "/xorg-\(id).conf"
+        let session = try sessionDirectory()
+        let config = session + "/xorg-\(id).conf"
         let text = """
             Section "ServerFlags"
                 Option "AutoAddDevices" "false"
@@ -45,32 +48,65 @@ enum XServerLauncher {
             Section "Screen"
                 Identifier "screen"
                 Device "dummy"
-                DefaultDepth 24
+                DefaultDepth \(depth)
                 SubSection "Display"
-                    Depth 24
+                    Depth \(depth)
                     Virtual \(Int(framebuffer.width)) \(Int(framebuffer.height))
                 EndSubSection
             EndSection
 
             """
-        guard FileManager.default.createFile(atPath: config, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]) else {
-            throw VirtualServerError.cannotWrite(config)
+        do {
+            try writeFile(config, Data(text.utf8))
+        } catch {
+            ServerRegistry.releaseDirectoryIfIdle()
+            throw error
         }
         return try await launch(kind: .xorgDummy, binary: "Xorg", package: "xserver-xorg-core",
-                                arguments: ["-config", config, "-logfile", sessionDirectory + "/xorg-\(id).log"] + extraArguments,
+                                arguments: ["-config", config, "-logfile", session + "/xorg-\(id).log"] + extraArguments,
                                 framebuffer: framebuffer)
     }
 
+    /// How many servers this process starts at once: a suite runs its tests side by side, and eighty X
+    /// servers initialising together on two cores take longer than the start's bound. Waiting here is not
+    /// counted against it.
+    static let concurrentStarts = 2
+    private static var starting = 0
+    private static var waiting: [CheckedContinuation<Void, Never>] = []
+
     static func launch(kind: VirtualServer.Kind, binary: String, package: String, arguments: [String],
                        framebuffer: Size) async throws -> VirtualServer {
+        if starting >= concurrentStarts { await withCheckedContinuation { waiting.append($0) } } else { starting += 1 }
+        defer {
+            // The slot passes to the next waiter, or is freed.
+            if waiting.isEmpty { starting -= 1 } else { waiting.removeFirst().resume() }
+        }
+        return try await launchNow(kind: kind, binary: binary, package: package, arguments: arguments, framebuffer: framebuffer)
+    }
+
+    private static func launchNow(kind: VirtualServer.Kind, binary: String, package: String, arguments: [String],
+                                  framebuffer: Size) async throws -> VirtualServer {
         // Debian's /usr/bin/Xorg is a wrapper script that runs a set-user-ID helper, which would clear the
         // parent-death signal: run the server binary itself where it is.
         let direct = binary == "Xorg" && FileManager.default.isExecutableFile(atPath: "/usr/lib/xorg/Xorg") ? "/usr/lib/xorg/Xorg" : nil
         guard let path = direct ?? which(binary) else { throw VirtualServerError.serverMissing(binary: binary, package: package) }
         let cookie = XauthFile.makeCookie()
-        let serverAuth = sessionDirectory + "/server-\(UUID().uuidString.prefix(8)).auth"
+        let serverAuth = try sessionDirectory() + "/server-\(UUID().uuidString.prefix(8)).auth"
         // The server reads every cookie of its -auth file, whatever display it names.
-        try XauthFile.write(serverAuth, display: "", cookie: cookie)
+        do {
+            try XauthFile.write(serverAuth, display: "", cookie: cookie)
+        } catch {
+            ServerRegistry.releaseDirectoryIfIdle()
+            throw error
+        }
+        // A start that fails from here on leaves nothing: its files go, and the session folder if no server runs.
+        var succeeded = false
+        defer {
+            if !succeeded {
+                unlink(serverAuth)
+                ServerRegistry.releaseDirectoryIfIdle()
+            }
+        }
         let serverArguments = ["-displayfd", "1", "-noreset", "-nolisten", "tcp", "-auth", serverAuth] + arguments
         var attempt = 0
         var started: (ChildProcess, Int)?
@@ -83,7 +119,8 @@ enum XServerLauncher {
                 : try ChildProcess.spawn(path, serverArguments, diesWithParent: true)
             ServerRegistry.register(p.pid)
             let fd = p.stdout
-            let number = await onOwnThread { readLine(fd: fd, timeoutMs: 15_000) }
+            // Well inside 10 s: a server that hangs or prints no display number fails the start in time.
+            let number = await onOwnThread { readLine(fd: fd, timeoutMs: 8_000) }
             if let number, let n = Int(number), n >= 0 {
                 started = (p, n)
                 continue
@@ -102,7 +139,14 @@ enum XServerLauncher {
         }
         guard let (p, n) = started else { throw VirtualServerError.didNotStart(binary: binary, log: "no display") }
         let display = ":\(n)"
-        try XauthFile.set(authorityFile, display: String(n), cookie: cookie)
+        do {
+            try XauthFile.set(authorityFile, display: String(n), cookie: cookie)
+        } catch {
+            // The server runs, but no client could reach it: stop it and leave nothing.
+            p.terminate()
+            ServerRegistry.unregister(p.pid)
+            throw error
+        }
         if !environmentSet {
             setenv("XAUTHORITY", authorityFile, 1)
             environmentSet = true
@@ -118,6 +162,7 @@ enum XServerLauncher {
                 Glibc.close(errFD)
             }
         }
+        succeeded = true
         return VirtualServer(kind: kind, display: display, process: p, authorityFile: authorityFile,
                              serverAuthFile: serverAuth, framebuffer: framebuffer)
     }

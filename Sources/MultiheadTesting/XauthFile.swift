@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 
 /// Writes X authority files (the format libXau reads), so that each private server gets its own
@@ -32,10 +35,7 @@ enum XauthFile {
 
     /// Writes a file (mode 0600) holding one entry.
     static func write(_ path: String, display: String, cookie: [UInt8]) throws {
-        let data = entry(display: display, cookie: cookie)
-        guard FileManager.default.createFile(atPath: path, contents: data, attributes: [.posixPermissions: 0o600]) else {
-            throw VirtualServerError.cannotWrite(path)
-        }
+        try writeFile(path, entry(display: display, cookie: cookie))
     }
 
     /// The cookies of this process's servers, by display number, as the shared file holds them.
@@ -50,7 +50,35 @@ enum XauthFile {
         var data = Data()
         for (d, c) in cookies.sorted(by: { $0.key < $1.key }) { data.append(entry(display: d, cookie: c)) }
         let tmp = path + ".new"
-        guard FileManager.default.createFile(atPath: tmp, contents: data, attributes: [.posixPermissions: 0o600]),
-              rename(tmp, path) == 0 else { throw VirtualServerError.cannotWrite(path) }
+        try writeFile(tmp, data)
+        guard rename(tmp, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(tmp)
+            throw VirtualServerError.cannotCreate(path: path, reason: reason)
+        }
+    }
+}
+
+/// Writes a whole file (created with `mode`, close-on-exec, so that no child spawned meanwhile keeps it);
+/// a failure removes what was written and names the file and the system's reason (`ENOSPC`: "No space
+/// left on device"). `open`, `write`, `close`.
+func writeFile(_ path: String, _ data: Data, mode: mode_t = 0o600) throws {
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+    guard fd >= 0 else { throw VirtualServerError.cannotCreate(path: path, reason: String(cString: strerror(errno))) }
+    var failure: Int32 = 0
+    data.withUnsafeBytes { raw in
+        var offset = 0
+        while offset < raw.count {
+            let n = Glibc.write(fd, raw.baseAddress.map { $0 + offset }, raw.count - offset)
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { failure = n < 0 ? errno : EIO; return }
+            offset += n
+        }
+    }
+    // close reports a write that failed late (a full disk on some file systems).
+    if close(fd) != 0 && failure == 0 { failure = errno }
+    guard failure == 0 else {
+        unlink(path)
+        throw VirtualServerError.cannotCreate(path: path, reason: String(cString: strerror(failure)))
     }
 }

@@ -50,9 +50,10 @@ public struct Bitmap: Equatable, Sendable {
         let tmp = (dir.isEmpty ? "." : dir) + "/.\((path as NSString).lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
         do {
             try writePNGNow(to: tmp)
-        } catch {
+        } catch BitmapError.cannotWrite(_, let reason) {
+            // The person named `path`: the hidden file beside it is ours to name and remove.
             unlink(tmp)
-            throw error
+            throw BitmapError.cannotWrite(path: path, reason: reason)
         }
         guard rename(tmp, path) == 0 else {
             let reason = String(cString: strerror(errno))
@@ -70,10 +71,16 @@ public struct Bitmap: Equatable, Sendable {
                   let s = cairo.cairo_image_surface_create_for_data(base, CAIRO_FORMAT_RGB24, Int32(width), Int32(height), Int32(width * 4))
             else { return CAIRO_STATUS_NO_MEMORY }
             defer { cairo.cairo_surface_destroy(s) }
+            errno = 0
             return cairo.cairo_surface_write_to_png(s, path)
         }
+        let failure = errno
         guard status == CAIRO_STATUS_SUCCESS else {
-            throw BitmapError.cannotWrite(path: path, reason: cairo.cairo_status_to_string(status).map { String(cString: $0) } ?? "cairo status \(status.rawValue)")
+            // cairo says only "error while writing to output stream"; the stdio call under it left errno
+            // (ENOSPC, EACCES, ENOENT…), which is what a person can act on.
+            let reason = failure != 0 ? String(cString: strerror(failure))
+                : cairo.cairo_status_to_string(status).map { String(cString: $0) } ?? "cairo status \(status.rawValue)"
+            throw BitmapError.cannotWrite(path: path, reason: reason)
         }
     }
 }

@@ -62,6 +62,31 @@ package enum ModeTimings {
     }
 }
 
+extension ModeTimings {
+    /// The largest pixel clock RandR can carry: the protocol's mode record holds it in 32 bits (Hz).
+    package static let maximumDotClock = UInt64(UInt32.max)
+
+    /// Whether CVT timings exist for that size and rate and RandR can carry them: the line period stays
+    /// positive (the rate is below 1 / 550 µs of vertical blanking) and the pixel clock fits in 32 bits.
+    package static func canMake(width: Int, height: Int, refreshRate: Double) -> Bool {
+        guard refreshRate > 0, refreshRate.isFinite, 1_000_000 / refreshRate > 550 else { return false }
+        let t = cvt(width: width, height: height, refreshRate: refreshRate)
+        return t.dotClock > 0 && t.dotClock <= maximumDotClock && t.hTotal > 0
+    }
+
+    /// The highest rate, to 0.01 Hz, for which `canMake` holds (0 when none does): what a refusal offers.
+    package static func fastestMakeableRate(width: Int, height: Int) -> Double {
+        var low = 0.0, high = 1_000_000 / 550.0
+        guard canMake(width: width, height: height, refreshRate: 1) else { return 0 }
+        low = 1
+        while high - low > 0.005 {
+            let mid = (low + high) / 2
+            if canMake(width: width, height: height, refreshRate: mid) { low = mid } else { high = mid }
+        }
+        return (low * 100).rounded(.down) / 100
+    }
+}
+
 /// Which of a server's modes a request for a size (and maybe a rate) means.
 package enum ModeChoice {
     /// Why no mode fits.

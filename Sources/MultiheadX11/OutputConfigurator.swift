@@ -32,7 +32,7 @@ package struct OutputConfigurator {
                 let table = modeTable(res)
                 var mode = try choose(request, for: output, table, outputName: name)
                 if mode == nil, case .size(let size, let rate) = request, makeMissing {
-                    mode = try makeMode(size: size, refreshRate: rate ?? 60)
+                    mode = try makeMode(size: size, refreshRate: rate ?? 60, output: name)
                 }
                 guard let mode else { throw ScreenError.refused(screen: name, reason: "it has no such mode") }
                 if !output.modes.contains(RRMode(mode.id)) {
@@ -44,7 +44,7 @@ package struct OutputConfigurator {
                 let degrees = RandR.orientation(UInt16(rotation)).degrees
                 let shown = mode.rotated(byDegrees: degrees).size
                 let at = origin ?? current.map { Point(x: Double($0.x), y: Double($0.y)) } ?? .zero
-                try growScreen(toHold: Rect(origin: at, size: shown))
+                try growScreen(toHold: Rect(origin: at, size: shown), for: name)
                 var outputs = current?.outputs ?? [output.id]
                 if !outputs.contains(output.id) { outputs.append(output.id) }
                 let status = try c.trap("RRSetCrtcConfig \(name) \(mode)") {
@@ -112,9 +112,16 @@ package struct OutputConfigurator {
     }
 
     /// A new CVT mode named as `cvt` names it ("1920x1080_60.00"). `XRRCreateMode`.
-    private func makeMode(size: Size, refreshRate: Double) throws -> ScreenMode {
+    private func makeMode(size: Size, refreshRate: Double, output: String) throws -> ScreenMode {
         let c = connection
-        let t = ModeTimings.cvt(width: Int(size.width), height: Int(size.height), refreshRate: refreshRate)
+        let (w, h) = (Int(size.width), Int(size.height))
+        // RandR carries the pixel clock in 32 bits: past it the clock would wrap to another rate.
+        guard ModeTimings.canMake(width: w, height: h, refreshRate: refreshRate) else {
+            let fastest = ModeTimings.fastestMakeableRate(width: w, height: h)
+            throw ScreenError.refused(screen: output, reason:
+                "no \(w)x\(h) mode at \(String(rate: refreshRate)) Hz can be made (its pixel clock would pass RandR's 4294.97 MHz); the fastest is \(String(rate: fastest)) Hz")
+        }
+        let t = ModeTimings.cvt(width: w, height: h, refreshRate: refreshRate)
         let name = "\(t.width)x\(t.height)_\(String(rate: refreshRate))"
         guard let mi = XRRAllocModeInfo(name, Int32(name.utf8.count)) else { throw X11Error.refused(display: c.name, request: "XRRAllocModeInfo", status: -1) }
         defer { XRRFreeModeInfo(mi) }
@@ -167,19 +174,27 @@ package struct OutputConfigurator {
     }
 
     /// Grows the screen (never shrinks it) to hold `frame`, reading the root's real size (`XGetGeometry`)
-    /// rather than Xlib's cache. `XRRSetScreenSize`.
-    private func growScreen(toHold frame: Rect) throws {
+    /// rather than Xlib's cache. A size past the server's range, or one it refuses (Xorg+dummy's BadMatch
+    /// past what its VideoRam holds, below the range it reports), is the frame asked for being too large:
+    /// `ScreenError.refused` naming the size, not an X error. `XRRSetScreenSize`.
+    private func growScreen(toHold frame: Rect, for output: String) throws {
         let c = connection
         let now = c.rootSize()
         let needW = max(Int(now.width), Int(frame.maxX)), needH = max(Int(now.height), Int(frame.maxY))
         guard needW > Int(now.width) || needH > Int(now.height) else { return }
         let range = c.screenSizeRange()
         guard needW <= Int(range.width), needH <= Int(range.height) else {
-            throw ScreenError.refused(screen: "the desktop", reason: "\(frame) does not fit the server's largest screen \(Int(range.width))x\(Int(range.height))")
+            throw ScreenError.refused(screen: output, reason:
+                "\(frame) needs a \(needW)x\(needH) desktop, past the server's largest, \(Int(range.width))x\(Int(range.height))")
         }
-        try c.trap("RRSetScreenSize \(needW)x\(needH)") {
-            XRRSetScreenSize(c.display, c.root, Int32(needW), Int32(needH),
-                             Int32((Double(needW) * 25.4 / 96).rounded()), Int32((Double(needH) * 25.4 / 96).rounded()))
+        do {
+            try c.trap("RRSetScreenSize \(needW)x\(needH)") {
+                XRRSetScreenSize(c.display, c.root, Int32(needW), Int32(needH),
+                                 Int32((Double(needW) * 25.4 / 96).rounded()), Int32((Double(needH) * 25.4 / 96).rounded()))
+            }
+        } catch X11Error.protocolError(_, _, let text) where text.contains("BadMatch") {
+            throw ScreenError.refused(screen: output, reason:
+                "\(frame) needs a \(needW)x\(needH) desktop, which the server cannot make (more than its video memory holds); the desktop is \(Int(now.width))x\(Int(now.height)) now")
         }
     }
 

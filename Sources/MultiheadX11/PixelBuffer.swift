@@ -23,36 +23,49 @@ final class PixelBuffer {
     /// The shared segment's ID, if shared.
     var segmentID: Int32? { shm?.pointee.shmid }
 
-    /// Makes a buffer of `width × height` (both ≥ 1) for a 24-bit TrueColor visual; `shared` tries MIT-SHM
-    /// and falls back to plain memory when the server refuses the segment. Nil when memory runs out.
-    init?(connection: XConnection, visual: UnsafeMutablePointer<Visual>, width: Int, height: Int, shared: Bool) {
+    /// How the pixels are laid out: what cairo draws and what the server's visual reads.
+    enum Format: Sendable {
+        /// 24-bit TrueColor, 32 bits a pixel (cairo's RGB24).
+        case rgb24
+        /// 16-bit TrueColor with 5-6-5 masks, 16 bits a pixel (cairo's RGB16_565): a depth-16 server.
+        case rgb565
+
+        var depth: UInt32 { self == .rgb24 ? 24 : 16 }
+        var cairoFormat: cairo_format_t { self == .rgb24 ? CAIRO_FORMAT_RGB24 : CAIRO_FORMAT_RGB16_565 }
+        /// cairo's row length in bytes (rows padded to 4 bytes, as X's 32-bit scanline pad has them).
+        func stride(width: Int) -> Int { Int(cairo.cairo_format_stride_for_width(cairoFormat, Int32(width))) }
+    }
+
+    /// Makes a buffer of `width × height` (both ≥ 1) in `format` for the presenter's visual; `shared` tries
+    /// MIT-SHM and falls back to plain memory when the server refuses the segment. Nil when memory runs out.
+    init?(connection: XConnection, visual: UnsafeMutablePointer<Visual>, format: Format, width: Int, height: Int, shared: Bool) {
         let display = connection.display
         self.display = display
         self.width = width
         self.height = height
-        let stride = width * 4
-        if shared, let made = Self.makeShared(connection, visual, width, height) {
+        let stride = format.stride(width: width)
+        if shared, let made = Self.makeShared(connection, visual, format, width, height, stride: stride) {
             image = made.image
             shm = made.info
             plainMemory = nil
         } else {
             guard let mem = calloc(stride * height, 1),
-                  let img = XCreateImage(display, visual, 24, ZPixmap, 0, mem.assumingMemoryBound(to: CChar.self),
+                  let img = XCreateImage(display, visual, format.depth, ZPixmap, 0, mem.assumingMemoryBound(to: CChar.self),
                                          UInt32(width), UInt32(height), 32, Int32(stride)) else { return nil }
             image = img
             plainMemory = mem
         }
         guard let data = image.pointee.data,
               let s = cairo.cairo_image_surface_create_for_data(UnsafeMutableRawPointer(data).assumingMemoryBound(to: UInt8.self),
-                                                          CAIRO_FORMAT_RGB24, Int32(width), Int32(height), Int32(stride))
+                                                          format.cairoFormat, Int32(width), Int32(height), Int32(stride))
         else { return nil }
         surface = s
     }
 
     /// A segment of mode 0600, attached by the server and marked for removal at once, so that nothing is
     /// left behind whatever happens to the process. Nil when the server cannot attach it.
-    private static func makeShared(_ c: XConnection, _ visual: UnsafeMutablePointer<Visual>, _ w: Int, _ h: Int)
-        -> (image: UnsafeMutablePointer<XImage>, info: UnsafeMutablePointer<XShmSegmentInfo>)? {
+    private static func makeShared(_ c: XConnection, _ visual: UnsafeMutablePointer<Visual>, _ format: Format, _ w: Int, _ h: Int,
+                                   stride: Int) -> (image: UnsafeMutablePointer<XImage>, info: UnsafeMutablePointer<XShmSegmentInfo>)? {
         let d = c.display
         let info = UnsafeMutablePointer<XShmSegmentInfo>.allocate(capacity: 1)
         info.initialize(to: XShmSegmentInfo())
@@ -61,9 +74,10 @@ final class PixelBuffer {
             info.deallocate()
             return nil
         }
-        guard let img = XShmCreateImage(d, visual, 24, ZPixmap, nil, info, UInt32(w), UInt32(h)) else { return fail(nil) }
-        guard img.pointee.bytes_per_line == Int32(w * 4) else { return fail(img) }
-        let id = shmget(IPC_PRIVATE, w * h * 4, IPC_CREAT | 0o600)
+        guard let img = XShmCreateImage(d, visual, format.depth, ZPixmap, nil, info, UInt32(w), UInt32(h)) else { return fail(nil) }
+        // cairo and X must agree on the row length, or the picture shears.
+        guard img.pointee.bytes_per_line == Int32(stride) else { return fail(img) }
+        let id = shmget(IPC_PRIVATE, stride * h, IPC_CREAT | 0o600)
         guard id >= 0 else { return fail(img) }
         guard let addr = shmat(id, nil, 0), addr != UnsafeMutableRawPointer(bitPattern: -1) else {
             shmctl(id, IPC_RMID, nil)
@@ -83,6 +97,8 @@ final class PixelBuffer {
         }
         return (img, info)
     }
+
+    var debugInfo: String { "depth \(image.pointee.depth) bpp \(image.pointee.bits_per_pixel) bpl \(image.pointee.bytes_per_line) shm \(shm != nil)" }
 
     /// Sends the pixels to a drawable (`XShmPutImage` or `XPutImage`).
     func put(to drawable: UInt, gc: GC) {

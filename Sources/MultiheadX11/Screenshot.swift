@@ -20,7 +20,9 @@ package enum Screenshot {
         defer { _ = mh_destroy_image(image) }
         var bitmap = Bitmap(width: w, height: h)
         let img = image.pointee
-        if img.bits_per_pixel == 32, img.byte_order == LSBFirst, let data = img.data {
+        let visual = XDefaultVisual(d, mh_default_screen(d)).pointee
+        if img.bits_per_pixel == 32, img.byte_order == LSBFirst, img.red_mask == 0xFF0000, img.green_mask == 0xFF00,
+           img.blue_mask == 0xFF, let data = img.data {
             let stride = Int(img.bytes_per_line)
             let raw = UnsafeRawPointer(data)
             for row in 0..<h {
@@ -28,14 +30,39 @@ package enum Screenshot {
                     bitmap.pixels[row * w + col] = raw.load(fromByteOffset: row * stride + col * 4, as: UInt32.self) & 0x00FF_FFFF
                 }
             }
-        } else {
+        } else if visual.`class` == TrueColor || visual.`class` == DirectColor {
+            // Depth 16 and other masks: each channel scaled to 8 bits, as the screen shows it.
+            let masks = (UInt(img.red_mask), UInt(img.green_mask), UInt(img.blue_mask))
             for row in 0..<h {
                 for col in 0..<w {
-                    bitmap.pixels[row * w + col] = UInt32(truncatingIfNeeded: mh_get_pixel(image, Int32(col), Int32(row))) & 0x00FF_FFFF
+                    bitmap.pixels[row * w + col] = Self.rgb(UInt(mh_get_pixel(image, Int32(col), Int32(row))), masks: masks)
                 }
             }
+        } else {
+            // A colormapped screen (PseudoColor, depth 8): a pixel is an index; the colormap says its colour.
+            var values = [UInt](repeating: 0, count: w * h)
+            for row in 0..<h { for col in 0..<w { values[row * w + col] = UInt(mh_get_pixel(image, Int32(col), Int32(row))) } }
+            var colors = Array(Set(values)).sorted().map { v -> XColor in var c = XColor(); c.pixel = v; return c }
+            try c.trap("QueryColors") { XQueryColors(d, XDefaultColormap(d, mh_default_screen(d)), &colors, Int32(colors.count)) }
+            var table: [UInt: UInt32] = [:]
+            for c in colors { table[c.pixel] = UInt32(c.red >> 8) << 16 | UInt32(c.green >> 8) << 8 | UInt32(c.blue >> 8) }
+            for (i, v) in values.enumerated() { bitmap.pixels[i] = table[v] ?? 0 }
         }
         return bitmap
+    }
+}
+
+extension Screenshot {
+    /// A TrueColor pixel as 0xRRGGBB: each channel taken by its mask and scaled to 8 bits, rounded (5-bit
+    /// red 31 is 255, 6-bit green 32 is 130).
+    package nonisolated static func rgb(_ pixel: UInt, masks: (red: UInt, green: UInt, blue: UInt)) -> UInt32 {
+        func channel(_ mask: UInt) -> UInt32 {
+            guard mask != 0 else { return 0 }
+            let shift = mask.trailingZeroBitCount
+            let top = mask >> shift
+            return UInt32((((pixel & mask) >> shift) * 255 + top / 2) / top)
+        }
+        return channel(masks.red) << 16 | channel(masks.green) << 8 | channel(masks.blue)
     }
 }
 

@@ -102,7 +102,9 @@ public final class X11Backend: DisplayBackend {
         connection = c
         self.reader = reader
         self.input = input
-        presenter = X11Presenter(connection: c, useSharedMemory: useSharedMemory)
+        let p = X11Presenter(connection: c, useSharedMemory: useSharedMemory)
+        p.onFailure = { input.failed($0) }
+        presenter = p
         reportedLoss = false
         watch(c)
         return snapshot
@@ -147,17 +149,26 @@ public final class X11Backend: DisplayBackend {
     /// Waits up to `timeout` seconds on this thread for the server to send something, and handles it
     /// (`processPendingEvents`): for a command-line tool that only watches and blocks the main actor while it
     /// does. The read source stays suspended from the first call, so each event wakes one thread (this
-    /// one) instead of the source's two. Returns false once the connection is lost. `poll`.
-    public func waitForEvents(timeout: Double) -> Bool {
-        guard let c = connection, !c.isLost, !reportedLoss else { return false }
+    /// one) instead of the source's two. `hangUp`, when given, is a descriptor whose hang-up or error also
+    /// ends the wait (a streaming command's stdout, whose reader may leave while no event comes). Returns
+    /// false once the connection is lost. `poll`.
+    public func waitForEvents(timeout: Double, orHangUpOf hangUp: Int32? = nil) -> Bool {
+        guard let c = connection, !reportedLoss else { return false }
+        // A loss seen elsewhere first (a read on the XCB side) is still reported, once, before saying so.
+        if c.isLost {
+            lost(c)
+            return false
+        }
         if let s = source, !sourceSuspended {
             s.suspend()
             sourceSuspended = true
         }
         if XPending(c.display) == 0 && !c.isLost {
-            var p = pollfd(fd: c.fileDescriptor, events: Int16(POLLIN), revents: 0)
+            // No events asked of the other descriptor: poll reports its POLLHUP and POLLERR regardless.
+            var p = [pollfd(fd: c.fileDescriptor, events: Int16(POLLIN), revents: 0)]
+            if let hangUp { p.append(pollfd(fd: hangUp, events: 0, revents: 0)) }
             let ms = timeout.isFinite ? Int32(max(0, min(timeout, 86_400)) * 1000) : -1
-            _ = poll(&p, 1, ms)
+            _ = poll(&p, nfds_t(p.count), ms)
         }
         processPendingEvents()
         return connection != nil && !c.isLost && !reportedLoss

@@ -12,6 +12,9 @@ public enum X11Error: Error, Equatable, CustomStringConvertible {
     case protocolError(display: String, request: String, error: String)
     /// A request the server refused without an X error (a status code).
     case refused(display: String, request: String, status: Int)
+    /// The server's screen has no visual Multihead can draw on (24-bit TrueColor, or 16-bit 5-6-5
+    /// TrueColor): depth 8 PseudoColor, say. Reported at the first window, never drawn black.
+    case unsupportedVisual(display: String, depth: Int, visualClass: String)
 
     /// A sentence a person can act on.
     public var description: String {
@@ -23,6 +26,8 @@ public enum X11Error: Error, Equatable, CustomStringConvertible {
         case .missingExtension(let d, let n, let v): "the X server at \(d) lacks \(n) \(v)"
         case .protocolError(let d, let r, let e): "X server \(d) refused \(r): \(e)"
         case .refused(let d, let r, let s): "X server \(d) refused \(r) (status \(s))"
+        case .unsupportedVisual(let d, let depth, let c):
+            "the X server at \(d) shows depth \(depth) \(c), which Multihead cannot draw on: it needs 24-bit or 16-bit (5-6-5) TrueColor (Xvfb -screen 0 1920x1080x24)"
         }
     }
 }

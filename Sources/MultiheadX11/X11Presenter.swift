@@ -25,6 +25,12 @@ package final class X11Presenter {
     let useSharedMemory: Bool
     private let visual: UnsafeMutablePointer<Visual>
     private let depth: Int32
+    /// How this server's windows take pixels; nil on a visual we cannot draw on (`unsupported` says why).
+    private let format: PixelBuffer.Format?
+    private let unsupported: X11Error?
+    /// Where a failure that ends the presentation goes (the backend's input): reported once.
+    var onFailure: ((X11Error) -> Void)?
+    private var failureReported = false
     private let gc: GC
     /// One colormap for every window of this presenter (they share the visual), freed at teardown.
     private let colormap: Colormap
@@ -41,11 +47,17 @@ package final class X11Presenter {
         let screen = mh_default_screen(d)
         var info = XVisualInfo()
         if XMatchVisualInfo(d, screen, 24, TrueColor, &info) != 0, let v = info.visual {
-            visual = v
-            depth = 24
+            (visual, depth, format, unsupported) = (v, 24, .rgb24, nil)
+        } else if XMatchVisualInfo(d, screen, 16, TrueColor, &info) != 0, let v = info.visual,
+                  info.red_mask == 0xF800, info.green_mask == 0x07E0, info.blue_mask == 0x001F {
+            // A depth-16 server (Xvfb -screen 0 WxHx16): cairo draws 5-6-5 pixels the visual reads as they are.
+            (visual, depth, format, unsupported) = (v, 16, .rgb565, nil)
         } else {
             visual = mh_default_visual(d, screen)
             depth = mh_default_depth(d, screen)
+            format = nil
+            unsupported = .unsupportedVisual(display: connection.name, depth: Int(depth),
+                                             visualClass: Self.className(visual.pointee.`class`))
         }
         gc = XCreateGC(d, connection.root, 0, nil)
         colormap = XCreateColormap(d, connection.root, visual, AllocNone)
@@ -68,7 +80,16 @@ package final class X11Presenter {
     /// `XRestackWindows` when the order changed.
     func present(_ scene: Scene) {
         guard !connection.isLost else { return }
+        guard format != nil else {
+            // Nothing drawn is better than black windows: the first window to show says why, once.
+            if let unsupported, !scene.windows.isEmpty, !failureReported {
+                failureReported = true
+                onFailure?(unsupported)
+            }
+            return
+        }
         let d = connection.display
+        let firstRequest = UInt(mh_next_request(d))
         var visible = Set<ObjectIdentifier>()
         var redrawn = 0
         var topToBottom: [UInt] = []
@@ -108,7 +129,28 @@ package final class X11Presenter {
         applyPendingFocus()
         lastRedrawCount = redrawn
         // The server must finish reading shared pixels before we draw into them again.
-        if redrawn > 0 && useSharedMemory { connection.bounded { _ = XSync(d, 0) } } else { connection.flush() }
+        if redrawn > 0 && useSharedMemory {
+            connection.bounded { _ = XSync(d, 0) }
+            reportFailures(since: firstRequest)
+        } else {
+            connection.flush()
+        }
+    }
+
+    /// After a frame the server has answered: an X error of its drawing requests (a put the visual does not
+    /// take, say) is a failure the caller hears of, not a warning in a log. A window destroyed under us
+    /// (BadWindow, BadDrawable) is not: the backend forgets it and shows it again; nor is a focus that
+    /// raced another client (SetInputFocus).
+    private func reportFailures(since first: UInt) {
+        let errors = connection.takeErrors(from: first, to: UInt(mh_next_request(connection.display)))
+        let fatal = errors.filter {
+            !$0.text.contains("BadWindow") && !$0.text.contains("BadDrawable") && !$0.request.contains("SetInputFocus")
+        }
+        // The others go back for the backend's stray-error pass, which knows what to do with them.
+        connection.putBack(errors.filter { e in !fatal.contains { $0.serial == e.serial } })
+        guard let e = fatal.first, !failureReported else { return }
+        failureReported = true
+        onFailure?(.protocolError(display: connection.name, request: "drawing a window (\(e.request))", error: e.text))
     }
 
     /// Desktop rectangle → X geometry: rounded, sizes clamped to 1…(the root's size, at most 32767), so
@@ -143,7 +185,8 @@ package final class X11Presenter {
     @discardableResult
     private func draw(_ entry: Entry, _ item: PresentedWindow) -> Bool {
         if entry.buffer == nil {
-            entry.buffer = PixelBuffer(connection: connection, visual: visual, width: entry.geometry.w,
+            guard let format else { return false }
+            entry.buffer = PixelBuffer(connection: connection, visual: visual, format: format, width: entry.geometry.w,
                                        height: entry.geometry.h, shared: useSharedMemory)
         }
         guard let buffer = entry.buffer else { return false }
@@ -206,6 +249,19 @@ package final class X11Presenter {
         }
         pendingFocus = nil
         connection.flush()
+    }
+
+    /// X's name for a visual class.
+    static func className(_ c: Int32) -> String {
+        switch c {
+        case StaticGray: "StaticGray"
+        case GrayScale: "GrayScale"
+        case StaticColor: "StaticColor"
+        case PseudoColor: "PseudoColor"
+        case TrueColor: "TrueColor"
+        case DirectColor: "DirectColor"
+        default: "visual class \(c)"
+        }
     }
 
     /// Destroys every window and buffer, the colormap and the GC.

@@ -51,9 +51,10 @@ package final class XConnection {
 
     /// Whether Xlib reported the connection lost, or its XCB side failed (`RandRBatch` reads through it).
     package var isLost: Bool {
+        // A closed Display is freed memory: never look inside it, and never let a caller that guards with
+        // `isLost` hand it to Xlib.
+        if closed { return true }
         if XErrorTrap.lost.contains(XErrorTrap.key(display)) { return true }
-        // A closed Display is freed memory: never look inside it.
-        if closed { return false }
         return XGetXCBConnection(display).map { xcb_connection_has_error($0) != 0 } ?? false
     }
 
@@ -102,6 +103,22 @@ package final class XConnection {
         if let e = first { throw X11Error.protocolError(display: name, request: "\(what) (\(e.request))", error: e.text) }
         return result
     }
+
+    /// Takes the recorded X errors of this connection's requests in `[start, end)` (answered already: the
+    /// caller synced), oldest first.
+    func takeErrors(from start: UInt, to end: UInt) -> [XErrorRecord] {
+        let mine = XErrorTrap.key(display)
+        var taken: [XErrorRecord] = []
+        XErrorTrap.records.removeAll { r in
+            guard r.display == mine, r.serial >= start, r.serial < end else { return false }
+            taken.append(r)
+            return true
+        }
+        return taken
+    }
+
+    /// Gives back errors taken but not handled, for `drainStrayErrors`.
+    func putBack(_ errors: [XErrorRecord]) { XErrorTrap.records.append(contentsOf: errors) }
 
     /// Logs and forgets X errors no trap claimed (from requests whose answer nobody waited for); returns
     /// the resource IDs they named, so that the caller can re-sync what they were about.
@@ -161,22 +178,20 @@ package final class XConnection {
         if !isLost { XFlush(display) }
     }
 
-    /// Closes the connection (XCloseDisplay); a lost one is left alone, as Xlib cannot close it safely.
+    /// Closes the connection (XCloseDisplay), a lost one too: libX11 1.8 sends nothing on a connection that
+    /// had its IO error (it may print "request … would exceed buffer size" for the requests it drops), and
+    /// frees the socket and the `Display`, so that a test suite that stops servers under live apps leaks
+    /// neither. From then on the connection reads as lost and no Xlib call touches it. The last connection
+    /// closed gives the process back the Xlib handlers it had before.
     package func close() {
         guard !closed else { return }
-        // Asked before marking it closed: a closed connection no longer looks at its XCB side, and one
-        // that failed there (a RandR read the watchdog cut) must not be handed to XCloseDisplay.
-        let lost = isLost
+        // Bounded like any wait: XCloseDisplay syncs, and a server that stopped would hold it for ever.
+        bounded { _ = XCloseDisplay(display) }
         closed = true
-        if lost {
-            XErrorTrap.lostDisplays.append(display)
-        } else {
-            // Bounded like any wait: XCloseDisplay syncs, and a server that stopped would hold it for ever.
-            bounded { _ = XCloseDisplay(display) }
-        }
         watchdog.cancel()
         XErrorTrap.forget(display)
         XErrorTrap.ours.remove(XErrorTrap.key(display))
+        if XErrorTrap.ours.isEmpty { XErrorTrap.uninstall() }
     }
 
     isolated deinit { close() }

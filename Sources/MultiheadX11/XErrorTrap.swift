@@ -22,8 +22,6 @@ enum XErrorTrap {
     nonisolated(unsafe) static var ours = IDSet()
     /// Per display, the first serial of the trap in progress: its errors are never dropped by the cap.
     nonisolated(unsafe) static var activeTraps = IDTable<UInt>()
-    /// Lost displays are kept (Xlib cannot free them safely), reachable here rather than leaked.
-    nonisolated(unsafe) static var lostDisplays: [OpaquePointer] = []
     nonisolated(unsafe) static var previousErrorHandler: XErrorHandler?
     nonisolated(unsafe) static var previousIOHandler: XIOErrorHandler?
     /// How many unclaimed errors are kept.
@@ -53,6 +51,18 @@ enum XErrorTrap {
             XErrorTrap.lost.insert(XErrorTrap.key(display))
             return 0
         }
+    }
+
+    /// Gives back the handlers the process had before `install` (the host's, or Xlib's defaults): called
+    /// when the last of our displays closes, so that a host's own Xlib use behaves as before.
+    static func uninstall() {
+        guard installed else { return }
+        installed = false
+        XSetErrorHandler(previousErrorHandler)
+        XSetIOErrorHandler(previousIOHandler)
+        previousErrorHandler = nil
+        previousIOHandler = nil
+        records.removeAll()
     }
 
     /// Drops the oldest unclaimed errors past the cap, but never one a trap in progress waits for.

@@ -8,6 +8,9 @@ import MultiheadX11
 @MainActor
 func main() async throws {
     let only = CommandLine.arguments.dropFirst().first
+    if only == "soak" {
+        return try await soak(cycles: Int(CommandLine.arguments.dropFirst(2).first ?? "") ?? 1000)
+    }
     print("| benchmark | Swift | raw C | ratio |")
     print("|---|---|---|---|")
     if only == nil || only == "x11" {

@@ -21,6 +21,10 @@ enum Entry {
             }
             exit(status)
         }
+        if let message = negativeGeometry(in: arguments()) {
+            printError(message)
+            exit(ExitStatus.usage)
+        }
         runParser()
     }
 

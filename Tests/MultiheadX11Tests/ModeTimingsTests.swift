@@ -72,4 +72,27 @@ struct ModeTimingsTests {
         #expect(m.rotated(byDegrees: 270).size == Size(width: 1080, height: 1920))
         #expect(m.rotated(byDegrees: 180) == m)
     }
+
+    @Test("a rate whose pixel clock passes RandR's 32 bits cannot be made; the fastest that can is offered")
+    func clockLimit() {
+        #expect(ModeTimings.canMake(width: 1920, height: 1080, refreshRate: 60))
+        // 999 Hz at 1920×1080 is a ≈ 6.57 GHz clock, which would wrap to ≈ 2.275 GHz (345.89 Hz).
+        #expect(!ModeTimings.canMake(width: 1920, height: 1080, refreshRate: 999))
+        let fastest = ModeTimings.fastestMakeableRate(width: 1920, height: 1080)
+        #expect(fastest > 700 && fastest < 999)
+        #expect(ModeTimings.canMake(width: 1920, height: 1080, refreshRate: fastest))
+        #expect(!ModeTimings.canMake(width: 1920, height: 1080, refreshRate: fastest + 0.02))
+        #expect(ModeTimings.cvt(width: 1920, height: 1080, refreshRate: fastest).dotClock <= ModeTimings.maximumDotClock)
+        #expect(!ModeTimings.canMake(width: 640, height: 480, refreshRate: .nan))
+    }
+
+    @Test("a TrueColor pixel read back through its masks: 5-6-5 channels scaled to 8 bits")
+    func pixelMasks() {
+        let m565: (UInt, UInt, UInt) = (0xF800, 0x07E0, 0x001F)
+        #expect(Screenshot.rgb(0xF800, masks: m565) == 0xFF0000)
+        #expect(Screenshot.rgb(0x07E0, masks: m565) == 0x00FF00)
+        #expect(Screenshot.rgb(0xFFFF, masks: m565) == 0xFFFFFF)
+        #expect(Screenshot.rgb(0x0400, masks: m565) == 0x008200)
+        #expect(Screenshot.rgb(0x12_3456, masks: (0xFF0000, 0xFF00, 0xFF)) == 0x12_3456)
+    }
 }

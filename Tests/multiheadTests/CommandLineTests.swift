@@ -207,6 +207,37 @@ struct CommandLineTests {
         #expect(lines.contains { $0.contains("went away") } && !lines.contains { $0.contains("not responding") }, "\(lines)")
     }
 
+    @Test("watch ends (141, quietly) when its reader leaves, with SIGPIPE ignored and no event coming", arguments: [false, true])
+    func watchReaderGone(json: Bool) async throws {
+        let server = try await VirtualServer.start(monitors: [.init("MAIN", "800x600+0+0", primary: true)])
+        defer { server.stop() }
+        let bin = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("multihead").path
+        // A supervisor that ignores SIGPIPE, as many do: the ignore is inherited across exec.
+        let child = try ChildProcess.spawn("/bin/sh", ["-c", "trap '' PIPE; exec \"$0\" watch \"$@\"", bin] + (json ? ["--json"] : []),
+                                           environment: server.environment, diesWithParent: true)
+        // Its first line on stderr says it is watching; then the reader of its stdout goes away.
+        let ready = await onOwnThread { () -> String in
+            var bytes: [UInt8] = [], b: UInt8 = 0
+            while read(child.stderr, &b, 1) == 1, b != UInt8(ascii: "\n") { bytes.append(b) }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        #expect(ready.contains("watching"))
+        close(child.stdout)
+        let status = await onOwnThread { () -> Int32 in
+            var status: Int32 = 0
+            while waitpid(child.pid, &status, 0) < 0 && errno == EINTR {}
+            return status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        }
+        let rest = await onOwnThread { () -> Int in
+            var buf = [UInt8](repeating: 0, count: 4096), total = 0
+            while case let n = read(child.stderr, &buf, buf.count), n > 0 { total += n }
+            return total
+        }
+        close(child.stderr)
+        #expect(status == 141)
+        #expect(rest == 0, "nothing more on stderr: nobody is there to read it")
+    }
+
     @Test("no DISPLAY exits 69 naming the problem; an unreachable one exits 69 naming it")
     func noServer() async throws {
         let r = try await multihead(["screens"])

@@ -175,7 +175,7 @@ extension Application {
     func connectionLost(_ error: any Error) {
         guard connectionError == nil else { return }
         connectionError = error
-        Application.logger.error("display connection lost: \(error)")
+        Application.logger.error("display backend stopped: \(error)")
         if let c = runContinuation {
             runContinuation = nil
             c.resume(throwing: error)

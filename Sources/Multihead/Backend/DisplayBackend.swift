@@ -50,4 +50,10 @@ public struct BackendInput {
     public func connectionLost(_ error: any Error) {
         application?.connectionLost(error)
     }
+
+    /// The backend cannot go on showing windows (the server's visual is one it cannot draw on, or the
+    /// server refused its drawing): as fatal as a lost connection, `run()` throws `error`.
+    public func failed(_ error: any Error) {
+        application?.connectionLost(error)
+    }
 }

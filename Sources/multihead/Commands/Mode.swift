@@ -19,8 +19,9 @@ struct Mode: AsyncParsableCommand {
     var force = false
 
     func validate() throws {
-        guard let r = Rect(geometry: size), r.origin == .zero, r.width <= 32767, r.height <= 32767 else {
-            throw ValidationError("\"\(size.terminalEscaped)\" is not a size like 1280x720")
+        let r = try pixelGeometry(size, example: "1280x720")
+        guard r.origin == .zero, r.width <= 32767, r.height <= 32767 else {
+            throw ValidationError("\"\(size.terminalEscaped)\" is not a size like 1280x720, at most 32767x32767")
         }
         try rate?.check("--rate", in: 1...1000, unit: " Hz")
         guard name != "screen" else {
@@ -31,7 +32,7 @@ struct Mode: AsyncParsableCommand {
     @MainActor
     func run() async throws {
         try await withExitStatus {
-            guard let r = Rect(geometry: size) else { throw UsageError(message: "bad size \(size.terminalEscaped)") }
+            let r = try pixelGeometry(size, example: "1280x720")
             let control = try ServerControl(display: options.display)
             defer { control.close() }
             try refuseOnDesktop(control, force: force)

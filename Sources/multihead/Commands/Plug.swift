@@ -22,11 +22,10 @@ struct Plug: AsyncParsableCommand {
 
     func validate() throws {
         try validateMonitorName(name)
-        guard let r = Rect(geometry: geometry) else {
-            throw ValidationError("\"\(geometry.terminalEscaped)\" is not a geometry like 1280x720+1920+0")
+        let r = try pixelGeometry(geometry, example: "1280x720+1920+0")
+        guard r.maxX <= 32767, r.maxY <= 32767 else {
+            throw ValidationError("\(geometry.terminalEscaped) lies outside the largest possible screen, 32767x32767")
         }
-        guard r.minX >= 0, r.minY >= 0 else { throw ValidationError("the position must be ≥ 0, not \(r.minX),\(r.minY)") }
-        guard r.maxX <= 32767, r.maxY <= 32767 else { throw ValidationError("\(geometry) lies outside the largest possible screen, 32767x32767") }
         try rate?.check("--rate", in: 1...1000, unit: " Hz")
     }
 
@@ -36,7 +35,7 @@ struct Plug: AsyncParsableCommand {
             let control = try ServerControl(display: options.display)
             defer { control.close() }
             try refuseOnDesktop(control, force: force)
-            guard let frame = Rect(geometry: geometry) else { throw UsageError(message: "bad geometry \(geometry)") }
+            let frame = try pixelGeometry(geometry, example: "1280x720+1920+0")
             try control.plug(name, frame: frame, primary: primary, refreshRate: rate?.value)
         }
     }
@@ -83,4 +82,32 @@ func validateMonitorName(_ name: String) throws {
     guard name.utf8.count <= 255 else {
         throw ValidationError("a monitor name has at most 255 bytes; this one has \(name.utf8.count)")
     }
+}
+
+/// A geometry on the command line, "WxH+X+Y" (or "WxH" when `example` has no position): whole pixels,
+/// a size above 0 and a position at 0 or more, or a usage error that quotes it.
+func pixelGeometry(_ text: String, example: String) throws -> Rect {
+    guard let r = Rect(geometry: text) else {
+        throw ValidationError("\"\(text.terminalEscaped)\" is not a geometry like \(example)")
+    }
+    guard [r.minX, r.minY, r.width, r.height].allSatisfy({ $0.rounded() == $0 }) else {
+        throw ValidationError("\"\(text.terminalEscaped)\" is not in whole pixels (like \(example))")
+    }
+    guard r.minX >= 0, r.minY >= 0 else {
+        throw ValidationError("\"\(text.terminalEscaped)\": the position must be 0 or more, not \(Int(r.minX)),\(Int(r.minY))")
+    }
+    return r
+}
+
+/// The usage error for a geometry or size that starts with "-", which the parser would take for an
+/// option ("Missing expected argument"): a size or a position cannot be negative.
+func negativeGeometry(in arguments: [String]) -> String? {
+    guard let command = arguments.first, ["plug", "mode"].contains(command) else { return nil }
+    // "-100x100+0+0": a minus, digits, an x. A negative number alone ("--rate -5") is the parser's to judge.
+    func looksLikeGeometry(_ s: String) -> Bool {
+        let body = s.dropFirst()
+        return s.hasPrefix("-") && body.first?.isNumber == true && body.drop { $0.isNumber }.first.map { $0 == "x" || $0 == "X" } == true
+    }
+    guard let bad = arguments.dropFirst().first(where: looksLikeGeometry) else { return nil }
+    return "\"\(bad.terminalEscaped)\" is not a geometry: a size or a position cannot be negative"
 }

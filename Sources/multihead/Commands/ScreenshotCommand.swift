@@ -14,7 +14,7 @@ struct ScreenshotCommand: AsyncParsableCommand {
     var output: String
 
     func validate() throws {
-        guard output.hasSuffix(".png") else { throw ValidationError("-o must name a .png file, not \"\(output)\"") }
+        guard output.hasSuffix(".png") else { throw ValidationError("-o must name a .png file, not \"\(output.terminalEscaped)\"") }
     }
 
     @MainActor
@@ -36,9 +36,7 @@ struct ScreenshotCommand: AsyncParsableCommand {
             guard bitmap.width > 0, bitmap.height > 0 else {
                 throw UsageError(message: "\(screen.map { "screen \($0.terminalEscaped)" } ?? "the desktop") lies outside the framebuffer; nothing to capture")
             }
-            do { try bitmap.writePNG(to: output) } catch {
-                throw UsageError(message: "\(error)")
-            }
+            try bitmap.writePNG(to: output)
             print("\(output.terminalEscaped): \(bitmap.width)x\(bitmap.height)")
         }
     }

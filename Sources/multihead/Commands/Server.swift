@@ -20,8 +20,8 @@ struct Server: AsyncParsableCommand {
     static func layout(_ text: String, xorg: Bool = false) throws -> [VirtualServer.Monitor] {
         var x = 0.0
         return try text.split(separator: ",").enumerated().map { i, part in
-            guard let r = Rect(geometry: String(part)), r.origin == .zero, r.width <= 16384, r.height <= 16384 else {
-                throw ValidationError("--monitors: \"\(part)\" is not a size like 1920x1080")
+            guard let r = try? pixelGeometry(String(part), example: "1920x1080"), r.origin == .zero, r.width <= 16384, r.height <= 16384 else {
+                throw ValidationError("--monitors: \"\(String(part).terminalEscaped)\" is not a size like 1920x1080 in whole pixels, at most 16384x16384")
             }
             defer { x += r.width }
             guard !xorg || i < 16 else { throw ValidationError("--monitors: Xorg's dummy driver has 16 outputs") }

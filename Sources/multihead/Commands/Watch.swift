@@ -32,17 +32,12 @@ struct Watch: AsyncParsableCommand {
             // --timeout counts from the start, connecting included: the connection may not wait longer.
             let app = try connectShared(options.display, timeout: min(5, timeout?.value ?? 5))
             guard let backend = app.backend as? X11Backend else { return }
-            var seen = 0
+            var seen = 0, readerGone = false
             let json = self.json, count = self.count.map { Int($0.value) }
             // Printed in the turn that posts the event: the line leaves as soon as the model knows.
             let printer = app.onScreenEvent { e in
-                guard count.map({ seen < $0 }) ?? true else { return }
-                if json {
-                    writeLine(Self.json(e, app).json.bytes)
-                } else {
-                    print(Self.text(e))
-                    flushStandardOutput()
-                }
+                guard count.map({ seen < $0 }) ?? true, !readerGone else { return }
+                readerGone = !writeLine(json ? Self.json(e, app).json.bytes : Array(Self.text(e).utf8))
                 seen += 1
             }
             defer { printer.cancel() }
@@ -51,11 +46,14 @@ struct Watch: AsyncParsableCommand {
             app.launch()
             // Watching is all this command does: it waits on the connection itself, one wake-up per event.
             let deadline = timeout.map { Double(start.uptimeNanoseconds) / 1e9 + $0.value }
+            // The reader of stdout leaving ends the watch at once, events or not: 141, quietly.
             while count.map({ seen < $0 }) ?? true {
+                if readerGone || standardOutputHungUp() { throw ExitCode(readerGoneStatus) }
                 let now = Double(DispatchTime.now().uptimeNanoseconds) / 1e9
                 if let deadline, now >= deadline { break }
-                guard backend.waitForEvents(timeout: deadline.map { $0 - now } ?? .infinity) else { break }
+                guard backend.waitForEvents(timeout: deadline.map { $0 - now } ?? .infinity, orHangUpOf: STDOUT_FILENO) else { break }
             }
+            if readerGone { throw ExitCode(readerGoneStatus) }
             if let error = app.connectionError { throw error }
         }
     }

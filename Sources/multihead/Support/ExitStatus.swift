@@ -12,6 +12,8 @@ enum ExitStatus {
     static let unavailable: Int32 = 69
     /// Anything else that went wrong.
     static let software: Int32 = 70
+    /// A file that cannot be created (a full disk), with the reason.
+    static let cantCreate: Int32 = 73
 }
 
 /// Prints a message on stderr, prefixed with the tool's name.
@@ -35,7 +37,7 @@ func exitCode(for error: any Error) -> ExitCode {
     case let e as X11Error:
         printError(e.description)
         switch e {
-        case .cannotOpenDisplay, .connectionLost, .notResponding, .missingExtension: return ExitCode(ExitStatus.unavailable)
+        case .cannotOpenDisplay, .connectionLost, .notResponding, .missingExtension, .unsupportedVisual: return ExitCode(ExitStatus.unavailable)
         default: return ExitCode(ExitStatus.software)
         }
     case let e as UsageError:
@@ -44,10 +46,14 @@ func exitCode(for error: any Error) -> ExitCode {
     case let e as VirtualServerError:
         printError(e.description)
         switch e {
-        case .serverMissing: return ExitCode(ExitStatus.unavailable)
-        case .invalidMonitor, .noSuchMonitor: return ExitCode(ExitStatus.usage)
+        case .serverMissing, .didNotStart: return ExitCode(ExitStatus.unavailable)
+        case .invalidMonitor, .noSuchMonitor, .temporaryDirectoryMissing: return ExitCode(ExitStatus.usage)
+        case .cannotCreate, .cannotWrite: return ExitCode(ExitStatus.cantCreate)
         default: return ExitCode(ExitStatus.software)
         }
+    case let e as BitmapError:
+        printError(e.description)
+        return ExitCode(ExitStatus.cantCreate)
     case let e as ServerEnded:
         printError(e.description)
         return ExitCode(ExitStatus.unavailable)
@@ -77,19 +83,33 @@ func connectShared(_ display: String?, timeout: Double = 5) throws -> Applicatio
 }
 
 /// Writes one line to standard output at once (`write(2)`, past stdio's buffer): a reader of a pipe sees
-/// it as it happens. Do not mix with `print` in one command.
-func writeLine(_ bytes: [UInt8]) {
+/// it as it happens. Do not mix with `print` in one command. False when stdout is gone (EPIPE, with
+/// SIGPIPE ignored: many supervisors and language runtimes leave it so) or failed otherwise.
+@discardableResult
+func writeLine(_ bytes: [UInt8]) -> Bool {
     var line = bytes
     line.append(UInt8(ascii: "\n"))
-    line.withUnsafeBytes { raw in
+    return line.withUnsafeBytes { raw in
         var offset = 0
         while offset < raw.count {
             let n = write(STDOUT_FILENO, raw.baseAddress.map { $0 + offset }, raw.count - offset)
-            if n <= 0 { if n < 0 && errno == EINTR { continue }; return }
+            if n <= 0 { if n < 0 && errno == EINTR { continue }; return false }
             offset += n
         }
+        return true
     }
 }
+
+/// Whether standard output's reader has gone (a pipe's POLLERR, a terminal's or socket's POLLHUP), without
+/// waiting. `poll`.
+func standardOutputHungUp() -> Bool {
+    var p = pollfd(fd: STDOUT_FILENO, events: 0, revents: 0)
+    return poll(&p, 1, 0) > 0 && p.revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0
+}
+
+/// The exit status of a streaming command whose reader left: 128 + SIGPIPE, what the shell reports for a
+/// process SIGPIPE ended, without a message (nobody is there to read one).
+let readerGoneStatus: Int32 = 141
 
 /// Sends what `print` buffered, so that a reader of a pipe sees each line as it happens.
 func flushStandardOutput() {
