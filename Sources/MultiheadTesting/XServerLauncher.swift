@@ -118,14 +118,15 @@ enum XServerLauncher {
                 ? try ChildProcess.spawn("/bin/sh", ["-c", Self.supervisor, "xorg-supervisor", path] + serverArguments, diesWithParent: true)
                 : try ChildProcess.spawn(path, serverArguments, diesWithParent: true)
             ServerRegistry.register(p.pid)
-            let fd = p.stdout
+            let (out, err) = (p.stdout, p.stderr)
             // Well inside 10 s: a server that hangs or prints no display number fails the start in time.
-            let number = await onOwnThread { readLine(fd: fd, timeoutMs: 8_000) }
+            let (number, early) = await onOwnThread { readLine(fd: out, draining: err, timeoutMs: 8_000) }
             if let number, let n = Int(number), n >= 0 {
                 started = (p, n)
                 continue
             }
-            let log = String(decoding: FileHandle(fileDescriptor: p.stderr, closeOnDealloc: false).availableDataNonBlocking(), as: UTF8.self)
+            let rest = FileHandle(fileDescriptor: p.stderr, closeOnDealloc: false).availableDataNonBlocking()
+            let log = String(decoding: early + rest, as: UTF8.self)
             p.terminate()
             ServerRegistry.unregister(p.pid)
             // -displayfd takes the first display whose socket it can bind, then stops with "already active"
@@ -174,20 +175,31 @@ enum XServerLauncher {
         wait "$child"
         """
 
-    /// Reads one line from a file descriptor, waiting at most `timeoutMs` in all.
-    nonisolated static func readLine(fd: Int32, timeoutMs: Int) -> String? {
-        var bytes: [UInt8] = []
+    /// Reads one line from `fd`, waiting at most `timeoutMs` in all, while reading what the process writes
+    /// to `draining` meanwhile (its last 16 kB are returned): a server that writes more than a pipe holds
+    /// before its display number (Xorg writes a score of lines for every display in use it passes over)
+    /// would otherwise block on its stderr and never print the number.
+    nonisolated static func readLine(fd: Int32, draining: Int32, timeoutMs: Int) -> (line: String?, log: [UInt8]) {
+        var bytes: [UInt8] = [], log: [UInt8] = []
+        var buf = [UInt8](repeating: 0, count: 4096)
+        var errOpen = true
         let deadline = Date().addingTimeInterval(Double(timeoutMs) / 1000)
         while Date() < deadline {
-            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            var pfds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: errOpen ? draining : -1, events: Int16(POLLIN), revents: 0)]
             let left = Int32(max(1, deadline.timeIntervalSinceNow * 1000))
-            guard poll(&pfd, 1, left) > 0 else { continue }
+            guard poll(&pfds, 2, left) > 0 else { continue }
+            if pfds[1].revents != 0 {
+                let n = read(draining, &buf, buf.count)
+                if n > 0 { log.append(contentsOf: buf[0..<n]); if log.count > 32_768 { log.removeFirst(log.count - 16_384) } }
+                if n == 0 { errOpen = false }
+            }
+            guard pfds[0].revents != 0 else { continue }
             var b: UInt8 = 0
-            guard read(fd, &b, 1) == 1 else { return nil }
-            if b == UInt8(ascii: "\n") { return String(decoding: bytes, as: UTF8.self) }
+            guard read(fd, &b, 1) == 1 else { return (nil, log) }
+            if b == UInt8(ascii: "\n") { return (String(decoding: bytes, as: UTF8.self), log) }
             bytes.append(b)
         }
-        return nil
+        return (nil, log)
     }
 }
 

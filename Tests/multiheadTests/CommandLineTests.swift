@@ -10,6 +10,8 @@ struct CommandResult {
     var stderr: String
     /// From the start of the process to its exit.
     var elapsed: Duration = .zero
+    /// The process's ID (setpriv ran the binary in its own place).
+    var pid: Int32 = 0
 }
 
 /// Runs the binary off the main actor: the tests share it, and a blocked main actor stalls the others.
@@ -103,7 +105,7 @@ private func runMultihead(_ args: [String], environment: [String: String], unset
     let e = err.fileHandleForReading.readDataToEndOfFile()
     p.waitUntilExit()
     return CommandResult(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
-                         stderr: String(decoding: e, as: UTF8.self), elapsed: clock.now - start)
+                         stderr: String(decoding: e, as: UTF8.self), elapsed: clock.now - start, pid: p.processIdentifier)
 }
 
 @MainActor

@@ -29,13 +29,8 @@ struct FaultTests {
         #expect(r.status == 69, "\(r.stderr)")
         #expect(r.stderr.contains("Xvfb did not start"), "\(r.stderr)")
         if body.hasPrefix("echo 'fake") { #expect(r.stderr.contains("fake Xvfb: cannot start")) }
-        // Nothing of the fake is left, and no session folder (the command's PID is gone, its folder with it).
-        let leftovers = ((try? FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())) ?? [])
-            .filter { $0.hasPrefix("multihead-") }.filter { name in
-                let pid = name.split(separator: "-").dropFirst().first.flatMap { Int32($0) } ?? 0
-                return pid > 0 && kill(pid, 0) != 0
-            }
-        #expect(leftovers.isEmpty, "\(leftovers)")
+        // No session folder of that command is left.
+        #expect(sessionDirectories(of: r.pid).isEmpty, "\(sessionDirectories(of: r.pid))")
     }
 
     @Test("TMPDIR missing: a usage error naming it, nothing created")
@@ -47,7 +42,10 @@ struct FaultTests {
         #expect(!FileManager.default.fileExists(atPath: missing))
     }
 
-    @Test("TMPDIR full: 73 with the file and ENOSPC's text, nothing left in it")
+    // A ThreadSanitizer build takes SIGBUS in a process whose TMPDIR is a full tmpfs, even for
+    // `multihead --help` (exit 66): this one fact is checked in the plain and AddressSanitizer builds.
+    @Test("TMPDIR full: 73 with the file and ENOSPC's text, nothing left in it",
+          .enabled(if: dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__tsan_init") == nil))
     func fullTMPDIR() async throws {
         let dir = NSTemporaryDirectory() + "mh-full-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
