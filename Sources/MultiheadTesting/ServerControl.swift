@@ -79,8 +79,8 @@ public final class ServerControl {
         let c = connection
         try c.grabbed {
             // One read of the outputs (a request per output) serves every check below.
-            let outputs = outputNames
-            if outputs.contains(name) {
+            let outputs = outputsNow()
+            if outputs.contains(where: { $0.name == name }) {
                 guard name != "screen" else {
                     throw VirtualServerError.invalidMonitor("\"screen\" is Xvfb's own output; plug a virtual monitor under another name")
                 }
@@ -92,7 +92,7 @@ public final class ServerControl {
                 return
             }
             try Self.refuseRate(refreshRate, virtual: name)
-            try plugVirtual(name, frame: frame, primary: primary)
+            try plugVirtual(name, frame: frame, primary: primary, outputs: outputs)
         }
     }
 
@@ -116,16 +116,16 @@ public final class ServerControl {
     /// Defines (or redefines) a virtual monitor; the caller holds the grab and has checked the frame. On
     /// Xvfb, a monitor that holds the output `screen` keeps it, and the first client monitor takes it
     /// (lighting `screen` again if it was off).
-    private func plugVirtual(_ name: String, frame: Rect, primary: Bool) throws {
+    private func plugVirtual(_ name: String, frame: Rect, primary: Bool, outputs: [RandR.OutputInfo]) throws {
         let monitors = liveMonitors()
-        let lone = xvfbOutput()
+        let lone = Self.xvfbOutput(in: outputs)
         let old = monitors.first { $0.name == name }
         let holder = lone.flatMap { s in monitors.first { $0.name != s.name && $0.outputs.contains(s.id) } }
         let takesScreen = lone != nil && (holder == nil || holder?.name == name)
         if let lone, takesScreen, lone.crtc == 0 { try relight(lone) }
         if old != nil { try deleteMonitor(name: name) }
         try addMonitor(name: name, frame: frame, primary: primary || (old?.primary ?? false),
-                       outputs: takesScreen ? [lone?.id ?? 0] : [])
+                       outputs: takesScreen ? lone.map { [$0.id] } ?? [] : [])
     }
 
     /// One RandR 1.5 monitor as the server lists it now.
@@ -147,11 +147,16 @@ public final class ServerControl {
         }
     }
 
-    /// Xvfb's one output `screen` (an Xvfb has no other), or nil on any other server.
-    private func xvfbOutput() -> RandR.OutputInfo? {
+    /// The server's outputs as they are now: one read serves every check of a plug, unplug or mode change.
+    /// `XRRGetScreenResourcesCurrent`, `XRRGetOutputInfo`, `XRRGetCrtcInfo`.
+    private func outputsNow() -> [RandR.OutputInfo] {
         let c = connection
-        guard !c.isLost else { return nil }
-        let outputs = c.bounded { RandR.resources(c)?.outputs.values.map { $0 } ?? [] }
+        guard !c.isLost else { return [] }
+        return c.bounded { RandR.resources(c)?.outputs.values.map { $0 } ?? [] }
+    }
+
+    /// Xvfb's one output `screen` (an Xvfb has no other), or nil on any other server.
+    private static func xvfbOutput(in outputs: [RandR.OutputInfo]) -> RandR.OutputInfo? {
         guard outputs.count == 1, let only = outputs.first, only.name == "screen" else { return nil }
         return only
     }
@@ -162,11 +167,7 @@ public final class ServerControl {
     }
 
     /// The names of the server's outputs (connectors).
-    public var outputNames: [String] {
-        let c = connection
-        guard !c.isLost else { return [] }
-        return c.bounded { (RandR.resources(c)?.outputs.values.map(\.name) ?? []).sorted() }
-    }
+    public var outputNames: [String] { outputsNow().map(\.name).sorted() }
 
     /// A monitor's frame on the desktop, if it is active.
     public func monitorFrame(named name: String) -> Rect? {
@@ -187,8 +188,9 @@ public final class ServerControl {
         try requireRandR15()
         let c = connection
         try c.grabbed {
-            if outputNames.contains(name) {
-                let wasPrimary = primaryOutputName() == name
+            let outputs = outputsNow()
+            if let output = outputs.first(where: { $0.name == name }) {
+                let wasPrimary = primaryOutputID() == output.id
                 guard try OutputConfigurator(c).turnOff(output: name) else {
                     throw VirtualServerError.noSuchMonitor("\(name.terminalEscaped) (not plugged)")
                 }
@@ -201,7 +203,7 @@ public final class ServerControl {
             }
             try deleteMonitor(name: name)
             let rest = before.filter { $0.name != name }
-            let lone = xvfbOutput()
+            let lone = Self.xvfbOutput(in: outputs)
             let heldScreen = lone.map { gone.outputs.contains($0.id) } ?? false
             let handPrimary = gone.primary && !keepPrimary
             guard heldScreen || handPrimary else { return }
@@ -212,7 +214,7 @@ public final class ServerControl {
             // Xvfb will not redefine a monitor under its own name: the new main is deleted and added again.
             try deleteMonitor(name: next.name)
             try addMonitor(name: next.name, frame: next.frame, primary: next.primary || handPrimary,
-                           outputs: heldScreen ? [lone?.id ?? 0] : next.outputs)
+                           outputs: heldScreen ? lone.map { [$0.id] } ?? [] : next.outputs)
         }
     }
 
@@ -225,13 +227,16 @@ public final class ServerControl {
 
     /// The name of RandR's primary output, if one is set. `XRRGetOutputPrimary`.
     public func primaryOutputName() -> String? {
+        guard let id = primaryOutputID() else { return nil }
+        return outputsNow().first { $0.id == id }?.name
+    }
+
+    /// RandR's primary output, if one is set. `XRRGetOutputPrimary`.
+    private func primaryOutputID() -> UInt? {
         let c = connection
         guard !c.isLost else { return nil }
-        return c.bounded {
-            let id = UInt(XRRGetOutputPrimary(c.display, c.root))
-            guard id != 0 else { return nil }
-            return RandR.resources(c)?.outputs[id]?.name
-        }
+        let id = c.bounded { UInt(XRRGetOutputPrimary(c.display, c.root)) }
+        return id != 0 ? id : nil
     }
 
     /// Makes an output RandR's primary (none: no primary). `XRRSetOutputPrimary`.
@@ -253,8 +258,8 @@ public final class ServerControl {
         try requireRandR15()
         let c = connection
         return try c.grabbed {
-            let outputs = outputNames
-            if outputs.contains(name) {
+            let outputs = outputsNow()
+            if outputs.contains(where: { $0.name == name }) {
                 return try OutputConfigurator(c).apply(output: name, .size(size, refreshRate: refreshRate), makeMissing: true)
             }
             guard !outputsOnly else { throw VirtualServerError.noSuchMonitor("output \(name.terminalEscaped)") }
@@ -262,7 +267,7 @@ public final class ServerControl {
             try Self.refuseRate(refreshRate, virtual: name)
             let resized = Rect(origin: frame.origin, size: size)
             try checkFrame(name, resized)
-            try plugVirtual(name, frame: resized, primary: false)
+            try plugVirtual(name, frame: resized, primary: false, outputs: outputs)
             return ScreenMode(size: size)
         }
     }
