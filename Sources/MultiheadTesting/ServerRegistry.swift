@@ -12,6 +12,10 @@ enum ServerRegistry {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var live: Set<pid_t> = []
     nonisolated(unsafe) private static var directory: String?
+    /// Starts under way that have files in the session directory but no registered server yet: the
+    /// directory stays while any is held (another server stopping meanwhile must not take a starting
+    /// server's config or cookie with it).
+    nonisolated(unsafe) private static var holds = 0
     nonisolated(unsafe) private static var handlersInstalled = false
     /// Set once a signal's handling began: the servers end because this process is ending (128 + signal).
     nonisolated(unsafe) private static var stoppingForSignal = false
@@ -30,9 +34,11 @@ enum ServerRegistry {
     static let directoryPath = NSTemporaryDirectory() + "multihead-\(getpid())-\(UUID().uuidString.prefix(8))"
 
     /// The session directory, made (mode 0700) if missing, after sweeping the stale ones of processes that
-    /// are gone (a SIGKILL leaves its directory: the next start removes it). The temporary directory itself
-    /// is never created: a missing one is `temporaryDirectoryMissing`.
-    static func sessionDirectory() throws -> String {
+    /// are gone (a SIGKILL leaves its directory: the next start removes it), and held until
+    /// `releaseDirectory()`: a start takes it before writing its files and gives it back once its server
+    /// is registered, or has failed. The temporary directory itself is never created: a missing one is
+    /// `temporaryDirectoryMissing`.
+    static func holdDirectory() throws -> String {
         lock.lock()
         defer { lock.unlock() }
         var isDirectory: ObjCBool = false
@@ -47,14 +53,16 @@ enum ServerRegistry {
             }
             directory = directoryPath
         }
+        holds += 1
         return directoryPath
     }
 
-    /// Removes the session directory when no server runs (a start that failed before its server did).
-    static func releaseDirectoryIfIdle() {
+    /// Gives back a hold; with no server running and no start under way, the session directory goes.
+    static func releaseDirectory() {
         lock.lock()
         defer { lock.unlock() }
-        if live.isEmpty { removeDirectoryLocked() }
+        holds -= 1
+        removeDirectoryIfIdleLocked()
     }
 
     /// Records a running server and makes sure the process cleans up after it.
@@ -72,7 +80,7 @@ enum ServerRegistry {
         lock.lock()
         defer { lock.unlock() }
         live.remove(pid)
-        if live.isEmpty { removeDirectoryLocked() }
+        removeDirectoryIfIdleLocked()
     }
 
     /// SIGTERM to every live server, then SIGKILL to those still there after a short grace; reaps them and
@@ -94,6 +102,10 @@ enum ServerRegistry {
         lock.lock()
         removeDirectoryLocked()
         lock.unlock()
+    }
+
+    private static func removeDirectoryIfIdleLocked() {
+        if live.isEmpty && holds == 0 { removeDirectoryLocked() }
     }
 
     private static func removeDirectoryLocked() {

@@ -10,7 +10,6 @@ import Multihead
 enum XServerLauncher {
     /// This process's authority file: every private server adds its cookie here, and `XAUTHORITY` points
     /// at it (Xlib reads the variable at every `XOpenDisplay`), so tests never use the desktop's cookies.
-    static func sessionDirectory() throws -> String { try ServerRegistry.sessionDirectory() }
     static var authorityFile: String { ServerRegistry.directoryPath + "/Xauthority" }
     private static var environmentSet = false
 
@@ -33,7 +32,9 @@ enum XServerLauncher {
             throw VirtualServerError.serverMissing(binary: "the Xorg dummy driver", package: "xserver-xorg-video-dummy")
         }
         let id = UUID().uuidString.prefix(8)
-        let session = try sessionDirectory()
+        // Held until the server is registered: a server stopping meanwhile must not remove the config.
+        let session = try ServerRegistry.holdDirectory()
+        defer { ServerRegistry.releaseDirectory() }
         let config = session + "/xorg-\(id).conf"
         let text = """
             Section "ServerFlags"
@@ -56,12 +57,7 @@ enum XServerLauncher {
             EndSection
 
             """
-        do {
-            try writeFile(config, Data(text.utf8))
-        } catch {
-            ServerRegistry.releaseDirectoryIfIdle()
-            throw error
-        }
+        try writeFile(config, Data(text.utf8))
         return try await launch(kind: .xorgDummy, binary: "Xorg", package: "xserver-xorg-core",
                                 arguments: ["-config", config, "-logfile", session + "/xorg-\(id).log"] + extraArguments,
                                 framebuffer: framebuffer)
@@ -91,22 +87,16 @@ enum XServerLauncher {
         let direct = binary == "Xorg" && FileManager.default.isExecutableFile(atPath: "/usr/lib/xorg/Xorg") ? "/usr/lib/xorg/Xorg" : nil
         guard let path = direct ?? which(binary) else { throw VirtualServerError.serverMissing(binary: binary, package: package) }
         let cookie = XauthFile.makeCookie()
-        let serverAuth = try sessionDirectory() + "/server-\(UUID().uuidString.prefix(8)).auth"
-        // The server reads every cookie of its -auth file, whatever display it names.
-        do {
-            try XauthFile.write(serverAuth, display: "", cookie: cookie)
-        } catch {
-            ServerRegistry.releaseDirectoryIfIdle()
-            throw error
-        }
-        // A start that fails from here on leaves nothing: its files go, and the session folder if no server runs.
+        // Held until the server is registered; a start that fails leaves nothing: its files go, and the
+        // session folder if no server runs and no other start is under way.
+        let serverAuth = try ServerRegistry.holdDirectory() + "/server-\(UUID().uuidString.prefix(8)).auth"
         var succeeded = false
         defer {
-            if !succeeded {
-                unlink(serverAuth)
-                ServerRegistry.releaseDirectoryIfIdle()
-            }
+            if !succeeded { unlink(serverAuth) }
+            ServerRegistry.releaseDirectory()
         }
+        // The server reads every cookie of its -auth file, whatever display it names.
+        try XauthFile.write(serverAuth, display: "", cookie: cookie)
         let serverArguments = ["-displayfd", "1", "-noreset", "-nolisten", "tcp", "-auth", serverAuth] + arguments
         var attempt = 0
         var started: (ChildProcess, Int)?

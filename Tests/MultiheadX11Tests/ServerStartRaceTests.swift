@@ -33,3 +33,21 @@ struct ServerStartRaceTests {
         #expect(FileManager.default.fileExists(atPath: live))
     }
 }
+
+@Suite("The session directory while servers start and stop side by side")
+@MainActor
+struct SessionDirectoryHoldTests {
+    /// Seen in CI: a test's server stopped (the last one running) while another test's Xorg waited for a
+    /// start slot, and the session directory went with that Xorg's config ("no screens found").
+    @Test("a start's files survive another server stopping before the start registers its server")
+    func heldFilesSurviveAStop() async throws {
+        let dir = try ServerRegistry.holdDirectory()
+        defer { ServerRegistry.releaseDirectory() }
+        let file = dir + "/held-\(UUID().uuidString.prefix(8)).conf"
+        try writeFile(file, Data("Section \"Device\"\nEndSection\n".utf8))
+        defer { unlink(file) }
+        let other = try await VirtualServer.start()
+        other.stop()
+        #expect(FileManager.default.fileExists(atPath: file))
+    }
+}
