@@ -61,7 +61,7 @@ public final class VirtualServer {
     public let framebuffer: Size
     let process: ChildProcess
     let serverAuthFile: String
-    var control: ServerControl?
+    var control: MultiheadX11.ServerControl?
     private var sharedAttached = false
     private(set) var stopped = false
 
@@ -108,7 +108,7 @@ public final class VirtualServer {
         let monitors = layout ?? defaultMonitors(for: kind)
         for m in monitors {
             guard m.frame.isFinite, !m.frame.isEmpty else { throw VirtualServerError.invalidMonitor("\(m.name) has no size") }
-            try ServerControl.validate(name: m.name)
+            try Self.kitErrors { try MultiheadX11.ServerControl.validate(name: m.name) }
             if kind == .xvfb && m.name == "screen" {
                 throw VirtualServerError.invalidMonitor("the name \"screen\" is Xvfb's output's")
             }
@@ -133,7 +133,7 @@ public final class VirtualServer {
             // The primary first: on Xvfb the first monitor plugged is laid over the output `screen`.
             let first = monitors.firstIndex { $0.primary } ?? 0
             for m in [monitors[first]] + monitors.enumerated().filter({ $0.offset != first }).map(\.element) {
-                try c.plug(m.name, frame: m.frame, primary: m.primary)
+                try Self.kitErrors { try c.plug(m.name, frame: m.frame, primary: m.primary) }
             }
             // Outputs that the layout does not name are unplugged (DUMMY0 starts plugged).
             if kind == .xorgDummy, !monitors.contains(where: { $0.name == "DUMMY0" }) { try c.unplug("DUMMY0") }
@@ -169,7 +169,7 @@ public final class VirtualServer {
     /// `refreshRate` when given) on a free CRTC at the frame's position; any other name becomes a virtual
     /// monitor (`XRRSetMonitor`), redefined if it exists. Returns once the server has applied it.
     public func plug(_ name: String, frame: Rect, primary: Bool = false, refreshRate: Double? = nil) throws {
-        try controlConnection().plug(name, frame: frame, primary: primary, refreshRate: refreshRate)
+        try Self.kitErrors { try controlConnection().plug(name, frame: frame, primary: primary, refreshRate: refreshRate) }
     }
 
     /// Plugs a monitor given xrandr's geometry "WxH+X+Y".
@@ -182,7 +182,7 @@ public final class VirtualServer {
     /// Unplugging the primary makes the new main screen's output primary, as a desktop does, unless
     /// `keepPrimary` (X's own rule: the primary stays on the dark output).
     public func unplug(_ name: String, keepPrimary: Bool = false) throws {
-        try controlConnection().unplug(name, keepPrimary: keepPrimary)
+        try Self.kitErrors { try controlConnection().unplug(name, keepPrimary: keepPrimary) }
     }
 
     /// Sets an output's mode to WxH (the nearest to `refreshRate` within 0.5 Hz when given; a CVT mode is
@@ -190,7 +190,7 @@ public final class VirtualServer {
     /// returns the mode set.
     @discardableResult
     public func setOutputMode(_ output: String, width: Int, height: Int, refreshRate: Double? = nil) throws -> ScreenMode {
-        try controlConnection().setOutputMode(output, width: width, height: height, refreshRate: refreshRate)
+        try Self.kitErrors { try controlConnection().setOutputMode(output, width: width, height: height, refreshRate: refreshRate) }
     }
 
     /// Stops the server (SIGTERM, then SIGKILL after 2 s) and removes its files.
@@ -251,12 +251,26 @@ public final class VirtualServer {
 
     /// The kit's own connection for changing this server's monitors. One that was lost (the server stopped
     /// answering for a while, `kill -STOP`) is replaced by a new one once the server answers again.
-    public func controlConnection() throws -> ServerControl {
+    public func controlConnection() throws -> MultiheadX11.ServerControl {
         if let c = control, !c.isLost { return c }
         control?.close()
         control = nil
-        let c = try ServerControl(display: display, timeout: timeout)
+        let c = try MultiheadX11.ServerControl(display: display, timeout: timeout)
         control = c
         return c
+    }
+}
+
+extension VirtualServer {
+    /// Runs a change through the server control, its mistakes reported as the kit's own errors
+    /// (`VirtualServerError.invalidMonitor`, `.noSuchMonitor`), as they were before `ServerControl` moved.
+    static func kitErrors<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch ServerControlError.invalidMonitor(let why) {
+            throw VirtualServerError.invalidMonitor(why)
+        } catch ServerControlError.noSuchMonitor(let name) {
+            throw VirtualServerError.noSuchMonitor(name)
+        }
     }
 }

@@ -19,6 +19,8 @@ package enum RandR {
         package var connected: Bool
         package var modes: [UInt]
         package var preferredCount: Int
+        /// The CRTCs that can drive it.
+        package var possibleCrtcs: [UInt] = []
     }
 
     /// A CRTC's position and mode.
@@ -62,66 +64,7 @@ package enum RandR {
         return (major, minor, eventBase)
     }
 
-    /// The active monitors, or nil when the reply did not come. `XRRGetMonitors`.
-    package static func monitors(_ c: XConnection) -> [MonitorInfo]? {
-        var n: Int32 = 0
-        guard let list = XRRGetMonitors(c.display, c.root, 1, &n) else { return nil }
-        defer { XRRFreeMonitors(list) }
-        return (0..<Int(max(0, n))).map { i in
-            let m = list[i]
-            // libXrandr points a monitor without outputs at the next monitor's outputs: read only when > 0.
-            let outputs = m.noutput > 0 && m.outputs != nil
-                ? (0..<Int(m.noutput)).map { UInt(m.outputs[$0]) } : []
-            return MonitorInfo(
-                nameAtom: UInt(m.name), primary: m.primary != 0,
-                frame: Rect(x: Double(m.x), y: Double(m.y), width: Double(m.width), height: Double(m.height)),
-                physicalSize: Size(width: Double(m.mwidth), height: Double(m.mheight)), outputs: outputs)
-        }
-    }
-
-    /// The modes, outputs and CRTCs of the screen. `XRRGetScreenResourcesCurrent`, `XRRGetOutputInfo`,
-    /// `XRRGetCrtcInfo`.
-    package static func resources(_ c: XConnection) -> (modes: [UInt: ModeInfo], outputs: [UInt: OutputInfo], crtcs: [UInt: CrtcInfo])? {
-        guard let res = XRRGetScreenResourcesCurrent(c.display, c.root) else { return nil }
-        defer { XRRFreeScreenResources(res) }
-        var modes: [UInt: ModeInfo] = [:]
-        for i in 0..<Int(res.pointee.nmode) {
-            let m = res.pointee.modes[i]
-            let name = m.name.map { String(cString: $0) } ?? "\(m.width)x\(m.height)"
-            modes[UInt(m.id)] = ModeInfo(mode: screenMode(m), name: name)
-        }
-        var outputs: [UInt: OutputInfo] = [:]
-        for i in 0..<Int(res.pointee.noutput) {
-            let id = res.pointee.outputs[i]
-            // An output that vanished between the two requests has no info: skip it, the next event re-syncs.
-            guard let o = XRRGetOutputInfo(c.display, res, id) else { continue }
-            defer { XRRFreeOutputInfo(o) }
-            let name = String(decoding: UnsafeRawBufferPointer(start: o.pointee.name, count: Int(o.pointee.nameLen)), as: UTF8.self)
-            outputs[UInt(id)] = OutputInfo(
-                id: UInt(id), name: name, crtc: UInt(o.pointee.crtc), connected: o.pointee.connection == RR_Connected,
-                modes: (0..<Int(o.pointee.nmode)).map { UInt(o.pointee.modes[$0]) },
-                preferredCount: Int(o.pointee.npreferred))
-        }
-        var crtcs: [UInt: CrtcInfo] = [:]
-        for i in 0..<Int(res.pointee.ncrtc) {
-            let id = res.pointee.crtcs[i]
-            guard let ci = XRRGetCrtcInfo(c.display, res, id) else { continue }
-            defer { XRRFreeCrtcInfo(ci) }
-            let p = ci.pointee
-            crtcs[UInt(id)] = CrtcInfo(
-                x: p.x, y: p.y, width: p.width, height: p.height, mode: UInt(p.mode), rotation: p.rotation,
-                outputs: (0..<Int(p.noutput)).map { UInt(p.outputs[$0]) })
-        }
-        return (modes, outputs, crtcs)
-    }
-
     /// A mode-table entry as a `ScreenMode`: its size, its rate as xrandr computes it, interlaced or not.
-    static func screenMode(_ m: XRRModeInfo) -> ScreenMode {
-        screenMode(id: UInt64(m.id), width: Int(m.width), height: Int(m.height), dotClock: UInt64(m.dotClock),
-                   hTotal: m.hTotal, vTotal: m.vTotal, flags: UInt64(m.modeFlags))
-    }
-
-    /// The same for a mode of an XCB reply.
     static func screenMode(_ m: xcb_randr_mode_info_t) -> ScreenMode {
         screenMode(id: UInt64(m.id), width: Int(m.width), height: Int(m.height), dotClock: UInt64(m.dot_clock),
                    hTotal: UInt32(m.htotal), vTotal: UInt32(m.vtotal), flags: UInt64(m.mode_flags))
@@ -143,9 +86,10 @@ package enum RandR {
         return (top * 1000).rounded() / 1000
     }
 
-    /// Sets a linear gamma ramp scaled to `value`, as `xrandr --brightness` does. `XRRSetCrtcGamma`.
+    /// Sets a linear gamma ramp scaled to `value`, as `xrandr --brightness` does. `XRRSetCrtcGamma`
+    /// (the ramp's size read over XCB).
     package static func setBrightness(_ c: XConnection, crtc: UInt, _ value: Double) throws {
-        let size = XRRGetCrtcGammaSize(c.display, RRCrtc(crtc))
+        let size = RandRBatch.gammaSize(c, crtc: crtc)
         guard size > 1, let g = XRRAllocGamma(size) else {
             throw X11Error.refused(display: c.name, request: "RRSetCrtcGamma (no gamma ramp)", status: Int(size))
         }
@@ -157,12 +101,5 @@ package enum RandR {
             g.pointee.blue[i] = v
         }
         try c.trap("RRSetCrtcGamma") { XRRSetCrtcGamma(c.display, RRCrtc(crtc), g) }
-    }
-
-    /// An atom's name. `XGetAtomName`.
-    package static func atomName(_ c: XConnection, _ atom: UInt) -> String? {
-        guard let p = XGetAtomName(c.display, Atom(atom)) else { return nil }
-        defer { XFree(p) }
-        return String(cString: p)
     }
 }

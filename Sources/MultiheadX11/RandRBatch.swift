@@ -9,7 +9,7 @@ import Multihead
 /// between two batches is skipped, and the RandR event that announced its removal re-syncs.
 @MainActor
 package enum RandRBatch {
-    /// Round trips and requests made so far in this process: what tests count.
+    /// Round trips and requests made so far over one connection (`randrTally`): what tests count.
     package struct Tally: Equatable, Sendable {
         package var roundTrips = 0
         package var requests = 0
@@ -18,16 +18,15 @@ package enum RandRBatch {
         }
     }
 
-    /// The reads made so far.
-    package static var tally = Tally()
-
-    private static func count(_ requests: Int) {
+    private static func count(_ c: any ScreenSource, _ requests: Int, roundTrip: Bool = true) {
         guard requests > 0 else { return }
-        tally.roundTrips += 1
-        tally.requests += requests
+        if roundTrip { c.randrTally.roundTrips += 1 }
+        c.randrTally.requests += requests
     }
     /// What the screen resources say: the mode table, every output and every CRTC.
-    struct Resources {
+    package struct Resources {
+        /// The configuration timestamp the server gave with them: a change (`RRSetCrtcConfig`) carries it.
+        var timestamp: UInt32 = 0
         var modes: IDTable<RandR.ModeInfo> = [:]
         var outputs: IDTable<RandR.OutputInfo> = [:]
         var crtcs: IDTable<RandR.CrtcInfo> = [:]
@@ -52,7 +51,7 @@ package enum RandRBatch {
         let rc = withResources ? xcb_randr_get_screen_resources_current(x, root) : nil
         let pc = withResourceDatabase
             ? xcb_get_property(x, 0, root, xcb_atom_t(XA_RESOURCE_MANAGER), xcb_atom_t(XA_STRING), 0, 1 << 18) : nil
-        count(1 + (withResources ? 1 : 0) + (withResourceDatabase ? 1 : 0))
+        count(c, 1 + (withResources ? 1 : 0) + (withResourceDatabase ? 1 : 0))
         let monitors = awaitReply { xcb_randr_get_monitors_reply(x, mc, $0) }.map { r in
             defer { free(r) }
             return monitorInfos(r)
@@ -78,8 +77,8 @@ package enum RandRBatch {
         let oc = (list?.outputs ?? []).map { ($0, xcb_randr_get_output_info(x, $0, t)) }
         let cc = (list?.crtcs ?? []).map { ($0, xcb_randr_get_crtc_info(x, $0, t)) }
         let ac = atoms.map { ($0, xcb_get_atom_name(x, xcb_atom_t(truncatingIfNeeded: $0))) }
-        count(oc.count + cc.count + ac.count)
-        var res = Resources(modes: list?.modes ?? [:])
+        count(c, oc.count + cc.count + ac.count)
+        var res = Resources(timestamp: t, modes: list?.modes ?? [:])
         for (id, cookie) in oc {
             guard let r = awaitReply({ xcb_randr_get_output_info_reply(x, cookie, $0) }) else { continue }
             defer { free(r) }
@@ -89,7 +88,8 @@ package enum RandRBatch {
                 id: UInt(id), name: name, crtc: UInt(r.pointee.crtc),
                 connected: r.pointee.connection == UInt8(XCB_RANDR_CONNECTION_CONNECTED.rawValue),
                 modes: ids(xcb_randr_get_output_info_modes(r), xcb_randr_get_output_info_modes_length(r)),
-                preferredCount: Int(r.pointee.num_preferred))
+                preferredCount: Int(r.pointee.num_preferred),
+                possibleCrtcs: ids(xcb_randr_get_output_info_crtcs(r), xcb_randr_get_output_info_crtcs_length(r)))
         }
         for (id, cookie) in cc {
             guard let r = awaitReply({ xcb_randr_get_crtc_info_reply(x, cookie, $0) }) else { continue }
@@ -114,7 +114,7 @@ package enum RandRBatch {
     static func brightness(_ c: any ScreenSource, crtcs: [UInt]) -> IDTable<Double?> {
         guard let x = c.xcbConnection else { return [:] }
         let cookies = crtcs.map { ($0, xcb_randr_get_crtc_gamma(x, xcb_randr_crtc_t(truncatingIfNeeded: $0))) }
-        count(cookies.count)
+        count(c, cookies.count)
         var result: IDTable<Double?> = [:]
         for (crtc, cookie) in cookies {
             guard let r = awaitReply({ xcb_randr_get_crtc_gamma_reply(x, cookie, $0) }) else { continue }
@@ -125,6 +125,64 @@ package enum RandRBatch {
             result[crtc] = RandR.brightness(topOfRamp: red[size - 1])
         }
         return result
+    }
+
+    /// Everything RandR says now, for changing outputs: the monitors and their names, the resources, the
+    /// primary output and the screen size range, in two round trips. Nil when a reply did not come (the
+    /// connection is lost, or RandR is missing).
+    /// `xcb_randr_get_output_primary`, `xcb_randr_get_screen_size_range`, and `monitors` and `details`.
+    static func state(_ c: any ScreenSource) -> RandRState? {
+        guard let x = c.xcbConnection else { return nil }
+        let root = xcb_window_t(truncatingIfNeeded: c.root)
+        // Sent before the monitors' requests, awaited after them: the same round trip.
+        let pc = xcb_randr_get_output_primary(x, root)
+        let sc = xcb_randr_get_screen_size_range(x, root)
+        count(c, 2, roundTrip: false)
+        let (monitors, list, _) = Self.monitors(c, withResources: true)
+        let primary = awaitReply { xcb_randr_get_output_primary_reply(x, pc, $0) }.map { r in
+            defer { free(r) }
+            return UInt(r.pointee.output)
+        }
+        let range = awaitReply { xcb_randr_get_screen_size_range_reply(x, sc, $0) }.map { r in
+            defer { free(r) }
+            return Size(width: Double(r.pointee.max_width), height: Double(r.pointee.max_height))
+        }
+        guard let monitors, let list else { return nil }
+        let (resources, names) = details(c, list, atoms: monitors.map(\.nameAtom).uniqued())
+        guard let resources else { return nil }
+        return RandRState(monitors: monitors, names: names, resources: resources, primaryOutput: primary ?? 0,
+                          largestScreen: range ?? .zero)
+    }
+
+    /// The largest screen the server can make. `xcb_randr_get_screen_size_range`.
+    static func largestScreen(_ c: any ScreenSource) -> Size {
+        guard let x = c.xcbConnection else { return .zero }
+        let cookie = xcb_randr_get_screen_size_range(x, xcb_window_t(truncatingIfNeeded: c.root))
+        count(c, 1)
+        return awaitReply { xcb_randr_get_screen_size_range_reply(x, cookie, $0) }.map { r in
+            defer { free(r) }
+            return Size(width: Double(r.pointee.max_width), height: Double(r.pointee.max_height))
+        } ?? .zero
+    }
+
+    /// The number of entries in a CRTC's gamma ramp (0: none). `xcb_randr_get_crtc_gamma_size`.
+    static func gammaSize(_ c: any ScreenSource, crtc: UInt) -> Int32 {
+        guard let x = c.xcbConnection else { return 0 }
+        let cookie = xcb_randr_get_crtc_gamma_size(x, xcb_randr_crtc_t(truncatingIfNeeded: crtc))
+        count(c, 1)
+        return awaitReply { xcb_randr_get_crtc_gamma_size_reply(x, cookie, $0) }.map { r in
+            defer { free(r) }
+            return Int32(r.pointee.size)
+        } ?? 0
+    }
+
+    /// Makes the server probe its outputs, as `xrandr` does (the dummy driver fills a connected output's
+    /// mode list then). `xcb_randr_get_screen_resources`.
+    static func probe(_ c: any ScreenSource) {
+        guard let x = c.xcbConnection else { return }
+        let cookie = xcb_randr_get_screen_resources(x, xcb_window_t(truncatingIfNeeded: c.root))
+        count(c, 1)
+        if let r = awaitReply({ xcb_randr_get_screen_resources_reply(x, cookie, $0) }) { free(r) }
     }
 
     /// Awaits one reply; an X error in its place is freed and read as no reply.

@@ -19,6 +19,8 @@ protocol ScreenSource: AnyObject {
     func checkAlive() throws(X11Error)
     /// The root window's size now.
     func rootSize() -> Size
+    /// The RandR reads made over the connection (round trips and requests): what tests count.
+    var randrTally: RandRBatch.Tally { get set }
     /// Without RandR 1.5: one screen per X screen, named SCREEN-n.
     func xScreens() -> [ScreenDescription]
 }

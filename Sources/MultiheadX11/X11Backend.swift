@@ -45,6 +45,9 @@ public final class X11Backend: DisplayBackend {
     /// How many windows the last presentation drew again.
     public var lastRedrawCount: Int { presenter?.lastRedrawCount ?? 0 }
 
+    /// The RandR reads this backend's connection made (round trips, requests): what tests count.
+    package var randrTally: RandRBatch.Tally { connection?.randrTally ?? .init() }
+
     /// The display name in use, once connected.
     public var displayName: String? { connection?.name }
 
@@ -59,10 +62,17 @@ public final class X11Backend: DisplayBackend {
     /// no application), as `multihead screens` does.
     /// It connects over XCB alone: Xlib's start-up would be most of the round trips.
     public static func snapshot(display: String? = nil, timeout: Double = 5) throws -> [ScreenDescription] {
+        var tally = RandRBatch.Tally()
+        return try snapshot(display: display, timeout: timeout, tally: &tally)
+    }
+
+    /// The same, saying what the RandR reads cost (for tests).
+    package static func snapshot(display: String?, timeout: Double, tally: inout RandRBatch.Tally) throws -> [ScreenDescription] {
         let c = try XCBConnection(name: display, timeout: timeout)
         defer { c.close() }
         let v = try requireRandR(c.randrVersion(), c)
         var reader = MonitorReader(connection: c, randr15: hasMonitors(v.major, v.minor))
+        defer { tally = c.randrTally }
         return try reader.read()
     }
 

@@ -16,6 +16,8 @@ final class XCBConnection: ScreenSource {
     private let screens: [(width: Int32, height: Int32, widthMM: Int32, heightMM: Int32)]
     private let defaultScreen: Int32
     private var closed = false
+    /// The RandR reads made over this connection: what tests count.
+    var randrTally = RandRBatch.Tally()
 
     /// Connects to `name` (nil or empty: `DISPLAY`, which must then be set). `xcb_connect`.
     init(name requested: String?, timeout: Double) throws(X11Error) {

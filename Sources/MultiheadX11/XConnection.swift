@@ -11,6 +11,8 @@ package final class XConnection {
     package let name: String
     private var closed = false
     private var grabDepth = 0
+    /// The RandR reads made over this connection: what tests count.
+    package var randrTally = RandRBatch.Tally()
 
     /// Bounds every wait on the server (connecting included).
     let watchdog: XWatchdog
@@ -165,12 +167,10 @@ package final class XConnection {
         return Size(width: Double(w), height: Double(h))
     }
 
-    /// The largest screen the server can make. `XRRGetScreenSizeRange`.
+    /// The largest screen the server can make. `xcb_randr_get_screen_size_range`.
     package func screenSizeRange() -> Size {
-        var minW: Int32 = 0, minH: Int32 = 0, maxW: Int32 = 0, maxH: Int32 = 0
         guard !isLost else { return .zero }
-        bounded { _ = XRRGetScreenSizeRange(display, root, &minW, &minH, &maxW, &maxH) }
-        return Size(width: Double(maxW), height: Double(maxH))
+        return bounded { RandRBatch.largestScreen(self) }
     }
 
     /// Sends buffered requests (XFlush).

@@ -13,25 +13,26 @@ struct RoundTripTests {
         let server = try await VirtualServer.start()
         defer { server.stop() }
         let app = try server.makeApplication()
+        let x11 = try #require(app.backend as? X11Backend)
         let log = ScreenNotificationLog(app)
         let frame = "640x480+1920+0"
 
-        var before = RandRBatch.tally
+        var before = x11.randrTally
         try server.plug("EXT-RT", frame)
         try app.synchronize()
         // GetMonitors, then the new monitor's name: two round trips, nothing of the resources.
-        #expect(RandRBatch.tally - before == .init(roundTrips: 2, requests: 2))
+        #expect(x11.randrTally - before == .init(roundTrips: 2, requests: 2))
         try server.unplug("EXT-RT")
         try app.synchronize()
 
-        before = RandRBatch.tally
+        before = x11.randrTally
         try server.plug("EXT-RT", frame)
         try app.synchronize()
-        #expect(RandRBatch.tally - before == .init(roundTrips: 1, requests: 1))
-        before = RandRBatch.tally
+        #expect(x11.randrTally - before == .init(roundTrips: 1, requests: 1))
+        before = x11.randrTally
         try server.unplug("EXT-RT")
         try app.synchronize()
-        #expect(RandRBatch.tally - before == .init(roundTrips: 1, requests: 1))
+        #expect(x11.randrTally - before == .init(roundTrips: 1, requests: 1))
         #expect(log.summary == ["connect EXT-RT", "disconnect EXT-RT", "connect EXT-RT", "disconnect EXT-RT"])
     }
 
@@ -45,9 +46,10 @@ struct RoundTripTests {
         let control = try server.controlConnection()
         let outputs = control.outputNames.count
         control.close()
-        let before = RandRBatch.tally
+        let x11 = try #require(app.backend as? X11Backend)
+        let before = x11.randrTally
         try app.refreshScreens()
-        let cost = RandRBatch.tally - before
+        let cost = x11.randrTally - before
         // {monitors, resources}, then every output's and every CRTC's info together; gamma was read before.
         #expect(cost.roundTrips == 2)
         #expect(cost.requests >= 2 + outputs)

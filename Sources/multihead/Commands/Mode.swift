@@ -1,6 +1,6 @@
 import ArgumentParser
 import Multihead
-import MultiheadTesting
+import MultiheadX11
 
 /// `multihead mode NAME WxH [--rate HZ]`: switch a monitor's mode.
 struct Mode: AsyncParsableCommand {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Multihead
-import MultiheadTesting
+import MultiheadX11
 
 /// `multihead plug NAME WxH+X+Y`: add a virtual monitor.
 struct Plug: AsyncParsableCommand {

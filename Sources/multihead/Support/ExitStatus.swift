@@ -51,6 +51,10 @@ func exitCode(for error: any Error) -> ExitCode {
         case .cannotCreate, .cannotWrite: return ExitCode(ExitStatus.cantCreate)
         default: return ExitCode(ExitStatus.software)
         }
+    case let e as ServerControlError:
+        // Every case is a person's mistake: a name, frame, rate, point or key the server cannot take.
+        printError(e.description)
+        return ExitCode(ExitStatus.usage)
     case let e as BitmapError:
         printError(e.description)
         return ExitCode(ExitStatus.cantCreate)

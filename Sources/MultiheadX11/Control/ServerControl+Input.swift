@@ -1,14 +1,12 @@
 internal import CXlib
-import Foundation
 import Multihead
-import MultiheadX11
 
 extension ServerControl {
     /// A screen's pixels as the server shows them (`XGetImage` over the monitor's rectangle).
     public func screenshot(of screenName: String) throws -> Bitmap {
         if let frame = monitorFrame(named: screenName) { return try Screenshot.capture(connection, frame) }
         try connection.checkAlive()
-        throw VirtualServerError.noSuchMonitor(screenName)
+        throw ServerControlError.noSuchMonitor(screenName)
     }
 
     /// The root window's pixels over a desktop rectangle.
@@ -72,7 +70,7 @@ extension ServerControl {
         try c.checkAlive()
         let sym = XStringToKeysym(name)
         let code = XKeysymToKeycode(c.display, sym)
-        guard sym != 0, code != 0 else { throw VirtualServerError.invalidMonitor("no key for \"\(name)\"") }
+        guard sym != 0, code != 0 else { throw ServerControlError.invalidInput("no key for \"\(name)\"") }
         let shift = XKeysymToKeycode(c.display, KeySym(XK_Shift_L))
         try c.trap("XTestFakeKeyEvent \(name)") {
             if shifted { XTestFakeKeyEvent(c.display, UInt32(shift), 1, 0) }
@@ -83,7 +81,7 @@ extension ServerControl {
     }
 
     private func move(to p: Point) throws {
-        guard p.isFinite else { throw VirtualServerError.invalidMonitor("point \(p)") }
+        guard p.isFinite else { throw ServerControlError.invalidInput("point \(p)") }
         let c = connection
         try c.trap("XTestFakeMotionEvent") { XTestFakeMotionEvent(c.display, -1, Int32(p.x.rounded()), Int32(p.y.rounded()), 0) }
     }
@@ -92,17 +90,6 @@ extension ServerControl {
         let c = connection
         try c.trap("XTestFakeButtonEvent") { XTestFakeButtonEvent(c.display, UInt32(button), down ? 1 : 0, 0) }
     }
-}
-
-extension VirtualServer {
-    /// A screen's pixels as the server shows them.
-    public func screenshot(of screenName: String) throws -> Bitmap { try controlConnection().screenshot(of: screenName) }
-    /// Clicks at a desktop point (XTest).
-    public func tap(at p: Point) throws { try controlConnection().tap(at: p) }
-    /// Drags along a path (XTest).
-    public func drag(from start: Point, through path: [Point]) throws { try controlConnection().drag(from: start, through: path) }
-    /// Types text (XTest).
-    public func type(_ text: String) throws { try controlConnection().type(text) }
 }
 
 extension ServerControl {

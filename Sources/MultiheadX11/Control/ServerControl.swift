@@ -1,10 +1,10 @@
 internal import CXlib
-import Foundation
+import Glibc
 import Multihead
-import MultiheadX11
 
 /// A connection for changing an X server's monitors as a person or a cable would: plug and unplug
-/// virtual monitors, set output modes. The test kit's servers use one; the CLI's `plug` uses one too.
+/// monitors, set output modes; and for acting on it as a person at it would (clicks, keys, screenshots).
+/// The CLI's `plug`, `unplug`, `mode` and `screenshot` use one, and so do the test kit's servers.
 @MainActor
 public final class ServerControl {
     let connection: XConnection
@@ -53,7 +53,7 @@ public final class ServerControl {
     static let privateMarkName = "_MULTIHEAD_PRIVATE_SERVER"
 
     /// Marks the server as the kit's own (a property on the root window holding our PID). `XChangeProperty`.
-    func markPrivate() throws {
+    package func markPrivate() throws {
         let c = connection
         let atom = XInternAtom(c.display, Self.privateMarkName, 0)
         var pid = UInt(getpid())
@@ -78,28 +78,28 @@ public final class ServerControl {
         try checkFrame(name, frame)
         let c = connection
         try c.grabbed {
-            // One read of the outputs (a request per output) serves every check below.
-            let outputs = outputsNow()
-            if outputs.contains(where: { $0.name == name }) {
+            // One read of RandR (two round trips) serves every check below and the change.
+            let state = try readState()
+            if state.output(named: name) != nil {
                 guard name != "screen" else {
-                    throw VirtualServerError.invalidMonitor("\"screen\" is Xvfb's own output; plug a virtual monitor under another name")
+                    throw ServerControlError.invalidMonitor("\"screen\" is Xvfb's own output; plug a virtual monitor under another name")
                 }
                 try OutputConfigurator(c).apply(output: name, .size(frame.size, refreshRate: refreshRate), origin: frame.origin,
-                                                primary: primary, makeMissing: true)
+                                                primary: primary, makeMissing: true, in: state)
                 // A monitor that is plugged in announces all its modes at once (its EDID); the dummy driver
                 // fills a connected output's list when probed, so probe now, inside the grab.
                 probe()
                 return
             }
             try Self.refuseRate(refreshRate, virtual: name)
-            try plugVirtual(name, frame: frame, primary: primary, outputs: outputs)
+            try plugVirtual(name, frame: frame, primary: primary, state)
         }
     }
 
     /// A virtual monitor has no timings, so no rate: asking for one is a mistake, not something to ignore.
     private static func refuseRate(_ rate: Double?, virtual name: String) throws {
         guard let rate else { return }
-        throw VirtualServerError.invalidMonitor(
+        throw ServerControlError.invalidMonitor(
             "\(name.terminalEscaped) is a virtual monitor, which has no refresh rate (asked for \(String(rate: rate)) Hz); rates exist on outputs, such as Xorg+dummy's DUMMY0…DUMMY15")
     }
 
@@ -108,7 +108,7 @@ public final class ServerControl {
         let largest = connection.screenSizeRange()
         guard frame.isFinite, !frame.isEmpty, frame.minX >= 0, frame.minY >= 0,
               frame.maxX <= largest.width, frame.maxY <= largest.height else {
-            throw VirtualServerError.invalidMonitor(
+            throw ServerControlError.invalidMonitor(
                 "\(name.terminalEscaped) \(frame): the frame must lie within the largest screen, \(Int(largest.width))x\(Int(largest.height)) at (0, 0)")
         }
     }
@@ -116,13 +116,13 @@ public final class ServerControl {
     /// Defines (or redefines) a virtual monitor; the caller holds the grab and has checked the frame. On
     /// Xvfb, a monitor that holds the output `screen` keeps it, and the first client monitor takes it
     /// (lighting `screen` again if it was off).
-    private func plugVirtual(_ name: String, frame: Rect, primary: Bool, outputs: [RandR.OutputInfo]) throws {
-        let monitors = liveMonitors()
-        let lone = Self.xvfbOutput(in: outputs)
+    private func plugVirtual(_ name: String, frame: Rect, primary: Bool, _ state: RandRState) throws {
+        let monitors = Self.liveMonitors(state)
+        let lone = Self.xvfbOutput(in: state.outputs)
         let old = monitors.first { $0.name == name }
         let holder = lone.flatMap { s in monitors.first { $0.name != s.name && $0.outputs.contains(s.id) } }
         let takesScreen = lone != nil && (holder == nil || holder?.name == name)
-        if let lone, takesScreen, lone.crtc == 0 { try relight(lone) }
+        if let lone, takesScreen, lone.crtc == 0 { try relight(lone, state) }
         if old != nil { try deleteMonitor(name: name) }
         try addMonitor(name: name, frame: frame, primary: primary || (old?.primary ?? false),
                        outputs: takesScreen ? lone.map { [$0.id] } ?? [] : [])
@@ -136,24 +136,16 @@ public final class ServerControl {
         var outputs: [UInt]
     }
 
-    /// The active monitors with their names. `XRRGetMonitors`, `XGetAtomName`.
-    func liveMonitors() -> [LiveMonitor] {
-        let c = connection
-        guard !c.isLost else { return [] }
-        return c.bounded {
-            (RandR.monitors(c) ?? []).compactMap { m in
-                RandR.atomName(c, m.nameAtom).map { LiveMonitor(name: $0, frame: m.frame, primary: m.primary, outputs: m.outputs) }
-            }
+    /// The active monitors with their names, as a read of RandR says.
+    static func liveMonitors(_ state: RandRState) -> [LiveMonitor] {
+        state.monitors.compactMap { m in
+            state.name(of: m).map { LiveMonitor(name: $0, frame: m.frame, primary: m.primary, outputs: m.outputs) }
         }
     }
 
-    /// The server's outputs as they are now: one read serves every check of a plug, unplug or mode change.
-    /// `XRRGetScreenResourcesCurrent`, `XRRGetOutputInfo`, `XRRGetCrtcInfo`.
-    private func outputsNow() -> [RandR.OutputInfo] {
-        let c = connection
-        guard !c.isLost else { return [] }
-        return c.bounded { RandR.resources(c)?.outputs.values.map { $0 } ?? [] }
-    }
+    /// What RandR says now (`RandRState`, two round trips): one read serves every check of a plug, unplug
+    /// or mode change, and the change itself.
+    func readState() throws -> RandRState { try OutputConfigurator(connection).read() }
 
     /// Xvfb's one output `screen` (an Xvfb has no other), or nil on any other server.
     private static func xvfbOutput(in outputs: [RandR.OutputInfo]) -> RandR.OutputInfo? {
@@ -162,16 +154,18 @@ public final class ServerControl {
     }
 
     /// Gives Xvfb's `screen` back its CRTC (its one mode is the framebuffer's size), as a plain Xvfb has it.
-    private func relight(_ output: RandR.OutputInfo) throws {
-        try OutputConfigurator(connection).apply(output: output.name, .size(connection.rootSize(), refreshRate: nil), origin: .zero)
+    private func relight(_ output: RandR.OutputInfo, _ state: RandRState) throws {
+        try OutputConfigurator(connection).apply(output: output.name, .size(connection.rootSize(), refreshRate: nil), origin: .zero,
+                                                 in: state)
     }
 
     /// The names of the server's outputs (connectors).
-    public var outputNames: [String] { outputsNow().map(\.name).sorted() }
+    public var outputNames: [String] { ((try? readState())?.outputs ?? []).map(\.name).sorted() }
 
     /// A monitor's frame on the desktop, if it is active.
     public func monitorFrame(named name: String) -> Rect? {
-        liveMonitors().first { $0.name == name }?.frame
+        guard let state = try? readState(), let m = state.monitor(named: name) else { return nil }
+        return m.frame
     }
 
     /// Unplugs a monitor: an output's CRTC goes off (`xrandr --output NAME --off`); a virtual monitor is
@@ -188,27 +182,28 @@ public final class ServerControl {
         try requireRandR15()
         let c = connection
         try c.grabbed {
-            let outputs = outputsNow()
-            if let output = outputs.first(where: { $0.name == name }) {
-                let wasPrimary = primaryOutputID() == output.id
-                guard try OutputConfigurator(c).turnOff(output: name) else {
-                    throw VirtualServerError.noSuchMonitor("\(name.terminalEscaped) (not plugged)")
+            let state = try readState()
+            if let output = state.output(named: name) {
+                let wasPrimary = state.primaryOutput == output.id
+                guard try OutputConfigurator(c).turnOff(output: name, in: state) else {
+                    throw ServerControlError.noSuchMonitor("\(name.terminalEscaped) (not plugged)")
                 }
-                if wasPrimary && !keepPrimary { try setPrimaryOutput(Self.nextMain(after: liveMonitors())?.outputs.first) }
+                // The monitors once the output is off: read again, as the server recomputes them.
+                if wasPrimary && !keepPrimary { try setPrimaryOutput(Self.nextMain(after: Self.liveMonitors(readState()))?.outputs.first) }
                 return
             }
-            let before = liveMonitors()
+            let before = Self.liveMonitors(state)
             guard let gone = before.first(where: { $0.name == name }) else {
-                throw VirtualServerError.noSuchMonitor("\(name.terminalEscaped) (not plugged)")
+                throw ServerControlError.noSuchMonitor("\(name.terminalEscaped) (not plugged)")
             }
             try deleteMonitor(name: name)
             let rest = before.filter { $0.name != name }
-            let lone = Self.xvfbOutput(in: outputs)
+            let lone = Self.xvfbOutput(in: state.outputs)
             let heldScreen = lone.map { gone.outputs.contains($0.id) } ?? false
             let handPrimary = gone.primary && !keepPrimary
             guard heldScreen || handPrimary else { return }
             guard let next = handPrimary ? Self.nextMain(after: rest) : (rest.first { $0.primary } ?? Self.nextMain(after: rest)) else {
-                if heldScreen, let lone { try OutputConfigurator(c).turnOff(output: lone.name) }
+                if heldScreen, let lone { try OutputConfigurator(c).turnOff(output: lone.name, in: state) }
                 return
             }
             // Xvfb will not redefine a monitor under its own name: the new main is deleted and added again.
@@ -225,18 +220,10 @@ public final class ServerControl {
             .min { ($0.frame.minY, $0.frame.minX) < ($1.frame.minY, $1.frame.minX) }
     }
 
-    /// The name of RandR's primary output, if one is set. `XRRGetOutputPrimary`.
+    /// The name of RandR's primary output, if one is set.
     public func primaryOutputName() -> String? {
-        guard let id = primaryOutputID() else { return nil }
-        return outputsNow().first { $0.id == id }?.name
-    }
-
-    /// RandR's primary output, if one is set. `XRRGetOutputPrimary`.
-    private func primaryOutputID() -> UInt? {
-        let c = connection
-        guard !c.isLost else { return nil }
-        let id = c.bounded { UInt(XRRGetOutputPrimary(c.display, c.root)) }
-        return id != 0 ? id : nil
+        guard let state = try? readState(), state.primaryOutput != 0 else { return nil }
+        return state.output(state.primaryOutput)?.name
     }
 
     /// Makes an output RandR's primary (none: no primary). `XRRSetOutputPrimary`.
@@ -258,16 +245,18 @@ public final class ServerControl {
         try requireRandR15()
         let c = connection
         return try c.grabbed {
-            let outputs = outputsNow()
-            if outputs.contains(where: { $0.name == name }) {
-                return try OutputConfigurator(c).apply(output: name, .size(size, refreshRate: refreshRate), makeMissing: true)
+            let state = try readState()
+            if state.output(named: name) != nil {
+                return try OutputConfigurator(c).apply(output: name, .size(size, refreshRate: refreshRate), makeMissing: true, in: state)
             }
-            guard !outputsOnly else { throw VirtualServerError.noSuchMonitor("output \(name.terminalEscaped)") }
-            guard let frame = monitorFrame(named: name) else { throw VirtualServerError.noSuchMonitor("\(name.terminalEscaped) (not plugged)") }
+            guard !outputsOnly else { throw ServerControlError.noSuchMonitor("output \(name.terminalEscaped)") }
+            guard let frame = state.monitor(named: name)?.frame else {
+                throw ServerControlError.noSuchMonitor("\(name.terminalEscaped) (not plugged)")
+            }
             try Self.refuseRate(refreshRate, virtual: name)
             let resized = Rect(origin: frame.origin, size: size)
             try checkFrame(name, resized)
-            try plugVirtual(name, frame: resized, primary: false, outputs: outputs)
+            try plugVirtual(name, frame: resized, primary: false, state)
             return ScreenMode(size: size)
         }
     }
@@ -276,18 +265,18 @@ public final class ServerControl {
     @discardableResult
     public func setOutputMode(_ name: String, width: Int, height: Int, refreshRate: Double? = nil) throws -> ScreenMode {
         guard width > 0, height > 0, width <= 32767, height <= 32767 else {
-            throw VirtualServerError.invalidMonitor("mode \(width)x\(height)")
+            throw ServerControlError.invalidMonitor("mode \(width)x\(height)")
         }
         return try setMode(name, size: Size(width: Double(width), height: Double(height)), refreshRate: refreshRate, outputsOnly: true)
     }
 
     /// Names RandR can take: not empty, at most 255 bytes, no NUL.
-    static func validate(name: String) throws {
-        guard !name.isEmpty else { throw VirtualServerError.invalidMonitor("a monitor needs a name") }
+    package static func validate(name: String) throws {
+        guard !name.isEmpty else { throw ServerControlError.invalidMonitor("a monitor needs a name") }
         guard name.utf8.count <= 255 else {
-            throw VirtualServerError.invalidMonitor("a monitor name has at most 255 bytes, not \(name.utf8.count)")
+            throw ServerControlError.invalidMonitor("a monitor name has at most 255 bytes, not \(name.utf8.count)")
         }
-        guard !name.contains("\0") else { throw VirtualServerError.invalidMonitor("a monitor name cannot hold NUL") }
+        guard !name.contains("\0") else { throw ServerControlError.invalidMonitor("a monitor name cannot hold NUL") }
     }
 
     /// Virtual monitors and their changes need RandR 1.5.
@@ -326,7 +315,7 @@ public final class ServerControl {
     package func deleteMonitor(name: String) throws {
         let c = connection
         let atom = Atom(atom(name, create: false))
-        guard atom != 0 else { throw VirtualServerError.noSuchMonitor(name.terminalEscaped) }
+        guard atom != 0 else { throw ServerControlError.noSuchMonitor(name.terminalEscaped) }
         try c.trap("RRDeleteMonitor \(name.terminalEscaped)") { XRRDeleteMonitor(c.display, c.root, atom) }
     }
 
@@ -338,10 +327,10 @@ public final class ServerControl {
         return a
     }
 
-    /// Makes the server probe its outputs, as `xrandr` does. `XRRGetScreenResources`.
-    func probe() {
+    /// Makes the server probe its outputs, as `xrandr` does. `xcb_randr_get_screen_resources`.
+    package func probe() {
         let c = connection
         guard !c.isLost else { return }
-        c.bounded { if let res = XRRGetScreenResources(c.display, c.root) { XRRFreeScreenResources(res) } }
+        c.bounded { RandRBatch.probe(c) }
     }
 }
