@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "Multihead", targets: ["Multihead"]),
         .library(name: "MultiheadX11", targets: ["MultiheadX11"]),
+        .library(name: "MultiheadInMemory", targets: ["MultiheadInMemory"]),
         .library(name: "MultiheadTesting", targets: ["MultiheadTesting"]),
         .library(name: "MultiheadTestingTraits", targets: ["MultiheadTestingTraits"]),
         .executable(name: "multihead", targets: ["multihead"]),
@@ -31,6 +32,11 @@ let package = Package(
         .target(
             name: "Multihead",
             dependencies: [.product(name: "Logging", package: "swift-log")]
+        ),
+        // The in-memory backend for pure model tests, apart from the model (swift-nio's NIOEmbedded).
+        .target(
+            name: "MultiheadInMemory",
+            dependencies: ["Multihead"]
         ),
         .target(
             name: "MultiheadX11",
@@ -59,10 +65,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "multihead-bench",
-            dependencies: ["Multihead", "MultiheadX11", "MultiheadTesting"]
+            dependencies: ["Multihead", "MultiheadInMemory", "MultiheadX11", "MultiheadTesting"]
         ),
-        .testTarget(name: "MultiheadTests", dependencies: ["Multihead"]),
-        .testTarget(name: "MultiheadX11Tests", dependencies: ["Multihead", "MultiheadX11", "MultiheadTesting", "MultiheadTestingTraits"]),
+        .testTarget(name: "MultiheadTests", dependencies: ["Multihead", "MultiheadInMemory"]),
+        .testTarget(name: "MultiheadX11Tests", dependencies: ["Multihead", "MultiheadInMemory", "MultiheadX11", "MultiheadTesting", "MultiheadTestingTraits"]),
         .testTarget(name: "multiheadTests", dependencies: ["Multihead", "MultiheadTesting", "multihead"]),
     ]
 )

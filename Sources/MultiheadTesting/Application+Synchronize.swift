@@ -1,5 +1,4 @@
 import Multihead
-import MultiheadX11
 
 extension Application {
     /// A barrier for tests: waits until the X server has answered everything this application sent,
@@ -7,14 +6,11 @@ extension Application {
     /// and waits until the server has drawn them. After a kit call such as `plug` returned, the application
     /// has seen all of its consequences and the server shows them: no waiting on time.
     public func synchronize() throws {
-        guard let x11 = backend as? X11Backend else {
-            backend.processPendingEvents()
-            flush()
-            return
-        }
-        try x11.sync()
+        // Twice: the handlers of the events the first barrier brought may change windows, whose push the
+        // second barrier waits for.
+        try backend.synchronize()
         flush()
-        try x11.sync()
+        try backend.synchronize()
         flush()
     }
 }

@@ -39,13 +39,12 @@ extension Application {
     }
 
     private func writeScreenshots(prefix: String) -> [String] {
-        guard let x11 = backend as? X11Backend else { return [] }
         let env = ProcessInfo.processInfo.environment["MULTIHEAD_ARTIFACTS"] ?? ""
         let dir = env.isEmpty ? NSTemporaryDirectory() + "mh-artifacts-\(getpid())" : env
         guard (try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)) != nil else { return [] }
         return screens.compactMap { s in
             let path = "\(dir)/\(prefix)-\(s.name.filter { $0.isLetter || $0.isNumber || $0 == "-" }).png"
-            guard let shot = try? x11.screenshot(of: s), shot.width > 0, (try? shot.writePNG(to: path)) != nil else { return nil }
+            guard let shot = try? backend.pixels(in: s.frame), shot.width > 0, (try? shot.writePNG(to: path)) != nil else { return nil }
             return path
         }
     }

@@ -62,7 +62,8 @@ public final class VirtualServer {
     let process: ChildProcess
     let serverAuthFile: String
     var control: MultiheadX11.ServerControl?
-    private var sharedAttached = false
+    /// The backend `attachShared()` gave `Application.shared`, while it has it.
+    private weak var sharedBackend: X11Backend?
     private(set) var stopped = false
 
     init(kind: Kind, display: String, process: ChildProcess, authorityFile: String, serverAuthFile: String, framebuffer: Size) {
@@ -153,12 +154,13 @@ public final class VirtualServer {
     }
 
     /// Attaches `Application.shared` to this server, so that code written the UIKit way (`Screen.main`,
-    /// `Screen.screens`, `Window(frame:)`) runs on it as it is; `stop()` gives the shared application its
-    /// in-memory backend back. Returns `Application.shared`.
+    /// `Screen.screens`, `Window(frame:)`) runs on it as it is; `stop()` detaches the shared application
+    /// again (`Application.detach()`). Returns `Application.shared`.
     @discardableResult
     public func attachShared() throws -> Application {
-        try Application.shared.attach(X11Backend(display: display))
-        sharedAttached = true
+        let backend = X11Backend(display: display)
+        try Application.shared.attach(backend)
+        sharedBackend = backend
         return Application.shared
     }
 
@@ -197,10 +199,7 @@ public final class VirtualServer {
     public func stop() {
         guard !stopped else { return }
         stopped = true
-        if sharedAttached, let b = Application.shared.backend as? X11Backend, b.displayName == display {
-            // The in-memory backend cannot fail to start.
-            try? Application.shared.attach(InMemoryBackend())
-        }
+        if let b = sharedBackend, Application.shared.backend === b { Application.shared.detach() }
         control?.close()
         control = nil
         process.terminate()

@@ -79,6 +79,9 @@ extension X11Backend {
         return try Screenshot.capture(c, rect)
     }
 
+    /// The pixels of a desktop rectangle (`DisplayBackend`'s screenshot): what `screenshot(of:)` reads.
+    public func pixels(in rect: Rect) throws -> Bitmap? { try screenshot(of: rect) }
+
     /// The whole desktop's pixels (the root window).
     public func desktopScreenshot() throws -> Bitmap {
         guard let c = connection else { throw X11Error.connectionLost(requestedDisplay ?? "") }

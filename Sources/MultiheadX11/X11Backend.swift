@@ -213,10 +213,14 @@ public final class X11Backend: DisplayBackend {
         return false
     }
 
+    /// The barrier under its first name.
+    @available(*, deprecated, renamed: "synchronize()")
+    public func sync() throws { try synchronize() }
+
     /// A barrier: waits until the server has answered everything sent so far (`XSync`), then handles every
     /// event that arrived before that answer. After another client's change returned (the kit's `plug`
     /// syncs), the model has seen its consequences once this returns.
-    public func sync() throws {
+    public func synchronize() throws {
         guard let c = connection else { throw X11Error.connectionLost(requestedDisplay ?? "") }
         try c.checkAlive()
         c.bounded { _ = XSync(c.display, 0) }

@@ -1,5 +1,6 @@
 import Foundation
 import Multihead
+import MultiheadInMemory
 
 @MainActor
 func benchStacking(windows n: Int) throws {

@@ -1,4 +1,5 @@
 @testable import Multihead
+import MultiheadInMemory
 import Testing
 
 @MainActor

@@ -1,4 +1,5 @@
 @testable import Multihead
+import MultiheadInMemory
 import Testing
 
 /// A view that records the touches and presses that reach it.

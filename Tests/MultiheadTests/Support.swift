@@ -1,5 +1,6 @@
 import Foundation
 @testable import Multihead
+import MultiheadInMemory
 
 /// Records the window and screen events of one application, in order, as "kind NAME" (through the
 /// application's main-actor observations, which follow each notification).

@@ -1,5 +1,6 @@
 import Foundation
 @testable import Multihead
+import MultiheadInMemory
 import Testing
 
 /// A window that lets touches through where none of its views takes them (a pass-through overlay).

@@ -1,5 +1,6 @@
 import Foundation
 import Multihead
+import MultiheadInMemory
 import MultiheadTesting
 import MultiheadTestingTraits
 import MultiheadX11

@@ -9,7 +9,8 @@ import Logging
 @MainActor
 public final class Application: Responder {
     /// The application that `Screen.screens`, `Screen.main` and `Window(frame:)` use; attach a real
-    /// backend with `attach(_:)` (until then it has an in-memory backend with one 1920×1080 screen).
+    /// backend with `attach(_:)`. Until then it has none (`hasBackend` is false): one 1920×1080 stand-in
+    /// screen, nothing shown, and a warning in the log at the first window it cannot show.
     public static var shared = Application()
 
     /// Where the model logs refused input and recovered faults.
@@ -49,12 +50,24 @@ public final class Application: Responder {
         try start(backend)
     }
 
-    /// The default application: an in-memory backend with one 1920×1080 screen.
+    /// The default application: no backend yet.
     override convenience init() {
-        // The in-memory backend cannot fail to start.
-        do { try self.init(backend: InMemoryBackend()) } catch {
-            fatalError("the in-memory backend failed to start: \(error)")
+        // The detached backend cannot fail to start.
+        do { try self.init(backend: DetachedBackend()) } catch {
+            fatalError("the detached backend failed to start: \(error)")
         }
+    }
+
+    /// Whether a backend is attached: false for `Application.shared` until `attach(_:)`, and after
+    /// `detach()`.
+    public var hasBackend: Bool { !(backend is DetachedBackend) }
+
+    /// Lets the backend go (it stops): the application has no display again, as before `attach(_:)`.
+    /// The screens are replaced by the stand-in without notifications.
+    public func detach() {
+        guard hasBackend else { return }
+        // The detached backend cannot fail to start.
+        try? attach(DetachedBackend())
     }
 
     /// Replaces the backend (for example with the X11 one): the screens are re-read without

@@ -21,6 +21,30 @@ public protocol DisplayBackend: AnyObject {
     func present(_ scene: Scene)
     /// Gives the keyboard focus to the window shown for `window`, or takes it away (`nil`).
     func focus(_ window: Window?)
+    /// A barrier: returns once the display server has answered everything sent so far, with every event
+    /// that came before that answer handled. The default handles what is pending (nothing to wait for).
+    func synchronize() throws
+    /// Waits up to `timeout` seconds for the display server to send something and handles it; a
+    /// descriptor `hangUp` whose hang-up or error also ends the wait. False once the connection is lost,
+    /// or (the default) when the backend has nothing to wait on.
+    func waitForEvents(timeout: Double, orHangUpOf hangUp: Int32?) -> Bool
+    /// The pixels the display shows over a desktop rectangle; nil (the default) where the backend
+    /// cannot read them back.
+    func pixels(in rect: Rect) throws -> Bitmap?
+}
+
+extension DisplayBackend {
+    /// Handles what is pending: a backend without a server has nothing to wait for.
+    public func synchronize() throws { processPendingEvents() }
+
+    /// Handles what is pending and says there is nothing to wait on.
+    public func waitForEvents(timeout: Double, orHangUpOf hangUp: Int32?) -> Bool {
+        processPendingEvents()
+        return false
+    }
+
+    /// None: this backend cannot read pixels back.
+    public func pixels(in rect: Rect) throws -> Bitmap? { nil }
 }
 
 /// The model's event input, handed to a backend at `start`: the only way a backend reports anything.

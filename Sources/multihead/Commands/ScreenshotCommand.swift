@@ -21,18 +21,19 @@ struct ScreenshotCommand: AsyncParsableCommand {
     func run() async throws {
         try await withExitStatus {
             let app = try connectShared(options.display)
-            guard let backend = app.backend as? X11Backend else { throw UsageError(message: "not an X11 display") }
-            let bitmap: Bitmap
+            let backend = app.backend
+            let captured: Bitmap?
             if let screen {
                 guard let s = app.screen(named: screen) else {
                     throw UsageError(message: "no screen named \(screen.terminalEscaped); the screens are \(app.screens.map(\.name.terminalEscaped).joined(separator: ", "))")
                 }
-                bitmap = try backend.screenshot(of: s)
+                captured = try backend.pixels(in: s.frame)
             } else {
                 // The monitors' union, not the whole framebuffer (Xvfb's is larger than its monitors).
                 let union = app.screens.dropFirst().reduce(app.mainScreen.frame) { $0.union($1.frame) }
-                bitmap = try backend.screenshot(of: union)
+                captured = try backend.pixels(in: union)
             }
+            guard let bitmap = captured else { throw UsageError(message: "this display cannot be read back") }
             guard bitmap.width > 0, bitmap.height > 0 else {
                 throw UsageError(message: "\(screen.map { "screen \($0.terminalEscaped)" } ?? "the desktop") lies outside the framebuffer; nothing to capture")
             }

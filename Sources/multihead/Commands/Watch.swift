@@ -31,7 +31,7 @@ struct Watch: AsyncParsableCommand {
         try await withExitStatus {
             // --timeout counts from the start, connecting included: the connection may not wait longer.
             let app = try connectShared(options.display, timeout: min(5, timeout?.value ?? 5))
-            guard let backend = app.backend as? X11Backend else { return }
+            let backend = app.backend
             var seen = 0, readerGone = false
             let json = self.json, count = self.count.map { Int($0.value) }
             // Printed in the turn that posts the event: the line leaves as soon as the model knows.

@@ -1,3 +1,5 @@
+import Multihead
+
 /// A backend with no display server, for pure model tests: a script says which screens come and go,
 /// and it records what would be shown (swift-nio's embedded channel, SDL's dummy video driver).
 @MainActor

@@ -2,47 +2,7 @@ internal import CCairo
 import Foundation
 import Multihead
 
-/// Pixels read back from the server or rendered offscreen: 0x00RRGGBB, row by row.
-public struct Bitmap: Equatable, Sendable {
-    /// Width in pixels.
-    public let width: Int
-    /// Height in pixels.
-    public let height: Int
-    /// The pixels, `width × height`, top row first, each 0x00RRGGBB.
-    public var pixels: [UInt32]
-
-    /// A black bitmap.
-    public init(width: Int, height: Int) {
-        self.width = max(0, width)
-        self.height = max(0, height)
-        pixels = Array(repeating: 0, count: self.width * self.height)
-    }
-
-    /// The pixel at (x, y) as 0xRRGGBB; nil outside.
-    public func pixel(x: Int, y: Int) -> UInt32? {
-        guard x >= 0, y >= 0, x < width, y < height else { return nil }
-        return pixels[y * width + x]
-    }
-
-    /// The pixel at (x, y) as a colour; nil outside.
-    public func color(x: Int, y: Int) -> Color? {
-        pixel(x: x, y: y).map {
-            Color(red: Double(($0 >> 16) & 0xFF) / 255, green: Double(($0 >> 8) & 0xFF) / 255, blue: Double($0 & 0xFF) / 255)
-        }
-    }
-
-    /// A colour as this bitmap stores it (0xRRGGBB, each component rounded to 8 bits).
-    public static func rgb(_ c: Color) -> UInt32 {
-        func b(_ v: Double) -> UInt32 { UInt32((v * 255).rounded()) }
-        return b(c.red) << 16 | b(c.green) << 8 | b(c.blue)
-    }
-
-    /// How many pixels differ from another bitmap of the same size (all of them if sizes differ).
-    public func differingPixels(from other: Bitmap) -> Int {
-        guard width == other.width, height == other.height else { return max(pixels.count, other.pixels.count) }
-        return zip(pixels, other.pixels).reduce(0) { $0 + ($1.0 != $1.1 ? 1 : 0) }
-    }
-
+extension Bitmap {
     /// Writes a PNG file: to a temporary file beside it, renamed over `path` only once complete, so that
     /// on any failure an existing file is left as it was.
     public func writePNG(to path: String) throws {
