@@ -35,8 +35,8 @@ package struct OutputConfigurator {
                 mode = try makeMode(size: size, refreshRate: rate ?? 60, output: name)
             }
             guard let mode else { throw ScreenError.refused(screen: name, reason: "it has no such mode") }
-            if !output.modes.contains(UInt(mode.id)) {
-                try c.trap("RRAddOutputMode \(name)") { XRRAddOutputMode(c.display, RROutput(output.id), RRMode(mode.id)) }
+            if !output.modes.contains(UInt(mode.backendID)) {
+                try c.trap("RRAddOutputMode \(name)") { XRRAddOutputMode(c.display, RROutput(output.id), RRMode(mode.backendID)) }
             }
             let current = output.crtc != 0 ? state.crtc(output.crtc) : nil
             let crtc = output.crtc != 0 ? output.crtc : try freeCrtc(for: output, state)
@@ -46,7 +46,7 @@ package struct OutputConfigurator {
             try growScreen(toHold: Rect(origin: at, size: shown), for: name, largest: state.largestScreen)
             var outputs = (current?.outputs ?? [output.id]).map { RROutput($0) }
             if !outputs.contains(RROutput(output.id)) { outputs.append(RROutput(output.id)) }
-            try setCrtc(crtc, state, x: Int32(at.x), y: Int32(at.y), mode: UInt(mode.id), rotation: rotation, outputs: &outputs,
+            try setCrtc(crtc, state, x: Int32(at.x), y: Int32(at.y), mode: UInt(mode.backendID), rotation: rotation, outputs: &outputs,
                         request: "RRSetCrtcConfig \(name) \(mode)")
             if primary { try c.trap("RRSetOutputPrimary \(name)") { XRRSetOutputPrimary(c.display, c.root, RROutput(output.id)) } }
             return mode
@@ -104,7 +104,7 @@ package struct OutputConfigurator {
         case .size(let size, let rate):
             // The output's own modes first (in its order, preferred first), then any the server knows.
             let own = output.modes.compactMap { state.mode($0) }
-            let others = state.resources.modes.entries.map(\.value.mode).filter { !output.modes.contains(UInt($0.id)) }
+            let others = state.resources.modes.entries.map(\.value.mode).filter { !output.modes.contains(UInt($0.backendID)) }
             for (pool, preferred) in [(own, output.preferredCount), (others, 0)] {
                 switch ModeChoice.choose(pool, preferredCount: preferred, size: size, refreshRate: rate) {
                 case .success(let m): return m
@@ -139,7 +139,7 @@ package struct OutputConfigurator {
         mi.pointee.dotClock = UInt(t.dotClock)
         mi.pointee.modeFlags = UInt(RR_HSyncNegative | RR_VSyncPositive)
         let id = try c.trap("RRCreateMode \(name)") { XRRCreateMode(c.display, c.root, mi) }
-        return ScreenMode(width: Int(t.width), height: Int(t.height), refreshRate: t.refreshRate, id: UInt64(id))
+        return ScreenMode(width: Int(t.width), height: Int(t.height), refreshRate: t.refreshRate, backendID: UInt64(id))
     }
 
     /// A CRTC that drives nothing and can drive the output.

@@ -75,7 +75,7 @@ package enum RandR {
         let interlaced = flags & UInt64(RR_Interlace) != 0
         let hz = ModeTimings.refreshRate(dotClock: dotClock, hTotal: hTotal, vTotal: vTotal,
                                          doubleScan: flags & UInt64(RR_DoubleScan) != 0, interlaced: interlaced)
-        return ScreenMode(width: width, height: height, refreshRate: hz, isInterlaced: interlaced, id: id)
+        return ScreenMode(width: width, height: height, refreshRate: hz, isInterlaced: interlaced, backendID: id)
     }
 
     /// The brightness a gamma ramp says from the top of its red ramp.

@@ -11,8 +11,8 @@ extension X11Backend {
         guard let (output, _) = try activeOutput(named: name, c) else {
             throw ScreenError.refused(screen: name, reason: "it has no output with a CRTC")
         }
-        let request: OutputConfigurator.Request = mode.id != 0
-            ? .mode(id: mode.id) : .size(mode.size, refreshRate: mode.refreshRate > 0 ? mode.refreshRate : nil)
+        let request: OutputConfigurator.Request = mode.backendID != 0
+            ? .mode(id: mode.backendID) : .size(mode.size, refreshRate: mode.refreshRate > 0 ? mode.refreshRate : nil)
         try OutputConfigurator(c).apply(output: output.name, request)
     }
 

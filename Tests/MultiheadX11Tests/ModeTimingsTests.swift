@@ -38,10 +38,10 @@ struct ModeTimingsTests {
     }
 
     static let hd = Size(width: 1920, height: 1080)
-    static let i1080 = ScreenMode(width: 1920, height: 1080, refreshRate: 60.00, isInterlaced: true, id: 1)
-    static let hz144 = ScreenMode(width: 1920, height: 1080, refreshRate: 143.86, id: 2)
-    static let hz5994 = ScreenMode(width: 1920, height: 1080, refreshRate: 59.94, id: 3)
-    static let cvt60 = ScreenMode(width: 1920, height: 1080, refreshRate: 59.96, id: 4)
+    static let i1080 = ScreenMode(width: 1920, height: 1080, refreshRate: 60.00, isInterlaced: true, backendID: 1)
+    static let hz144 = ScreenMode(width: 1920, height: 1080, refreshRate: 143.86, backendID: 2)
+    static let hz5994 = ScreenMode(width: 1920, height: 1080, refreshRate: 59.94, backendID: 3)
+    static let cvt60 = ScreenMode(width: 1920, height: 1080, refreshRate: 59.96, backendID: 4)
 
     @Test("with a rate, the nearest within 0.5 Hz; else the rates there are")
     func chooseByRate() {
@@ -67,7 +67,7 @@ struct ModeTimingsTests {
         #expect(RandR.orientation(2) == (90, .none))
         #expect(RandR.orientation(4 | 16) == (180, .x))
         #expect(RandR.orientation(8 | 16 | 32) == (270, .xy))
-        let m = ScreenMode(width: 1920, height: 1080, refreshRate: 60, id: 9)
+        let m = ScreenMode(width: 1920, height: 1080, refreshRate: 60, backendID: 9)
         #expect(m.rotated(byDegrees: 90).size == Size(width: 1080, height: 1920))
         #expect(m.rotated(byDegrees: 270).size == Size(width: 1080, height: 1920))
         #expect(m.rotated(byDegrees: 180) == m)

@@ -51,7 +51,7 @@ struct RandRTruthTests {
         let modes = app.mainScreen.availableModes
         #expect(modes.count >= 5 + 1)
         for m in modes {
-            let t = try #require(truth[m.id], "mode \(m.id) missing from xrandr")
+            let t = try #require(truth[m.backendID], "mode \(m.backendID) missing from xrandr")
             #expect(String(format2: m.refreshRate) == t.rate, "\(m)")
             #expect(m.isInterlaced == t.interlaced, "\(m)")
         }
@@ -77,7 +77,7 @@ struct RandRTruthTests {
         #expect(String(format2: m144.refreshRate) == "143.86")
         let m5994 = try server.setOutputMode("DUMMY1", width: 1920, height: 1080, refreshRate: 59.94)
         try app.synchronize()
-        #expect(screen.currentMode?.id == m5994.id && String(format2: m5994.refreshRate) == "59.94")
+        #expect(screen.currentMode?.backendID == m5994.backendID && String(format2: m5994.refreshRate) == "59.94")
         let i = try server.setOutputMode("DUMMY1", width: 1920, height: 1080, refreshRate: 60)
         // Asked by rate, the nearest is 1080i at 60.00 Hz: interlaced is chosen only when asked like this.
         #expect(i.isInterlaced && String(format2: i.refreshRate) == "60.00")

@@ -76,4 +76,18 @@ struct XorgDummyTests {
             return pixel == Bitmap.rgb(.green)
         }))
     }
+
+    @Test("a mode built from its values (no RandR id) is set on the output and read back")
+    func modeByValue() async throws {
+        let server = try await VirtualServer.start(.xorgDummy, monitors: [.init("DUMMY0", "1920x1080+0+0", primary: true)])
+        defer { server.stop() }
+        let app = try server.makeApplication()
+        let screen = app.mainScreen
+        let target = try #require(screen.availableModes.first { $0.size != screen.frame.size && !$0.isInterlaced && $0.size.width <= 1920 })
+        let built = ScreenMode(size: target.size, refreshRate: target.refreshRate, isInterlaced: target.isInterlaced)
+        try screen.setCurrentMode(built)
+        try app.synchronize()
+        #expect(screen.currentMode == built)
+        #expect(screen.frame.size == target.size)
+    }
 }

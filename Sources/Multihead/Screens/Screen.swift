@@ -110,9 +110,10 @@ public final class Screen {
     /// Switches the screen to one of its `availableModes`; throws when the backend refuses.
     public func setCurrentMode(_ mode: ScreenMode) throws {
         guard isConnected, let app = application else { throw ScreenError.disconnected(name) }
-        guard availableModes.contains(mode) else { throw ScreenError.modeNotAvailable(mode, screen: name) }
-        if mode == currentMode { return }
-        try app.backend.setMode(mode, forScreenNamed: name)
+        // The screen's own mode of those values: the backend knows which of its modes that is.
+        guard let listed = availableModes.first(where: { $0 == mode }) else { throw ScreenError.modeNotAvailable(mode, screen: name) }
+        if listed == currentMode { return }
+        try app.backend.setMode(listed, forScreenNamed: name)
     }
 
     /// The brightness, 0…1 (values outside are clamped, non-finite ones refused). Set in hardware (the

@@ -1,4 +1,6 @@
-/// One way a screen can be driven: its size in pixels and its refresh rate (UIScreenMode).
+/// One way a screen can be driven: its size in pixels and its refresh rate (UIScreenMode). Two modes are
+/// equal when their values are (size, pixel aspect ratio, refresh rate, interlace), as in UIKit: a mode a
+/// person builds from those values equals the screen's and can be set.
 public struct ScreenMode: Hashable, Sendable, CustomStringConvertible {
     /// The size in pixels.
     public var size: Size
@@ -8,22 +10,43 @@ public struct ScreenMode: Hashable, Sendable, CustomStringConvertible {
     public var refreshRate: Double
     /// Whether the mode is interlaced (each refresh draws every other line; the rate is the field rate).
     public var isInterlaced: Bool
-    /// The backend's identifier of the mode (a RandR mode XID), 0 for a mode no output offers.
-    public var id: UInt64
+    /// The backend's identifier of the mode (a RandR mode XID), 0 for a mode no output offers: which of
+    /// two modes with the same values the server listed. Not part of equality.
+    package var backendID: UInt64
 
     /// Makes a mode.
-    public init(size: Size, refreshRate: Double = 0, pixelAspectRatio: Double = 1, isInterlaced: Bool = false, id: UInt64 = 0) {
+    public init(size: Size, refreshRate: Double = 0, pixelAspectRatio: Double = 1, isInterlaced: Bool = false) {
         self.size = size
         self.refreshRate = refreshRate
         self.pixelAspectRatio = pixelAspectRatio
         self.isInterlaced = isInterlaced
-        self.id = id
+        backendID = 0
     }
 
     /// Makes a mode from whole pixel sizes.
-    public init(width: Int, height: Int, refreshRate: Double = 0, isInterlaced: Bool = false, id: UInt64 = 0) {
-        self.init(size: Size(width: Double(width), height: Double(height)), refreshRate: refreshRate,
-                  isInterlaced: isInterlaced, id: id)
+    public init(width: Int, height: Int, refreshRate: Double = 0, isInterlaced: Bool = false) {
+        self.init(size: Size(width: Double(width), height: Double(height)), refreshRate: refreshRate, isInterlaced: isInterlaced)
+    }
+
+    /// Makes a mode a backend listed, with its identifier.
+    package init(width: Int, height: Int, refreshRate: Double = 0, isInterlaced: Bool = false, backendID: UInt64) {
+        self.init(width: width, height: height, refreshRate: refreshRate, isInterlaced: isInterlaced)
+        self.backendID = backendID
+    }
+
+    /// Whether two modes have the same values.
+    public static func == (a: ScreenMode, b: ScreenMode) -> Bool {
+        a.size == b.size && a.pixelAspectRatio == b.pixelAspectRatio && a.refreshRate == b.refreshRate
+            && a.isInterlaced == b.isInterlaced
+    }
+
+    /// Hashes the values that equality compares.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(size.width)
+        hasher.combine(size.height)
+        hasher.combine(pixelAspectRatio)
+        hasher.combine(refreshRate)
+        hasher.combine(isInterlaced)
     }
 
     /// The same mode as a CRTC rotated by 90° or 270° shows it: width and height swapped, so that the
@@ -38,6 +61,28 @@ public struct ScreenMode: Hashable, Sendable, CustomStringConvertible {
     /// "1920x1080@60Hz", "1920x1080@59.94Hz", "1920x1080i@60Hz".
     public var description: String {
         "\(size)" + (isInterlaced ? "i" : "") + (refreshRate > 0 ? "@" + String(rate: refreshRate) + "Hz" : "")
+    }
+}
+
+extension ScreenMode {
+    /// The backend's identifier under its first name.
+    @available(*, deprecated, message: "a mode is its values; the backend's identifier is internal")
+    public var id: UInt64 {
+        get { backendID }
+        set { backendID = newValue }
+    }
+
+    /// Makes a mode with a backend identifier (the identifier no longer takes part in equality).
+    @available(*, deprecated, message: "a mode is its values: use init(size:refreshRate:pixelAspectRatio:isInterlaced:)")
+    public init(size: Size, refreshRate: Double = 0, pixelAspectRatio: Double = 1, isInterlaced: Bool = false, id: UInt64) {
+        self.init(size: size, refreshRate: refreshRate, pixelAspectRatio: pixelAspectRatio, isInterlaced: isInterlaced)
+        backendID = id
+    }
+
+    /// Makes a mode from whole pixel sizes with a backend identifier.
+    @available(*, deprecated, message: "a mode is its values: use init(width:height:refreshRate:isInterlaced:)")
+    public init(width: Int, height: Int, refreshRate: Double = 0, isInterlaced: Bool = false, id: UInt64) {
+        self.init(width: width, height: height, refreshRate: refreshRate, isInterlaced: isInterlaced, backendID: id)
     }
 }
 
