@@ -12,12 +12,11 @@ extension Application {
     /// The frontmost visible window whose frame contains a desktop point (on the named screen, if given).
     public func window(at desktopPoint: Point, onScreenNamed screenName: String? = nil) -> Window? {
         guard desktopPoint.isFinite else { return nil }
-        let id = stacking.firstFromFront { id in
-            guard let w = liveWindows[id]?.window, !w.hiddenStorage else { return false }
-            if let screenName, w.screenStorage.name != screenName { return false }
+        return stack.frontmost { w in
+            guard !w.isHidden else { return false }
+            if let screenName, w.screen.name != screenName { return false }
             return w.frameOnDesktop.contains(desktopPoint)
         }
-        return id.flatMap { liveWindows[$0]?.window }
     }
 
     private func sendPointer(_ event: Event) {
@@ -27,24 +26,24 @@ extension Application {
             // The frontmost window whose hit test finds a view; a window that lets the touch pass (its hit
             // test says nil) hands it to the windows behind, as pass-through overlays do in UIKit.
             var hit: (Window, View)?
-            _ = stacking.firstFromFront { id in
-                guard let w = liveWindows[id]?.window, !w.hiddenStorage else { return false }
-                if let name = event.screenName, w.screenStorage.name != name { return false }
+            _ = stack.frontmost { w in
+                guard !w.isHidden else { return false }
+                if let name = event.screenName, w.screen.name != name { return false }
                 guard w.frameOnDesktop.contains(p), let view = w.hitTest(w.pointFromDesktop(p), with: event) else { return false }
                 hit = (w, view)
                 return true
             }
             guard let (w, view) = hit else { return }
             let touch = Touch(window: w, view: view, at: p)
-            trackedTouches[event.pointerID] = touch
+            tracking.touches[event.pointerID] = touch
             view.touchesBegan([touch], with: event)
         case .pointerMoved:
-            guard let touch = trackedTouches[event.pointerID] else { return }
+            guard let touch = tracking.touches[event.pointerID] else { return }
             touch.phase = .moved
             touch.locationOnDesktop = p
             touch.view?.touchesMoved([touch], with: event)
         default:
-            guard let touch = trackedTouches.removeValue(forKey: event.pointerID) else { return }
+            guard let touch = tracking.touches.removeValue(forKey: event.pointerID) else { return }
             touch.phase = .ended
             touch.locationOnDesktop = p
             touch.view?.touchesEnded([touch], with: event)
@@ -57,9 +56,9 @@ extension Application {
             guard let w = keyWindow else { return }
             let responder = w.firstResponder ?? w
             let press = Press(key: key)
-            trackedPresses[key.name] = TrackedPress(press, responder: responder, windowID: ObjectIdentifier(w))
+            tracking.presses[key.name] = TrackedPress(press, responder: responder, windowID: ObjectIdentifier(w))
             responder.pressesBegan([press], with: event)
-        } else if let tracked = trackedPresses.removeValue(forKey: key.name) {
+        } else if let tracked = tracking.presses.removeValue(forKey: key.name) {
             // The end goes where the press began.
             var press = tracked.press
             press.phase = .ended
@@ -74,13 +73,13 @@ extension Application {
     func cancelInput(in window: Window) { cancelInput(windowID: ObjectIdentifier(window)) }
 
     func cancelInput(windowID: ObjectIdentifier) {
-        for (id, touch) in trackedTouches where touch.windowID == windowID {
-            trackedTouches[id] = nil
+        for (id, touch) in tracking.touches where touch.windowID == windowID {
+            tracking.touches[id] = nil
             touch.phase = .cancelled
             touch.view?.touchesCancelled([touch], with: nil)
         }
-        for (name, tracked) in trackedPresses where tracked.windowID == windowID {
-            trackedPresses[name] = nil
+        for (name, tracked) in tracking.presses where tracked.windowID == windowID {
+            tracking.presses[name] = nil
             var press = tracked.press
             press.phase = .cancelled
             tracked.responder?.pressesCancelled([press], with: nil)

@@ -3,8 +3,8 @@ import Foundation
 extension Application {
     /// Launches (calling the delegate's `applicationDidFinishLaunching` once) and makes the app active.
     public func launch() {
-        guard !launched else { return }
-        launched = true
+        guard !loop.launched else { return }
+        loop.launched = true
         delegate?.applicationDidFinishLaunching(self)
         transition(to: .active)
         flush()
@@ -17,22 +17,22 @@ extension Application {
         launch()
         if let e = connectionError { throw e }
         // A stop() that came before run() (from launch, or a handler) ends this run at once.
-        if stopRequested {
-            stopRequested = false
+        if loop.stopRequested {
+            loop.stopRequested = false
             return
         }
         try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, any Error>) in
-            runContinuation = c
+            loop.runContinuation = c
         }
     }
 
     /// Ends `run()`; called before `run()`, the next `run()` returns at once.
     public func stop() {
-        if let c = runContinuation {
-            runContinuation = nil
+        if let c = loop.runContinuation {
+            loop.runContinuation = nil
             c.resume()
         } else {
-            stopRequested = true
+            loop.stopRequested = true
         }
     }
 
@@ -87,37 +87,37 @@ extension Application {
             NotificationCenter.default.post(name: Application.didBecomeActiveNotification, object: self)
         }
         if old == .suspended {
-            let queued = queuedWhileSuspended
-            queuedWhileSuspended = []
+            let queued = loop.queuedWhileSuspended
+            loop.queuedWhileSuspended = []
             for work in queued { work() }
         }
     }
 
-    /// The backend says whether one of the application's windows has the input focus: a launched
+    /// The backend says whether one of the application's windows has the input focus: a loop.launched
     /// application in the foreground is active while one does, inactive while none does.
     func focusChanged(appHasFocus: Bool) {
-        guard launched else { return }
+        guard loop.launched else { return }
         if appHasFocus, state == .inactive { transition(to: .active) }
         if !appHasFocus, state == .active { transition(to: .inactive) }
     }
 
     /// Lays out every view that needs it in the visible windows, back to front, parents before children.
     func layoutVisibleWindows() {
-        let visible = windows.filter { !$0.hiddenStorage }
+        let visible = windows.filter { !$0.isHidden }
         for w in visible { w.layoutSubtree() }
         // What layout changed is drawn by this flush; layout it asked for again waits for the next turn.
-        needsFlush = false
+        loop.needsFlush = false
         if visible.contains(where: { $0.subtreeNeedsLayout || $0.needsLayoutStorage }) { setNeedsFlush() }
     }
 
     /// Asks for the scene to be pushed to the backend at the end of this turn of the run loop.
     func setNeedsFlush() {
-        needsFlush = true
-        guard !flushScheduled else { return }
-        flushScheduled = true
+        loop.needsFlush = true
+        guard !loop.flushScheduled else { return }
+        loop.flushScheduled = true
         DispatchQueue.main.async { [weak self] in
             MainActor.assumeIsolated {
-                self?.flushScheduled = false
+                self?.loop.flushScheduled = false
                 self?.flush()
             }
         }
@@ -126,8 +126,8 @@ extension Application {
     /// Pushes pending window changes to the backend now (the run loop does it every turn), as
     /// `CATransaction.flush()` does.
     public func flush() {
-        guard needsFlush else { return }
-        needsFlush = false
+        guard loop.needsFlush else { return }
+        loop.needsFlush = false
         layoutVisibleWindows()
         let scene = currentScene()
         backend.present(scene)

@@ -147,7 +147,7 @@ extension Application {
             for e in events { post(e) }
             for w in allWindows where !w.screen.isConnected { w.moveToMainAfterDisconnect() }
         }
-        if state == .suspended { queuedWhileSuspended.append(work) } else { work() }
+        if state == .suspended { loop.queuedWhileSuspended.append(work) } else { work() }
     }
 
     /// Posts a screen notification on `NotificationCenter.default` and yields it to the async streams.
@@ -176,8 +176,8 @@ extension Application {
         guard connectionError == nil else { return }
         connectionError = error
         Application.logger.error("display backend stopped: \(error)")
-        if let c = runContinuation {
-            runContinuation = nil
+        if let c = loop.runContinuation {
+            loop.runContinuation = nil
             c.resume(throwing: error)
         }
     }

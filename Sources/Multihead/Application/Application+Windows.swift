@@ -14,12 +14,10 @@ public enum WindowEvent: Sendable {
 
 extension Application {
     /// The application's live windows, back to front: by level, then most recently shown in front.
-    public var windows: [Window] {
-        stacking.backToFront.compactMap { liveWindows[$0]?.window }
-    }
+    public var windows: [Window] { stack.backToFront }
 
     /// The key window, if any: the one that gets events without a location.
-    public var keyWindow: Window? { keyWindowStorage }
+    public var keyWindow: Window? { stack.keyWindow }
 
     /// The window notifications as an async sequence, from now on.
     public func windowEvents() -> AsyncStream<WindowEvent> { windowListeners.stream() }
@@ -30,62 +28,44 @@ extension Application {
         windowListeners.observe(handler)
     }
 
-    var allWindows: [Window] { liveWindows.values.compactMap(\.window) }
+    var allWindows: [Window] { stack.all }
 
-    func register(_ w: Window) {
-        let id = ObjectIdentifier(w)
-        liveWindows[id] = WeakWindow(window: w)
-        nextShowSequence += 1
-        stacking.set(id, level: w.levelStorage.rawValue, sequence: nextShowSequence)
-    }
+    /// A window was made: it joins the stack, behind those shown after it.
+    func register(_ w: Window) { stack.add(w) }
 
+    /// A window went away.
     func unregister(_ id: ObjectIdentifier) {
-        liveWindows[id] = nil
+        stack.remove(id)
         cancelInput(windowID: id)
-        stacking.remove(id)
         // A released key window leaves no key window behind it, or the next candidate.
-        if keyWindowStorage == nil, let next = keyWindowCandidate() { makeKey(next) }
+        if stack.keyWindow == nil, let next = keyWindowCandidate() { makeKey(next) }
         setNeedsFlush()
     }
 
-    /// Shows a window in front of its level (or brings a visible one to the front of its level).
-    func show(_ w: Window) {
-        let wasHidden = w.hiddenStorage
-        // The root view controller's viewWillAppear before the window shows, viewDidAppear after.
-        let appear = { (change: () -> Void) in
-            if wasHidden, let vc = w.rootViewControllerStorage { vc.transitionAppearance(visible: true, change) } else { change() }
-        }
-        appear {
-            w.hiddenStorage = false
-            restack(w, bringToFront: true)
-            w.setNeedsDisplay()
-            if wasHidden { post(Window.didBecomeVisibleNotification, w, .becameVisible(w)) }
-        }
+    /// A hidden window showed itself (and put itself in front of its level).
+    func windowDidBecomeVisible(_ w: Window) { post(Window.didBecomeVisibleNotification, w, .becameVisible(w)) }
+
+    /// A window hid itself: its input is cancelled and `didBecomeHiddenNotification` posted.
+    func windowDidHide(_ w: Window) {
+        stackingDidChange()
+        cancelInput(in: w)
+        post(Window.didBecomeHiddenNotification, w, .becameHidden(w))
     }
 
-    /// Hides a window; a key window resigns and the frontmost visible normal-level window on the main
-    /// screen becomes key, if there is one.
-    func hide(_ w: Window) {
-        guard !w.hiddenStorage else { return }
-        let change = {
-            w.hiddenStorage = true
-            self.stackingDidChange()
-            self.cancelInput(in: w)
-            self.post(Window.didBecomeHiddenNotification, w, .becameHidden(w))
-        }
-        if let vc = w.rootViewControllerStorage { vc.transitionAppearance(visible: false, change) } else { change() }
-        if keyWindowStorage === w {
-            keyWindowStorage = nil
-            w.resignKey()
-            post(Window.didResignKeyNotification, w, .resignedKey(w))
-            if let next = keyWindowCandidate() { makeKey(next) } else { backend.focus(nil) }
-        }
+    /// After a window hid itself: a key window resigns, and the frontmost visible normal-level window on
+    /// the main screen becomes key, if there is one.
+    func windowDidFinishHiding(_ w: Window) {
+        guard stack.keyWindow === w else { return }
+        stack.keyWindow = nil
+        w.resignKey()
+        post(Window.didResignKeyNotification, w, .resignedKey(w))
+        if let next = keyWindowCandidate() { makeKey(next) } else { backend.focus(nil) }
     }
 
     func makeKey(_ w: Window) {
-        guard keyWindowStorage !== w, w.canBecomeKey else { return }
-        let old = keyWindowStorage
-        keyWindowStorage = w
+        guard stack.keyWindow !== w, w.canBecomeKey else { return }
+        let old = stack.keyWindow
+        stack.keyWindow = w
         if let old {
             old.resignKey()
             post(Window.didResignKeyNotification, old, .resignedKey(old))
@@ -98,21 +78,13 @@ extension Application {
     /// The seed's `findKeyWindow`: the frontmost visible window at the normal level on the main screen.
     func keyWindowCandidate() -> Window? {
         let main = mainScreen
-        let id = stacking.firstFromFront { id in
-            guard let w = liveWindows[id]?.window else { return false }
-            return !w.hiddenStorage && w.alpha > 0 && w.levelStorage == .normal && w.screenStorage === main && w.canBecomeKey
+        return stack.frontmost { w in
+            !w.isHidden && w.alpha > 0 && w.windowLevel == .normal && w.screen === main && w.canBecomeKey
         }
-        return id.flatMap { liveWindows[$0]?.window }
     }
 
     func restack(_ w: Window, bringToFront: Bool) {
-        let id = ObjectIdentifier(w)
-        var sequence = stacking.key(of: id)?.sequence ?? 0
-        if bringToFront || sequence == 0 {
-            nextShowSequence += 1
-            sequence = nextShowSequence
-        }
-        stacking.set(id, level: w.levelStorage.rawValue, sequence: sequence)
+        stack.place(w, toFront: bringToFront)
         stackingDidChange()
     }
 
@@ -120,15 +92,12 @@ extension Application {
 
     /// What the backend must show now.
     func currentScene() -> Scene {
-        var shown: [PresentedWindow] = []
-        for id in stacking.backToFront {
-            guard let w = liveWindows[id]?.window, !w.hiddenStorage else { continue }
-            shown.append(PresentedWindow(
-                window: w, screenName: w.screenStorage.name, frameOnDesktop: w.frameOnDesktop,
-                level: w.levelStorage, needsDisplay: w.needsDisplay,
-                softwareBrightness: w.screenStorage.softwareBrightness, scale: w.screenStorage.scale))
-        }
-        return Scene(windows: shown)
+        Scene(windows: stack.backToFront.filter { !$0.isHidden }.map { w in
+            PresentedWindow(
+                window: w, screenName: w.screen.name, frameOnDesktop: w.frameOnDesktop,
+                level: w.windowLevel, needsDisplay: w.needsDisplay,
+                softwareBrightness: w.screen.softwareBrightness, scale: w.screen.scale)
+        })
     }
 
     private func post(_ name: Notification.Name, _ w: Window, _ event: WindowEvent) {

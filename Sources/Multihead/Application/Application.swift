@@ -27,21 +27,14 @@ public final class Application: Responder {
     /// The error that ended the backend's connection, once it has.
     public internal(set) var connectionError: (any Error)?
 
-    var launched = false
-    var stopRequested = false
-    var runContinuation: CheckedContinuation<Void, any Error>?
-    var queuedWhileSuspended: [() -> Void] = []
+    /// The run loop's state: launched, a stop asked for, work queued while suspended, a flush pending.
+    var loop = RunLoopState()
+    /// The windows, their order and the key window.
+    var stack = WindowStack()
+    /// The touches and presses in progress, and where each goes.
+    var tracking = InputTracking()
     let screenListeners = EventRegistry<ScreenEvent>()
     let windowListeners = EventRegistry<WindowEvent>()
-    // Windows: every live window, and the stacking order of those ever shown.
-    var liveWindows: [ObjectIdentifier: WeakWindow] = [:]
-    var stacking = StackingOrder()
-    var nextShowSequence: UInt64 = 0
-    weak var keyWindowStorage: Window?
-    var needsFlush = false
-    var flushScheduled = false
-    var trackedTouches: [Int: Touch] = [:]
-    var trackedPresses: [String: TrackedPress] = [:]
 
     /// Makes an application over a backend, started at once.
     public init(backend: any DisplayBackend) throws {
@@ -156,9 +149,4 @@ extension Application {
         /// In the background, not running: screen notifications are queued until it resumes.
         case suspended
     }
-}
-
-/// A weak reference to a window, for the registry of live windows.
-struct WeakWindow {
-    weak var window: Window?
 }

@@ -16,8 +16,6 @@ struct StackingOrder {
     private var chunks: [[Key]] = []
     private var keys: [ObjectIdentifier: Key] = [:]
 
-    /// How many windows are ordered.
-
     /// The key of a window, if ordered.
     func key(of id: ObjectIdentifier) -> Key? { keys[id] }
 

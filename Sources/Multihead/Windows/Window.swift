@@ -8,10 +8,10 @@ import Foundation
 open class Window: View {
     /// The application the window belongs to (its screen's).
     public let application: Application
-    var screenStorage: Screen
-    var levelStorage: WindowLevel = .normal
-    weak var firstResponderStorage: Responder?
-    var rootViewControllerStorage: ViewController?
+    // The window owns these; the application learns of changes through `windowDid…` and `restack`.
+    private var screenStorage: Screen
+    private var levelStorage: WindowLevel = .normal
+    private var rootViewControllerStorage: ViewController?
 
     /// Makes a hidden window on `Screen.main` with a frame in that screen's coordinates.
     public override convenience init(frame: Rect) {
@@ -74,8 +74,32 @@ open class Window: View {
         get { hiddenStorage }
         set {
             guard newValue != hiddenStorage else { return }
-            if newValue { application.hide(self) } else { application.show(self) }
+            if newValue { hide() } else { show() }
         }
+    }
+
+    /// Shows the window in front of its level (or brings a visible one to the front of it): the root view
+    /// controller's `viewWillAppear` before, `viewDidAppear` after.
+    func show() {
+        let wasHidden = hiddenStorage
+        let change = {
+            self.hiddenStorage = false
+            self.application.restack(self, bringToFront: true)
+            self.setNeedsDisplay()
+            if wasHidden { self.application.windowDidBecomeVisible(self) }
+        }
+        if wasHidden, let vc = rootViewControllerStorage { vc.transitionAppearance(visible: true, change) } else { change() }
+    }
+
+    /// Hides the window: the root view controller disappears around it, then a key window resigns.
+    func hide() {
+        guard !hiddenStorage else { return }
+        let change = {
+            self.hiddenStorage = true
+            self.application.windowDidHide(self)
+        }
+        if let vc = rootViewControllerStorage { vc.transitionAppearance(visible: false, change) } else { change() }
+        application.windowDidFinishHiding(self)
     }
 
     /// Whether this is the application's key window.
@@ -98,15 +122,12 @@ open class Window: View {
 
     /// Shows the window in front of its level and makes it key.
     public func makeKeyAndVisible() {
-        application.show(self)
+        show()
         application.makeKey(self)
     }
 
     /// The responder that gets key events; `nil` means the window itself.
-    public internal(set) var firstResponder: Responder? {
-        get { firstResponderStorage }
-        set { firstResponderStorage = newValue }
-    }
+    public internal(set) weak var firstResponder: Responder?
 
     /// Installs a view controller's view as the window's content, sized to the window's bounds and kept
     /// so; replacing it removes the old view.
@@ -151,7 +172,7 @@ open class Window: View {
     /// screen.
     func moveToMainAfterDisconnect() {
         application.cancelInput(in: self)
-        if !isHidden { application.hide(self) }
+        if !isHidden { hide() }
         screenStorage = application.mainScreen
     }
 

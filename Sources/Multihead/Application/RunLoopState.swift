@@ -1,0 +1,25 @@
+/// What the application's run loop knows between turns.
+@MainActor
+struct RunLoopState {
+    /// Whether `launch()` ran.
+    var launched = false
+    /// A `stop()` came while `run()` was not waiting: the next `run()` returns at once.
+    var stopRequested = false
+    /// The `run()` waiting to end.
+    var runContinuation: CheckedContinuation<Void, any Error>?
+    /// Screen notifications held while the application is suspended, in order.
+    var queuedWhileSuspended: [() -> Void] = []
+    /// Whether a change waits to be pushed to the backend.
+    var needsFlush = false
+    /// Whether a flush at the end of this turn is scheduled.
+    var flushScheduled = false
+}
+
+/// The touches and presses in progress: each ends where it began, or is cancelled with its window.
+@MainActor
+struct InputTracking {
+    /// Touches by pointer.
+    var touches: [Int: Touch] = [:]
+    /// Presses by key name.
+    var presses: [String: TrackedPress] = [:]
+}

@@ -1,0 +1,60 @@
+/// An application's windows: every live one (held weakly: the application does not keep windows alive),
+/// their back-to-front order (by level, then most recently shown in front), and the key window. The one
+/// owner of that order; windows report to the application when they are shown, hidden or restacked, and
+/// it places them here.
+@MainActor
+struct WindowStack {
+    private var live: [ObjectIdentifier: WeakWindow] = [:]
+    private var order = StackingOrder()
+    private var nextSequence: UInt64 = 0
+    /// The key window, if any.
+    weak var keyWindow: Window?
+
+    /// The live windows, back to front.
+    var backToFront: [Window] { order.backToFront.compactMap { live[$0]?.window } }
+
+    /// Every live window, in no order.
+    var all: [Window] { live.values.compactMap(\.window) }
+
+    /// A new window, behind the windows shown after it.
+    mutating func add(_ w: Window) {
+        let id = ObjectIdentifier(w)
+        live[id] = WeakWindow(window: w)
+        nextSequence += 1
+        order.set(id, level: w.windowLevel.rawValue, sequence: nextSequence)
+    }
+
+    /// A window that went away.
+    mutating func remove(_ id: ObjectIdentifier) {
+        live[id] = nil
+        order.remove(id)
+    }
+
+    /// Places a window at its level: in front of its level when `toFront` (it was shown), else where it
+    /// was in it (its level changed).
+    mutating func place(_ w: Window, toFront: Bool) {
+        let id = ObjectIdentifier(w)
+        var sequence = order.key(of: id)?.sequence ?? 0
+        if toFront || sequence == 0 {
+            nextSequence += 1
+            sequence = nextSequence
+        }
+        order.set(id, level: w.windowLevel.rawValue, sequence: sequence)
+    }
+
+    /// The frontmost live window for which `body` is true.
+    func frontmost(where body: (Window) -> Bool) -> Window? {
+        var found: Window?
+        _ = order.firstFromFront { id in
+            guard let w = live[id]?.window, body(w) else { return false }
+            found = w
+            return true
+        }
+        return found
+    }
+}
+
+/// A weak reference to a window, for the registry of live windows.
+struct WeakWindow {
+    weak var window: Window?
+}
