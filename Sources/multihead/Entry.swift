@@ -9,11 +9,11 @@ import Foundation
 @main
 enum Entry {
     static func main() {
-        if let fast = Screens.fastArguments(arguments()) {
+        if let fast = MultiheadCommand.Screens.fastArguments(arguments()) {
             // The main thread is the main actor's until dispatchMain() hands the main queue to the pool.
             let status = MainActor.assumeIsolated {
                 do {
-                    try Screens.list(display: fast.display, json: fast.json)
+                    try MultiheadCommand.Screens.list(display: fast.display, json: fast.json)
                     return Int32(0)
                 } catch {
                     return exitCode(for: error).rawValue

@@ -181,3 +181,24 @@ struct ViewTests {
         #expect(root.viewWithTag(8) == nil)
     }
 }
+
+@MainActor
+@Suite("Display marks")
+struct DisplayMarkTests {
+    @Test("a subview's needsDisplay clears once its window is drawn, and comes back with setNeedsDisplay")
+    func subviewMarkClears() throws {
+        let (app, _) = try makeApp(extra: false)
+        let w = Window(frame: Rect(x: 0, y: 0, width: 200, height: 200), screen: app.mainScreen)
+        let child = View(frame: Rect(x: 10, y: 10, width: 50, height: 50))
+        let grandchild = View(frame: Rect(x: 1, y: 1, width: 5, height: 5))
+        child.addSubview(grandchild)
+        w.addSubview(child)
+        w.isHidden = false
+        app.flush()
+        #expect(!w.needsDisplay && !child.needsDisplay && !grandchild.needsDisplay)
+        grandchild.setNeedsDisplay()
+        #expect(grandchild.needsDisplay && w.needsDisplay)
+        app.flush()
+        #expect(!grandchild.needsDisplay && !w.needsDisplay)
+    }
+}

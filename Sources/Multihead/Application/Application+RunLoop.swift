@@ -131,7 +131,8 @@ extension Application {
         layoutVisibleWindows()
         let scene = currentScene()
         backend.present(scene)
-        // Hidden windows keep their mark: they are drawn when shown again.
-        for item in scene.windows { item.window.needsDisplay = false }
+        // A window drawn again is drawn whole: its views' marks go with its own. Hidden windows keep their
+        // marks: they are drawn when shown again.
+        for item in scene.windows where item.needsDisplay { item.window.clearNeedsDisplayInSubtree() }
     }
 }

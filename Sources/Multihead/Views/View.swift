@@ -118,6 +118,12 @@ open class View: Responder {
         if let w = window { w.windowNeedsDisplay() }
     }
 
+    /// Clears the mark of this view and its subviews once their window was drawn.
+    func clearNeedsDisplayInSubtree() {
+        needsDisplay = false
+        for v in subviews where v.needsDisplay || !v.subviews.isEmpty { v.clearNeedsDisplayInSubtree() }
+    }
+
     /// Draws the view's own content (after its background, before its subviews), in its bounds'
     /// coordinates; the default draws nothing. `Label` draws its text.
     open func draw(_ rect: Rect, in context: any GraphicsContext) {}

@@ -3,41 +3,43 @@ import Foundation
 import Multihead
 import MultiheadX11
 
-/// `multihead demo`: the seeds' external-display example, for real.
-struct Demo: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "demo", abstract: "Run the demo: on your desktop until q or Escape; without DISPLAY (or --headless) a scripted tour on a private server.")
+extension MultiheadCommand {
+    /// `multihead demo`: the seeds' external-display example, for real.
+    struct Demo: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "demo", abstract: "Run the demo: on your desktop until q or Escape; without DISPLAY (or --headless) a scripted tour on a private server.")
 
-    @OptionGroup var options: DisplayOptions
-    @Flag(help: "Start a private server and play the scripted tour even when DISPLAY is set.")
-    var headless = false
-    @Flag(help: "Use Xorg with the dummy driver for the tour (real outputs and mode lists) instead of Xvfb.")
-    var xorgDummy = false
-    @Flag(help: "After the tour, keep its server and windows up (printing DISPLAY and XAUTHORITY) until SIGINT or SIGTERM.")
-    var stay = false
-    @Option(help: "Where the tour writes its PNGs and event log.")
-    var outputDirectory = "multihead-demo"
+        @OptionGroup var options: DisplayOptions
+        @Flag(help: "Start a private server and play the scripted tour even when DISPLAY is set.")
+        var headless = false
+        @Flag(help: "Use Xorg with the dummy driver for the tour (real outputs and mode lists) instead of Xvfb.")
+        var xorgDummy = false
+        @Flag(help: "After the tour, keep its server and windows up (printing DISPLAY and XAUTHORITY) until SIGINT or SIGTERM.")
+        var stay = false
+        @Option(help: "Where the tour writes its PNGs and event log.")
+        var outputDirectory = "multihead-demo"
 
-    @MainActor
-    func run() async throws {
-        let display = options.display ?? ProcessInfo.processInfo.environment["DISPLAY"]
-        try await withExitStatus {
-            if headless || display?.isEmpty ?? true {
-                do { try await DemoTour(directory: outputDirectory, xorg: xorgDummy, stay: stay).run() } catch let e as DemoError {
-                    printError(e.description)
-                    throw ExitCode(ExitStatus.software)
+        @MainActor
+        func run() async throws {
+            let display = options.display ?? ProcessInfo.processInfo.environment["DISPLAY"]
+            try await withExitStatus {
+                if headless || display?.isEmpty ?? true {
+                    do { try await DemoTour(directory: outputDirectory, xorg: xorgDummy, stay: stay).run() } catch let e as DemoError {
+                        printError(e.description)
+                        throw ExitCode(ExitStatus.software)
+                    }
+                    return
                 }
-                return
+                let app = try connectShared(options.display)
+                let demo = DemoController(app: app)
+                demo.onQuit = { app.stop() }
+                demo.onEvent = { e in print("\(e.event) \(e.screen) \(e.frame) \(e.mode ?? "")") }
+                demo.launch()
+                print("multihead demo on \(display ?? ""): \(app.screens.count) screens; q or Escape in the main window quits")
+                flushStandardOutput()
+                try await app.run()
+                app.terminate()
             }
-            let app = try connectShared(options.display)
-            let demo = DemoController(app: app)
-            demo.onQuit = { app.stop() }
-            demo.onEvent = { e in print("\(e.event) \(e.screen) \(e.frame) \(e.mode ?? "")") }
-            demo.launch()
-            print("multihead demo on \(display ?? ""): \(app.screens.count) screens; q or Escape in the main window quits")
-            flushStandardOutput()
-            try await app.run()
-            app.terminate()
         }
     }
 }

@@ -2,70 +2,47 @@ import ArgumentParser
 import Multihead
 import MultiheadX11
 
-/// `multihead plug NAME WxH+X+Y`: add a virtual monitor.
-struct Plug: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "plug", abstract: "Plug a virtual monitor into the X server (refused on a desktop with real monitors unless --force).")
+extension MultiheadCommand {
+    /// `multihead plug NAME WxH+X+Y`: add a virtual monitor.
+    struct Plug: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "plug", abstract: "Plug a virtual monitor into the X server (refused on a desktop with real monitors unless --force).")
 
-    @OptionGroup var options: DisplayOptions
-    @Argument(help: "The monitor's name, such as EXT-1.")
-    var name: String
-    @Argument(help: "Its geometry, WxH+X+Y.")
-    var geometry: String
-    @Flag(help: "Make it the primary monitor.")
-    var primary = false
-    @Flag(help: "Change the monitors of a desktop that has real ones.")
-    var force = false
+        @OptionGroup var options: DisplayOptions
+        @Argument(help: "The monitor's name, such as EXT-1.")
+        var name: String
+        @Argument(help: "Its geometry, WxH+X+Y.")
+        var geometry: String
+        @Flag(help: "Make it the primary monitor.")
+        var primary = false
+        @Flag(help: "Change the monitors of a desktop that has real ones.")
+        var force = false
 
-    @Option(parsing: .unconditional, help: "For an output: the refresh rate in Hz of the mode to use (nearest within 0.5 Hz).")
-    var rate: DecimalArgument?
+        @Option(parsing: .unconditional, help: "For an output: the refresh rate in Hz of the mode to use (nearest within 0.5 Hz).")
+        var rate: DecimalArgument?
 
-    func validate() throws {
-        try validateMonitorName(name)
-        let r = try pixelGeometry(geometry, example: "1280x720+1920+0")
-        guard r.maxX <= 32767, r.maxY <= 32767 else {
-            throw ValidationError("\(geometry.terminalEscaped) lies outside the largest possible screen, 32767x32767")
+        func validate() throws {
+            try validateMonitorName(name)
+            let r = try pixelGeometry(geometry, example: "1280x720+1920+0")
+            guard r.maxX <= 32767, r.maxY <= 32767 else {
+                throw ValidationError("\(geometry.terminalEscaped) lies outside the largest possible screen, 32767x32767")
+            }
+            try rate?.check("--rate", in: 1...1000, unit: " Hz")
         }
-        try rate?.check("--rate", in: 1...1000, unit: " Hz")
-    }
 
-    @MainActor
-    func run() async throws {
-        try await withExitStatus {
-            let control = try ServerControl(display: options.display)
-            defer { control.close() }
-            try refuseOnDesktop(control, force: force)
-            let frame = try pixelGeometry(geometry, example: "1280x720+1920+0")
-            try control.plug(name, frame: frame, primary: primary, refreshRate: rate?.value)
-        }
-    }
-}
-
-/// `multihead unplug NAME`: remove a virtual monitor.
-struct Unplug: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "unplug", abstract: "Unplug a virtual monitor from the X server.")
-
-    @OptionGroup var options: DisplayOptions
-    @Argument(help: "The monitor's name.")
-    var name: String
-    @Flag(help: "Change the monitors of a server the kit did not start.")
-    var force = false
-    @Flag(help: "Unplugging the primary: keep X's rule (the primary stays on the dark output) instead of making the new main screen's output primary.")
-    var keepPrimary = false
-
-    func validate() throws { try validateMonitorName(name) }
-
-    @MainActor
-    func run() async throws {
-        try await withExitStatus {
-            let control = try ServerControl(display: options.display)
-            defer { control.close() }
-            try refuseOnDesktop(control, force: force)
-            try control.unplug(name, keepPrimary: keepPrimary)
+        @MainActor
+        func run() async throws {
+            try await withExitStatus {
+                let control = try ServerControl(display: options.display)
+                defer { control.close() }
+                try refuseOnDesktop(control, force: force)
+                let frame = try pixelGeometry(geometry, example: "1280x720+1920+0")
+                try control.plug(name, frame: frame, primary: primary, refreshRate: rate?.value)
+            }
         }
     }
 }
+
 
 /// Changing the monitors of a server someone else started surprises its user: only the kit's own
 /// servers (marked on their root window) change without --force.

@@ -1,11 +1,12 @@
 import Foundation
 import Multihead
 
-/// A screen as the command line contract prints it in JSON.
-struct ScreenJSON: Codable, Equatable {
-    struct Frame: Codable, Equatable { var x, y, width, height: Int }
-    struct Extent: Codable, Equatable { var width, height: Int }
-    struct Mode: Codable, Equatable { var width, height: Int; var refreshRate: Double; var interlaced: Bool }
+/// A screen as the command line contract prints it in JSON: the one statement of the schema's fields,
+/// written by `JSONLine` below (every key always present: `mirrors` and `currentMode` as null when absent).
+struct ScreenJSON: Equatable {
+    struct Frame: Equatable { var x, y, width, height: Int }
+    struct Extent: Equatable { var width, height: Int }
+    struct Mode: Equatable { var width, height: Int; var refreshRate: Double; var interlaced: Bool }
 
     var name: String
     var main: Bool
@@ -53,38 +54,14 @@ struct ScreenJSON: Codable, Equatable {
         Mode(width: Int(m.size.width), height: Int(m.size.height), refreshRate: (m.refreshRate * 100).rounded() / 100,
              interlaced: m.isInterlaced)
     }
-
-    // `mirrors` and `currentMode` are written as null when absent, so that every key is always there.
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(name, forKey: .name)
-        try c.encode(main, forKey: .main)
-        try c.encode(primary, forKey: .primary)
-        try c.encode(standIn, forKey: .standIn)
-        try c.encode(outputs, forKey: .outputs)
-        try c.encode(mirrors, forKey: .mirrors)
-        try c.encode(rotation, forKey: .rotation)
-        try c.encode(reflection, forKey: .reflection)
-        try c.encode(frame, forKey: .frame)
-        try c.encode(physicalSize, forKey: .physicalSize)
-        try c.encode(scale, forKey: .scale)
-        try c.encode(currentMode, forKey: .currentMode)
-        try c.encode(modes, forKey: .modes)
-    }
 }
 
 /// One line of `watch --json`.
-struct ScreenEventJSON: Codable {
+struct ScreenEventJSON {
     /// What a screen was before a mode change: a move changes only the frame.
-    struct Previous: Codable, Equatable {
+    struct Previous: Equatable {
         var frame: ScreenJSON.Frame
         var currentMode: ScreenJSON.Mode?
-
-        func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(frame, forKey: .frame)
-            try c.encode(currentMode, forKey: .currentMode)
-        }
     }
 
     var event: String

@@ -73,7 +73,7 @@ public final class X11Backend: DisplayBackend {
         let v = try requireRandR(c.randrVersion(), c)
         var reader = MonitorReader(connection: c, randr15: hasMonitors(v.major, v.minor))
         defer { tally = c.randrTally }
-        return try reader.read()
+        return try reader.readScreens()
     }
 
     /// The server's RandR: its event base, and whether it has 1.5's monitors; throws without RandR.
@@ -108,7 +108,7 @@ public final class X11Backend: DisplayBackend {
                                                  | (randr15 ? RRResourceChangeNotifyMask : 0)))
         c.flush()
         var reader = MonitorReader(connection: c, randr15: randr15)
-        let snapshot = try reader.read()
+        let snapshot = try reader.readScreens()
         connection = c
         self.reader = reader
         self.input = input
@@ -151,7 +151,7 @@ public final class X11Backend: DisplayBackend {
                 if let w = presenter?.lost(xid: resource) { w.setNeedsDisplay() }
             }
             guard changed else { return }
-            rescan()
+            readScreensAndReport()
         } while connection != nil && !c.isLost && XPending(c.display) > 0
         if c.isLost { lost(c) }
     }
@@ -231,21 +231,21 @@ public final class X11Backend: DisplayBackend {
     /// Reads the monitors afresh: RandR 1.5 monitors with their outputs' modes, the screen resources read
     /// again too (two round trips); only the gamma of CRTCs that have not changed is taken from before.
     public func readScreens() throws -> [ScreenDescription] {
-        try read(refreshResources: true)
+        try readScreens(refreshResources: true)
     }
 
-    func read(refreshResources: Bool) throws -> [ScreenDescription] {
+    func readScreens(refreshResources: Bool) throws -> [ScreenDescription] {
         guard let c = connection, var r = reader else { throw X11Error.connectionLost(requestedDisplay ?? "") }
         try c.checkAlive()
-        let snapshot = try r.read(refreshResources: refreshResources)
+        let snapshot = try r.readScreens(refreshResources: refreshResources)
         reader = r
         return snapshot
     }
 
-    func rescan() {
+    func readScreensAndReport() {
         guard let c = connection else { return }
         do {
-            input?.screensDidChange(try read(refreshResources: false))
+            input?.screensDidChange(try readScreens(refreshResources: false))
         } catch {
             if c.isLost { return lost(c) }
             // A monitor that vanished mid-read: the event that follows its removal re-syncs.

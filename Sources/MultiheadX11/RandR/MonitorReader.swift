@@ -41,7 +41,7 @@ struct MonitorReader {
 
     /// The snapshot now; never empty (a stand-in the size of the root window when no monitor is active).
     /// `refreshResources` re-reads the resources even when the cache is current.
-    mutating func read(refreshResources: Bool = false) throws -> [ScreenDescription] {
+    mutating func readScreens(refreshResources: Bool = false) throws -> [ScreenDescription] {
         let c = connection
         let screens: [ScreenDescription] = try c.bounded {
             try c.checkAlive()

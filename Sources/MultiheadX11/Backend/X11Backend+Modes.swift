@@ -19,10 +19,10 @@ extension X11Backend {
     /// The first output with a CRTC of the monitor with this name, and that CRTC, from the reader's cache
     /// (read again first when a RandR event emptied it).
     private func activeOutput(named name: String, _ c: XConnection) throws -> (RandR.OutputInfo, RandR.CrtcInfo)? {
-        if reader?.resources == nil { _ = try read(refreshResources: false) }
+        if reader?.resources == nil { _ = try readScreens(refreshResources: false) }
         if let found = cachedOutput(named: name) { return found }
         // Not in the cache: the monitor may be newer than the last event handled. Ask the server.
-        _ = try read(refreshResources: true)
+        _ = try readScreens(refreshResources: true)
         return cachedOutput(named: name)
     }
 
