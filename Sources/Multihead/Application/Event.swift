@@ -37,8 +37,6 @@ public struct Event: Sendable, Hashable {
     public static func key(_ kind: Kind, _ key: Key, timestamp: Double = 0) -> Event {
         Event(kind: kind, location: nil, screenName: nil, pointerID: 0, key: key, timestamp: timestamp)
     }
-
-    /// Whether the event has a location (pointer events) or goes to the key window (key events).
 }
 
 /// A key on the keyboard.

@@ -42,14 +42,14 @@ public enum ScreenDiff {
         return connects + disconnects + updates + main
     }
 
-    /// Orders a snapshot as `Screen.screens` lists it: the main screen first (the primary monitor; if
-    /// none, the one whose frame contains (0, 0); else the first), then the rest by (y, x, name).
     /// For each screen of an ordered list, the name of the one it mirrors: the first before it with the same
     /// frame (UIKit's `mirroredScreen`), or nil.
     public static func mirrors(in ordered: [ScreenDescription]) -> [String?] {
         ordered.indices.map { i in ordered[..<i].first { $0.frame == ordered[i].frame }?.name }
     }
 
+    /// Orders a snapshot as `Screen.screens` lists it: the main screen first (the primary monitor; if
+    /// none, the one whose frame contains (0, 0); else the first), then the rest by (y, x, name).
     public static func ordered(_ screens: [ScreenDescription]) -> [ScreenDescription] {
         guard !screens.isEmpty else { return [] }
         let mainIndex = screens.firstIndex(where: \.isPrimary)

@@ -40,10 +40,10 @@ public final class X11Backend: DisplayBackend {
     public var isUsingSharedMemory: Bool { presenter?.useSharedMemory ?? false }
 
     /// The System V shared memory segments the backend's windows use now.
-    public var sharedSegmentIDs: [Int32] { presenter?.sharedSegmentIDs ?? [] }
+    package var sharedSegmentIDs: [Int32] { presenter?.sharedSegmentIDs ?? [] }
 
     /// How many windows the last presentation drew again.
-    public var lastRedrawCount: Int { presenter?.lastRedrawCount ?? 0 }
+    package var lastRedrawCount: Int { presenter?.lastRedrawCount ?? 0 }
 
     /// The RandR reads this backend's connection made (round trips, requests): what tests count.
     package var randrTally: RandRBatch.Tally { connection?.randrTally ?? .init() }

@@ -18,8 +18,6 @@ final class PixelBuffer {
     private var shm: UnsafeMutablePointer<XShmSegmentInfo>?
     private let plainMemory: UnsafeMutableRawPointer?
 
-    /// Whether the pixels travel through shared memory.
-
     /// The shared segment's ID, if shared.
     var segmentID: Int32? { shm?.pointee.shmid }
 
