@@ -81,7 +81,7 @@ struct EventAndStateTests {
 
     @Test func keysGoToTheKeyWindowsFirstResponderOrAreDropped() throws {
         let (app, backend) = try makeApp()
-        let key = Key(characters: "q", name: "q", keysym: 0x71)
+        let key = Key(keyCode: .keyboardQ, characters: "q", name: "q")
         backend.inject(.key(.keyDown, key))
         let w = Window(frame: Rect(x: 0, y: 0, width: 100, height: 100), screen: app.mainScreen)
         let field = Recorder("field", frame: w.bounds)

@@ -312,7 +312,7 @@ struct UIKitSecondPassTests {
         w.makeKeyAndVisible()
         field.becomeFirstResponder()
         _ = log.take()
-        let a = Key(characters: "a", name: "a")
+        let a = Key(keyCode: .keyboardA, characters: "a", name: "a")
         backend.inject(.key(.keyDown, a))
         backend.inject(.key(.keyUp, a))
         #expect(log.take() == ["field press began", "field press ended"])

@@ -56,9 +56,9 @@ extension Application {
             guard let w = keyWindow else { return }
             let responder = w.firstResponder ?? w
             let press = Press(key: key)
-            tracking.presses[key.name] = TrackedPress(press, responder: responder, windowID: ObjectIdentifier(w))
+            tracking.presses[key.trackingID] = TrackedPress(press, responder: responder, windowID: ObjectIdentifier(w))
             responder.pressesBegan([press], with: event)
-        } else if let tracked = tracking.presses.removeValue(forKey: key.name) {
+        } else if let tracked = tracking.presses.removeValue(forKey: key.trackingID) {
             // The end goes where the press began.
             var press = tracked.press
             press.phase = .ended

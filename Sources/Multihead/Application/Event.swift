@@ -39,21 +39,46 @@ public struct Event: Sendable, Hashable {
     }
 }
 
-/// A key on the keyboard.
+/// A key on the keyboard (UIKey): where it is (`keyCode`), what it types, and the modifiers held.
 public struct Key: Hashable, Sendable {
-    /// The text the key types ("a", "\u{1b}" for Escape), empty for keys that type nothing.
+    /// The key's position on the keyboard, whatever the layout: `.keyboardRightArrow`, `.keyboardA`.
+    public var keyCode: KeyboardHIDUsage
+    /// The text the key types with the modifiers held ("A" with Shift, "\u{1b}" for Escape), empty for
+    /// keys that type nothing.
     public var characters: String
-    /// The X keysym name ("a", "Escape", "Return").
+    /// The text the key types without modifiers ("a" for Shift+A).
+    public var charactersIgnoringModifiers: String
+    /// The modifier keys held.
+    public var modifierFlags: KeyModifierFlags
+    /// The key's name as the display system calls it ("a", "Escape", "Right" on X11): for logs.
     public var name: String
-    /// The X keysym.
-    public var keysym: UInt32
+    /// The display system's own code (an X keysym), kept only for the deprecated `keysym`.
+    private var platformCode: UInt32
 
     /// Makes a key.
-    public init(characters: String, name: String, keysym: UInt32 = 0) {
+    public init(keyCode: KeyboardHIDUsage, characters: String = "", charactersIgnoringModifiers: String? = nil,
+                modifierFlags: KeyModifierFlags = [], name: String = "") {
+        self.keyCode = keyCode
         self.characters = characters
+        self.charactersIgnoringModifiers = charactersIgnoringModifiers ?? characters
+        self.modifierFlags = modifierFlags
         self.name = name
-        self.keysym = keysym
+        platformCode = 0
     }
+
+    /// Makes a key as the display system named it.
+    @available(*, deprecated, message: "a key is its keyCode: use init(keyCode:characters:charactersIgnoringModifiers:modifierFlags:name:)")
+    public init(characters: String, name: String, keysym: UInt32 = 0) {
+        self.init(keyCode: .keyboardErrorUndefined, characters: characters, name: name)
+        platformCode = keysym
+    }
+
+    /// What identifies a held key: its code, or its name for a key without one.
+    var trackingID: String { keyCode == .keyboardErrorUndefined ? "name " + name : "code \(keyCode.rawValue)" }
+
+    /// The X keysym.
+    @available(*, deprecated, message: "use keyCode (KeyboardHIDUsage): the model is not X11's")
+    public var keysym: UInt32 { platformCode }
 }
 
 /// One key press, as `pressesBegan` receives it (UIPress).

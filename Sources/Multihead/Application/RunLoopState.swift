@@ -20,6 +20,6 @@ struct RunLoopState {
 struct InputTracking {
     /// Touches by pointer.
     var touches: [Int: Touch] = [:]
-    /// Presses by key name.
+    /// Presses by key (`Key.trackingID`).
     var presses: [String: TrackedPress] = [:]
 }

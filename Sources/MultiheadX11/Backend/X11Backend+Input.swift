@@ -23,12 +23,14 @@ extension X11Backend {
                                      screenName: w.screen.name, pointerID: id, timestamp: Double(m.time) / 1000))
             }
         case KeyPress, KeyRelease:
-            var buf = [CChar](repeating: 0, count: 32)
-            var sym: KeySym = 0
-            let n = XLookupString(&e.xkey, &buf, Int32(buf.count), &sym, nil)
-            let text = String(decoding: buf.prefix(Int(max(0, n))).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let (text, sym) = Self.lookUp(&e.xkey)
+            // The key's own code, and what it types without modifiers: the keysym of a state with none.
+            var bare = e.xkey
+            bare.state = 0
+            let (plain, plainSym) = Self.lookUp(&bare)
             let name = XKeysymToString(sym).map { String(cString: $0) } ?? ""
-            let key = Key(characters: text, name: name, keysym: UInt32(truncatingIfNeeded: sym))
+            let key = Key(keyCode: KeyMapping.usage(forKeysym: UInt32(truncatingIfNeeded: plainSym)), characters: text,
+                          charactersIgnoringModifiers: plain, modifierFlags: KeyMapping.modifiers(state: e.xkey.state), name: name)
             input?.send(.key(e.type == KeyPress ? .keyDown : .keyUp, key, timestamp: Double(e.xkey.time) / 1000))
         case FocusIn, FocusOut:
             let f = e.xfocus
@@ -50,5 +52,13 @@ extension X11Backend {
         default:
             break
         }
+    }
+
+    /// The text a key event types and its keysym. `XLookupString`.
+    private static func lookUp(_ event: inout XKeyEvent) -> (String, KeySym) {
+        var buf = [CChar](repeating: 0, count: 32)
+        var sym: KeySym = 0
+        let n = XLookupString(&event, &buf, Int32(buf.count), &sym, nil)
+        return (String(decoding: buf.prefix(Int(max(0, n))).map { UInt8(bitPattern: $0) }, as: UTF8.self), sym)
     }
 }

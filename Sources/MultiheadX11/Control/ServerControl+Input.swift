@@ -80,6 +80,24 @@ extension ServerControl {
         }
     }
 
+    /// Presses and releases a key by its position (XTest), with modifier keys held around it: what a
+    /// person types. A key the server's keymap lacks is refused.
+    public func press(_ key: KeyboardHIDUsage, modifiers: KeyModifierFlags = []) throws {
+        let c = connection
+        try c.checkAlive()
+        guard let sym = KeyMapping.keysym(for: key) else { throw ServerControlError.invalidInput("no key for HID usage \(key)") }
+        let code = XKeysymToKeycode(c.display, KeySym(sym))
+        guard code != 0 else { throw ServerControlError.invalidInput("the server's keymap has no key for HID usage \(key)") }
+        let held: [(KeyModifierFlags, UInt32)] = [(.shift, 0xFFE1), (.control, 0xFFE3), (.alternate, 0xFFE9), (.command, 0xFFEB)]
+        let mods = held.filter { modifiers.contains($0.0) }.map { UInt32(XKeysymToKeycode(c.display, KeySym($0.1))) }.filter { $0 != 0 }
+        try c.trap("XTestFakeKeyEvent \(key)") {
+            for m in mods { XTestFakeKeyEvent(c.display, m, 1, 0) }
+            XTestFakeKeyEvent(c.display, UInt32(code), 1, 0)
+            XTestFakeKeyEvent(c.display, UInt32(code), 0, 0)
+            for m in mods.reversed() { XTestFakeKeyEvent(c.display, m, 0, 0) }
+        }
+    }
+
     private func move(to p: Point) throws {
         guard p.isFinite else { throw ServerControlError.invalidInput("point \(p)") }
         let c = connection

@@ -111,7 +111,7 @@ final class DemoWindow: Window {
     var onQuit: (() -> Void)?
 
     override func pressesBegan(_ presses: Set<Press>, with event: Event) {
-        if presses.contains(where: { $0.key.name == "q" || $0.key.name == "Escape" }) { onQuit?() }
+        if presses.contains(where: { $0.key.keyCode == .keyboardQ || $0.key.keyCode == .keyboardEscape }) { onQuit?() }
     }
 }
 
