@@ -335,3 +335,41 @@ struct PresenterTests {
         try await expectPixel(server, app, at: (15, 50), blue)
     }
 }
+
+@MainActor
+@Suite("Bitmap.rgb is what the server shows", .timeLimit(.minutes(1)))
+struct BitmapRoundingTests {
+    @Test("every grey level and a few colours: Bitmap.rgb equals the pixel read back")
+    func rgbMatchesServer() async throws {
+        let server = try await VirtualServer.start()
+        defer { server.stop() }
+        let app = try server.makeApplication()
+        // 0, 1/255, …, 1 and values between levels (0.95 drew 0xF3 where rounding v×255 said 0xF2).
+        var colors = (0...255).map { Color(white: Double($0) / 255) }
+        colors += [0.95, 0.5, 0.1, 1.0 / 3, 0.999].map { Color(white: $0) }
+        colors += [Color(red: 0.2, green: 0.6, blue: 0.95), Color(red: 0.07, green: 0.33, blue: 0.71)]
+        let w = Window(frame: Rect(x: 0, y: 0, width: Double(colors.count), height: 4), screen: app.mainScreen)
+        for (i, c) in colors.enumerated() {
+            let strip = View(frame: Rect(x: Double(i), y: 0, width: 1, height: 4))
+            strip.backgroundColor = c
+            w.addSubview(strip)
+        }
+        w.isHidden = false
+        let last = colors.count - 1
+        var shot = Bitmap(width: 0, height: 0)
+        #expect(await app.run(until: {
+            shot = (try? server.screenshot(of: "VIRTUAL-1")) ?? shot
+            return shot.pixel(x: last, y: 1, matches: colors[last])
+        }))
+        for (i, c) in colors.enumerated() {
+            #expect(shot.pixel(x: i, y: 1) == Bitmap.rgb(c), "colour \(i): \(c)")
+            #expect(shot.pixel(x: i, y: 1, matches: c))
+        }
+        #expect(Bitmap.rgb(Color(white: 0.95)) == 0xF3F3F3)
+        // A tolerance compares each channel on its own.
+        var one = Bitmap(width: 1, height: 1)
+        one.pixels[0] = 0xF1F3F5
+        #expect(one.pixel(x: 0, y: 0, matches: Color(white: 0.95), tolerance: 2))
+        #expect(!one.pixel(x: 0, y: 0, matches: Color(white: 0.95), tolerance: 1))
+    }
+}

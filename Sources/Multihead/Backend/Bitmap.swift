@@ -28,10 +28,25 @@ public struct Bitmap: Equatable, Sendable {
         }
     }
 
-    /// A colour as this bitmap stores it (0xRRGGBB, each component rounded to 8 bits).
+    /// A colour as the X11 presenter draws it on a 24-bit server (0xRRGGBB): cairo's rounding, each
+    /// component taken to 16 bits (`v × 65535 + ½`, truncated) and then its top 8 bits. So
+    /// `Color(white: 0.95)` is 0xF3F3F3, not the 0xF2F2F2 that rounding `v × 255` gives.
     public static func rgb(_ c: Color) -> UInt32 {
-        func b(_ v: Double) -> UInt32 { UInt32((v * 255).rounded()) }
+        func b(_ v: Double) -> UInt32 {
+            let clamped = v.isFinite ? min(1, max(0, v)) : 0
+            return UInt32(clamped * 65535 + 0.5) >> 8
+        }
         return b(c.red) << 16 | b(c.green) << 8 | b(c.blue)
+    }
+
+    /// Whether the pixel at (x, y) is `color` as drawn (`rgb(_:)`), each channel within `tolerance`
+    /// (0…255) of it; false outside the bitmap.
+    public func pixel(x: Int, y: Int, matches color: Color, tolerance: Int = 0) -> Bool {
+        guard let p = pixel(x: x, y: y) else { return false }
+        let want = Self.rgb(color)
+        return [16, 8, 0].allSatisfy { shift in
+            abs(Int((p >> UInt32(shift)) & 0xFF) - Int((want >> UInt32(shift)) & 0xFF)) <= tolerance
+        }
     }
 
     /// How many pixels differ from another bitmap of the same size (all of them if sizes differ).
