@@ -15,7 +15,8 @@
     X(cairo_pop_group_to_source) X(cairo_push_group) X(cairo_rectangle) X(cairo_restore) X(cairo_save) X(cairo_scale) \
     X(cairo_select_font_face) X(cairo_set_font_size) X(cairo_set_operator) X(cairo_set_source_rgb) \
     X(cairo_set_source_rgba) X(cairo_show_text) X(cairo_status_to_string) X(cairo_surface_destroy) \
-    X(cairo_surface_flush) X(cairo_surface_status) X(cairo_surface_write_to_png) X(cairo_translate)
+    X(cairo_surface_flush) X(cairo_surface_status) X(cairo_surface_write_to_png) X(cairo_text_extents) \
+    X(cairo_translate) X(cairo_image_surface_create)
 
 typedef struct mh_cairo_table {
 #define MH_CAIRO_FIELD(f) __typeof__(f) *_Nonnull f;

@@ -31,6 +31,8 @@ public protocol DisplayBackend: AnyObject {
     /// The pixels the display shows over a desktop rectangle; nil (the default) where the backend
     /// cannot read them back.
     func pixels(in rect: Rect) throws -> Bitmap?
+    /// Measures text as this backend draws it; the default is `EstimatedTextMeasurer`.
+    var textMeasurer: any TextMeasuring { get }
 }
 
 extension DisplayBackend {
@@ -45,6 +47,9 @@ extension DisplayBackend {
 
     /// None: this backend cannot read pixels back.
     public func pixels(in rect: Rect) throws -> Bitmap? { nil }
+
+    /// An estimate: this backend draws no text.
+    public var textMeasurer: any TextMeasuring { EstimatedTextMeasurer() }
 }
 
 /// The model's event input, handed to a backend at `start`: the only way a backend reports anything.

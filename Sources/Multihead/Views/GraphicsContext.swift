@@ -18,6 +18,16 @@ public protocol GraphicsContext: AnyObject {
     func fill(_ rect: Rect, with color: Color)
     /// Draws one line of text with its top-left corner at `point`.
     func drawText(_ text: String, at point: Point, fontSize: Double, color: Color)
+    /// Draws one line of text in a font with its top-left corner at `point` (the top of the line box:
+    /// the baseline is the font's ascent below it). The default draws it at the font's size, regular.
+    func drawText(_ text: String, at point: Point, font: Font, color: Color)
+}
+
+extension GraphicsContext {
+    /// Draws at the font's size, ignoring its weight.
+    public func drawText(_ text: String, at point: Point, font: Font, color: Color) {
+        drawText(text, at: point, fontSize: font.pointSize, color: color)
+    }
 }
 
 /// Draws a window's views into a context: back to front, each view's background, then its `draw`, then

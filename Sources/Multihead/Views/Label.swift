@@ -1,36 +1,85 @@
-/// A view that shows one line of text (UILabel).
+/// A view that shows text (UILabel): one line by default, or wrapped into `numberOfLines`, aligned by
+/// `textAlignment` and centred vertically in its bounds. It measures with its backend's `textMeasurer`
+/// (cairo's own on X11), so `sizeThatFits(_:)`, `intrinsicContentSize` and `sizeToFit()` are the size the
+/// text is drawn at.
 @MainActor
 open class Label: View {
     /// The text shown.
-    public var text: String = "" { didSet { if text != oldValue { setNeedsDisplay() } } }
+    public var text: String = "" { didSet { if text != oldValue { textDidChange() } } }
     /// The colour of the text.
     public var textColor: Color = .black { didSet { if textColor != oldValue { setNeedsDisplay() } } }
-    /// The font size in points; non-finite or non-positive sizes are refused.
-    public var fontSize: Double = 17 {
+    /// The font; `Font.systemFont(ofSize: 17)` by default.
+    public var font: Font = .systemFont(ofSize: 17) { didSet { if font != oldValue { textDidChange() } } }
+    /// Where the lines sit horizontally; `.natural` (left) by default.
+    public var textAlignment: TextAlignment = .natural { didSet { if textAlignment != oldValue { setNeedsDisplay() } } }
+    /// The most lines shown (0: as many as the text needs); 1 by default.
+    public var numberOfLines = 1 {
         didSet {
-            guard fontSize.isFinite, fontSize > 0 else {
-                Application.logger.warning("refused font size \(fontSize)")
-                fontSize = oldValue
+            if numberOfLines < 0 { numberOfLines = 0 }
+            if numberOfLines != oldValue { textDidChange() }
+        }
+    }
+    /// Where lines that do not fit break; `.byTruncatingTail` by default, as in UIKit.
+    public var lineBreakMode: LineBreakMode = .byTruncatingTail { didSet { if lineBreakMode != oldValue { textDidChange() } } }
+
+    /// The font size in points (a shortcut for `font`); non-finite or non-positive sizes are refused.
+    public var fontSize: Double {
+        get { font.pointSize }
+        set {
+            guard newValue.isFinite, newValue > 0 else {
+                Application.logger.warning("refused font size \(newValue)")
                 return
             }
-            if fontSize != oldValue { setNeedsDisplay() }
+            font = font.withSize(newValue)
         }
     }
 
-    /// The size the text needs: an estimate from the font size (0.6 em per character, 1.25 em high) that
-    /// the drawing backend matches within a few pixels.
-    public var intrinsicContentSize: Size {
-        Size(width: (Double(text.count) * fontSize * 0.6).rounded(.up), height: (fontSize * 1.25).rounded(.up))
+    /// The measurer of the backend that shows the label (or `Application.shared`'s).
+    public var textMeasurer: any TextMeasuring {
+        (window?.application ?? Application.shared).backend.textMeasurer
     }
 
-    /// Draws the text at the top-left corner of the bounds.
+    /// The lines for a width, as they are drawn.
+    public func layout(width: Double) -> TextLayout {
+        TextLayout(text, font: font, width: width, numberOfLines: numberOfLines, lineBreakMode: lineBreakMode,
+                   measurer: textMeasurer)
+    }
+
+    /// The size the text needs within `size` (its width bounds the lines; each paragraph on one line when
+    /// it is unbounded).
+    open func sizeThatFits(_ size: Size) -> Size {
+        layout(width: size.width > 0 ? size.width : .infinity).size
+    }
+
+    /// The size the text needs on its own lines: one per paragraph, up to `numberOfLines`.
+    public var intrinsicContentSize: Size { sizeThatFits(Size(width: Double.infinity, height: .infinity)) }
+
+    /// Resizes the label to the size its text needs, keeping its origin (lines wrapped within the current
+    /// width when more than one line is allowed).
+    public func sizeToFit() {
+        let limit = numberOfLines == 1 || bounds.width <= 0 ? Double.infinity : bounds.width
+        frame = Rect(origin: frame.origin, size: sizeThatFits(Size(width: limit, height: .infinity)))
+    }
+
+    /// Draws the lines centred vertically in the bounds, each placed by `textAlignment`.
     open override func draw(_ rect: Rect, in context: any GraphicsContext) {
         guard !text.isEmpty else { return }
-        context.drawText(text, at: bounds.origin, fontSize: fontSize, color: textColor)
+        let l = layout(width: bounds.width)
+        var y = bounds.minY + ((bounds.height - Double(l.lines.count) * l.lineHeight) / 2).rounded()
+        for (line, width) in zip(l.lines, l.widths) {
+            let x: Double
+            switch textAlignment {
+            case .left, .natural, .justified: x = bounds.minX
+            case .center: x = bounds.minX + ((bounds.width - width) / 2).rounded()
+            case .right: x = bounds.maxX - width.rounded(.up)
+            }
+            context.drawText(line, at: Point(x: x, y: y), font: font, color: textColor)
+            y += l.lineHeight
+        }
     }
 
-    /// Resizes the label to its `intrinsicContentSize`, keeping its origin.
-    public func sizeToFit() {
-        frame = Rect(origin: frame.origin, size: intrinsicContentSize)
+    private func textDidChange() {
+        setNeedsDisplay()
+        superview?.setNeedsLayout()
     }
 }

@@ -12,7 +12,7 @@ final class CairoCanvas: GraphicsContext {
         cr = cairo.cairo_create(surface)
         // Text is drawn with the toy API and the same options everywhere, so that on-screen and offscreen
         // pixels are the same.
-        cairo.cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
+        CairoText.select(.systemFont(ofSize: 17), on: cr)
     }
 
     isolated deinit { cairo.cairo_destroy(cr) }
@@ -51,7 +51,11 @@ final class CairoCanvas: GraphicsContext {
     }
 
     func drawText(_ text: String, at point: Point, fontSize: Double, color: Color) {
-        cairo.cairo_set_font_size(cr, fontSize)
+        drawText(text, at: point, font: .systemFont(ofSize: fontSize), color: color)
+    }
+
+    func drawText(_ text: String, at point: Point, font: Font, color: Color) {
+        CairoText.select(font, on: cr)
         var extents = cairo_font_extents_t()
         cairo.cairo_font_extents(cr, &extents)
         cairo.cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha)

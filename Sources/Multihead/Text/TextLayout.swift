@@ -1,0 +1,93 @@
+/// Text broken into lines to fit a width: what a `Label` measures and draws. A pure function over a
+/// measurer, so that measuring and drawing agree.
+@MainActor
+public struct TextLayout {
+    /// The lines, top to bottom.
+    public var lines: [String]
+    /// Each line's advance width, in points.
+    public var widths: [Double]
+    /// The height of one line and its ascent, in points.
+    public var lineHeight: Double, ascent: Double
+
+    /// The size the lines take: the widest line, and a line height per line (whole points, rounded up).
+    public var size: Size {
+        Size(width: (widths.max() ?? 0).rounded(.up), height: (Double(lines.count) * lineHeight).rounded(.up))
+    }
+
+    /// Lays out `text` within `width` (infinite: each paragraph on one line) in at most `numberOfLines`
+    /// lines (0: no limit). Paragraphs end at "\n". The last line allowed ends in "…" when text is left
+    /// over, whatever the mode, as UILabel does.
+    public init(_ text: String, font: Font, width: Double, numberOfLines: Int, lineBreakMode: LineBreakMode,
+                measurer: any TextMeasuring) {
+        let metrics = measurer.lineMetrics(font: font)
+        lineHeight = metrics.height
+        ascent = metrics.ascent
+        let limit = numberOfLines > 0 ? numberOfLines : Int.max
+        let maxWidth = width.isFinite && width > 0 ? width : .infinity
+        func fits(_ s: String) -> Bool { measurer.width(of: s, font: font) <= maxWidth + 1e-9 }
+        var out: [String] = []
+        var truncated = false
+        paragraphs: for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            var rest = Substring(paragraph)
+            repeat {
+                guard out.count < limit else { truncated = true; break paragraphs }
+                // The last line allowed, or a tail-truncating label's: the rest on one line, cut to fit.
+                if lineBreakMode == .byTruncatingTail {
+                    out.append(Self.truncateTail(String(rest), hasMore: false, fits: fits))
+                    rest = ""
+                    continue
+                }
+                if out.count == limit - 1 {
+                    out.append(String(rest))
+                    if !fits(String(rest)) { truncated = true }
+                    rest = ""
+                    continue
+                }
+                let line = Self.longestPrefix(of: rest, byWords: lineBreakMode == .byWordWrapping, fits: fits)
+                out.append(String(line).trimmingTrailingSpaces())
+                rest = rest[line.endIndex...].drop { $0 == " " }
+            } while !rest.isEmpty
+        }
+        if truncated, let last = out.last, !last.hasSuffix("…") {
+            out.removeLast()
+            out.append(Self.truncateTail(last, hasMore: true, fits: fits))
+        }
+        lines = out.isEmpty ? [""] : out
+        widths = lines.map { measurer.width(of: $0, font: font) }
+    }
+
+    /// The longest start of `text` that fits: whole words when asked (a first word too long breaks
+    /// between characters), at least one character.
+    private static func longestPrefix(of text: Substring, byWords: Bool, fits: (String) -> Bool) -> Substring {
+        if fits(String(text)) { return text }
+        if byWords {
+            var best: Substring?
+            var i = text.startIndex
+            while let space = text[i...].firstIndex(of: " ") {
+                let candidate = text[..<space]
+                if !candidate.isEmpty, fits(String(candidate)) { best = candidate } else if best != nil { break }
+                i = text.index(after: space)
+            }
+            if let best { return best }
+        }
+        var end = text.index(after: text.startIndex)
+        while end < text.endIndex, fits(String(text[..<text.index(after: end)])) { end = text.index(after: end) }
+        return text[..<end]
+    }
+
+    /// A line cut so that it and "…" fit (the whole line when it fits and nothing follows).
+    private static func truncateTail(_ line: String, hasMore: Bool, fits: (String) -> Bool) -> String {
+        if !hasMore && fits(line) { return line }
+        var chars = Array(line)
+        while !chars.isEmpty, !fits(String(chars).trimmingTrailingSpaces() + "…") { chars.removeLast() }
+        return String(chars).trimmingTrailingSpaces() + "…"
+    }
+}
+
+extension String {
+    func trimmingTrailingSpaces() -> String {
+        var s = self
+        while s.last == " " { s.removeLast() }
+        return s
+    }
+}
