@@ -64,6 +64,12 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
         return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 
+    /// The rectangle shrunk by `dx` on the left and right and `dy` at the top and bottom (grown when
+    /// negative), as CGRect's `insetBy(dx:dy:)`.
+    public func insetBy(dx: Double, dy: Double) -> Rect {
+        Rect(x: minX + dx, y: minY + dy, width: width - 2 * dx, height: height - 2 * dy)
+    }
+
     /// The smallest rectangle that covers both.
     public func union(_ other: Rect) -> Rect {
         let x0 = Swift.min(minX, other.minX), y0 = Swift.min(minY, other.minY)

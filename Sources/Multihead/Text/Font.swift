@@ -91,6 +91,12 @@ public protocol TextMeasuring {
     var isEstimate: Bool { get }
 }
 
+extension EstimatedTextMeasurer {
+    /// The measurer of the drawing backend started last, if any: what a label not yet in a window
+    /// measures with. Backends set it as they start.
+    public static var lastStarted: (any TextMeasuring)?
+}
+
 /// The estimate: deterministic, and close to DejaVu Sans for mixed text; not what any screen draws.
 public struct EstimatedTextMeasurer: TextMeasuring {
     /// Makes the estimate.

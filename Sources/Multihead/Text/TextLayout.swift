@@ -15,8 +15,9 @@ public struct TextLayout {
     }
 
     /// Lays out `text` within `width` (infinite: each paragraph on one line) in at most `numberOfLines`
-    /// lines (0: no limit). Paragraphs end at "\n". The last line allowed ends in "…" when text is left
-    /// over, whatever the mode, as UILabel does.
+    /// lines (0: no limit). Paragraphs end at "\n". Lines break between words (`.byCharWrapping`: between
+    /// characters); what is left after the last line allowed is dropped, and with `.byTruncatingTail` that
+    /// last line ends in "…", as UILabel does.
     public init(_ text: String, font: Font, width: Double, numberOfLines: Int, lineBreakMode: LineBreakMode,
                 measurer: any TextMeasuring) {
         let metrics = measurer.lineMetrics(font: font)
@@ -32,23 +33,19 @@ public struct TextLayout {
             repeat {
                 guard out.count < limit else { truncated = true; break paragraphs }
                 // The last line allowed, or a tail-truncating label's: the rest on one line, cut to fit.
-                if lineBreakMode == .byTruncatingTail {
-                    out.append(Self.truncateTail(String(rest), hasMore: false, fits: fits))
-                    rest = ""
-                    continue
-                }
-                if out.count == limit - 1 {
+                // The last line allowed, in a truncating label: the rest, cut to fit with "…".
+                if out.count == limit - 1 && lineBreakMode == .byTruncatingTail {
                     out.append(String(rest))
                     if !fits(String(rest)) { truncated = true }
                     rest = ""
                     continue
                 }
-                let line = Self.longestPrefix(of: rest, byWords: lineBreakMode == .byWordWrapping, fits: fits)
+                let line = Self.longestPrefix(of: rest, byWords: lineBreakMode != .byCharWrapping, fits: fits)
                 out.append(String(line).trimmingTrailingSpaces())
                 rest = rest[line.endIndex...].drop { $0 == " " }
             } while !rest.isEmpty
         }
-        if truncated, let last = out.last, !last.hasSuffix("…") {
+        if truncated, lineBreakMode == .byTruncatingTail, let last = out.last, !last.hasSuffix("…") {
             out.removeLast()
             out.append(Self.truncateTail(last, hasMore: true, fits: fits))
         }

@@ -34,9 +34,13 @@ open class Label: View {
         }
     }
 
-    /// The measurer of the backend that shows the label (or `Application.shared`'s).
+    /// The measurer of the backend that shows the label; before it is in a window, `Application.shared`'s
+    /// when attached, else that of the last drawing backend started (a label is measured the same in or
+    /// out of its window), else the estimate.
     public var textMeasurer: any TextMeasuring {
-        (window?.application ?? Application.shared).backend.textMeasurer
+        if let app = window?.application { return app.backend.textMeasurer }
+        if Application.shared.hasBackend { return Application.shared.backend.textMeasurer }
+        return EstimatedTextMeasurer.lastStarted ?? EstimatedTextMeasurer()
     }
 
     /// The lines for a width, as they are drawn.

@@ -112,6 +112,7 @@ public final class X11Backend: DisplayBackend {
         connection = c
         self.reader = reader
         self.input = input
+        EstimatedTextMeasurer.lastStarted = textMeasurer
         let p = X11Presenter(connection: c, useSharedMemory: useSharedMemory)
         p.onFailure = { input.failed($0) }
         presenter = p

@@ -21,6 +21,17 @@ enum CairoText {
         return cairo.cairo_create(surface)
     }()
 
+    /// The ink of one line drawn at (0, 0) (the top of its line box): left, top, right and bottom in
+    /// points, as cairo computes them (for tests that compare with the pixels). `cairo_text_extents`.
+    package static func ink(of text: String, font: Font) -> Rect {
+        select(font, on: context)
+        var t = cairo_text_extents_t()
+        cairo.cairo_text_extents(context, text, &t)
+        var f = cairo_font_extents_t()
+        cairo.cairo_font_extents(context, &f)
+        return Rect(x: t.x_bearing, y: f.ascent + t.y_bearing, width: t.width, height: t.height)
+    }
+
     /// Measures with cairo: what `CairoCanvas.drawText` draws.
     struct Measurer: TextMeasuring {
         /// The advance, or the ink's right edge when a glyph reaches past it (an italic's overhang).
