@@ -139,4 +139,29 @@ struct TextOnX11Tests {
         _ = try await shot(server, app) { darkest($0) == black }
         #expect(await app.run(until: { ran == 1 }))
     }
+
+    @Test("a 1 s fade from red to nothing shows a blend on the way and the background at the end")
+    func fade() async throws {
+        let (server, app, w) = try await start()
+        defer { server.stop() }
+        let v = View(frame: Rect(x: 100, y: 100, width: 100, height: 100))
+        v.backgroundColor = .red
+        w.addSubview(v)
+        func pixel() -> UInt32? { try? server.controlConnection().screenshot(of: Rect(x: 150, y: 150, width: 1, height: 1)).pixels.first }
+        #expect(await app.run(until: { pixel() == 0xFF0000 }))
+        var ended: Bool?
+        View.animate(withDuration: 1, delay: 0, options: .curveLinear, animations: { v.alpha = 0 }, completion: { ended = $0 })
+        #expect(v.alpha == 0)
+        // Red over white at a partial opacity: full red, green and blue between 0 and 255 (not yet white).
+        var seen: UInt32?
+        #expect(await app.run(until: {
+            seen = pixel()
+            guard let p = seen else { return false }
+            let g = (p >> 8) & 0xFF
+            return p >> 16 == 0xFF && g > 0x10 && g < 0xF0
+        }, timeout: .seconds(3)), "mid-way pixel \(String(seen ?? 0, radix: 16))")
+        #expect(await app.run(until: { ended != nil }, timeout: .seconds(3)))
+        #expect(ended == true)
+        #expect(await app.run(until: { pixel() == 0xFFFFFF }))
+    }
 }

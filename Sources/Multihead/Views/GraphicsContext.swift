@@ -42,7 +42,7 @@ public enum ViewRenderer {
         ctx.saveState()
         ctx.clip(to: Rect(origin: .zero, size: size))
         ctx.translate(by: Point(x: -window.bounds.origin.x, y: -window.bounds.origin.y))
-        drawOwnContent(of: window, in: ctx)
+        drawOwnContent(of: window, in: ctx, bounds: window.bounds)
         ctx.restoreState()
         if brightness < 1 {
             ctx.fill(Rect(origin: .zero, size: size), with: Color(white: 0, alpha: 1 - max(0, brightness)))
@@ -51,21 +51,25 @@ public enum ViewRenderer {
 
     /// Draws a view (not a window) in its superview's coordinates.
     public static func draw(_ view: View, in ctx: any GraphicsContext) {
-        guard !view.isHidden, view.alpha > 0 else { return }
+        // What is drawn is the presentation: the animated values while an animation runs.
+        let alpha = view.presentationAlpha
+        guard !view.isHidden, alpha > 0 else { return }
+        let frame = view.presentationFrame
+        let bounds = Rect(origin: view.bounds.origin, size: frame.size)
         ctx.saveState()
-        ctx.translate(by: view.frame.origin)
-        let layered = view.alpha < 1
-        if layered { ctx.beginTransparencyLayer(alpha: view.alpha) }
-        ctx.translate(by: Point(x: -view.bounds.origin.x, y: -view.bounds.origin.y))
-        if view.clipsToBounds { ctx.clip(to: view.bounds) }
-        drawOwnContent(of: view, in: ctx)
+        ctx.translate(by: frame.origin)
+        let layered = alpha < 1
+        if layered { ctx.beginTransparencyLayer(alpha: alpha) }
+        ctx.translate(by: Point(x: -bounds.origin.x, y: -bounds.origin.y))
+        if view.clipsToBounds { ctx.clip(to: bounds) }
+        drawOwnContent(of: view, in: ctx, bounds: bounds)
         if layered { ctx.endTransparencyLayer() }
         ctx.restoreState()
     }
 
-    private static func drawOwnContent(of view: View, in ctx: any GraphicsContext) {
-        if let bg = view.backgroundColor, bg.alpha > 0 { ctx.fill(view.bounds, with: bg) }
-        view.draw(view.bounds, in: ctx)
+    private static func drawOwnContent(of view: View, in ctx: any GraphicsContext, bounds: Rect) {
+        if let bg = view.presentationBackgroundColor, bg.alpha > 0 { ctx.fill(bounds, with: bg) }
+        view.draw(bounds, in: ctx)
         for sub in view.subviews { draw(sub, in: ctx) }
     }
 }

@@ -35,6 +35,7 @@ open class View: Responder {
             let new = newValue.standardized
             guard new != frameStorage else { return }
             let oldSize = frameStorage.size
+            Animator.shared.record(self, .frame, from: .rect(frameStorage), to: .rect(new))
             frameStorage = new
             if new.size != oldSize {
                 boundsSizeDidChange()
@@ -75,7 +76,13 @@ open class View: Responder {
     }
 
     /// The colour that fills the bounds before `draw`; `nil` is transparent.
-    open var backgroundColor: Color? { didSet { if backgroundColor != oldValue { setNeedsDisplay() } } }
+    open var backgroundColor: Color? {
+        didSet {
+            guard backgroundColor != oldValue else { return }
+            Animator.shared.record(self, .backgroundColor, from: .color(oldValue), to: .color(backgroundColor))
+            setNeedsDisplay()
+        }
+    }
 
     /// Opacity 0…1 (clamped; non-finite values refused); at 0.01 or less the view takes no touches.
     open var alpha: Double = 1 {
@@ -86,7 +93,10 @@ open class View: Responder {
                 return
             }
             if alpha < 0 || alpha > 1 { alpha = min(1, max(0, alpha)) }
-            if alpha != oldValue { setNeedsDisplay() }
+            if alpha != oldValue {
+                Animator.shared.record(self, .alpha, from: .number(oldValue), to: .number(alpha))
+                setNeedsDisplay()
+            }
         }
     }
 

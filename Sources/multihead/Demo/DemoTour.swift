@@ -51,7 +51,7 @@ struct DemoTour {
         let center = control.convert(Point(x: control.bounds.midX, y: control.bounds.midY), to: nil)
         let desktop = Point(x: center.x + main.screen.frame.minX, y: center.y + main.screen.frame.minY)
         try server.tap(at: desktop)
-        try await wait(app, "the click on the \(control.title) control") { control.taps == 1 }
+        try await wait(app, "the click on the \(control.title) control") { control.taps == 1 && !control.isFading }
         try finish(4, "click", demo, backend, "clicked the \(control.title) control at \(desktop); it changed colour")
 
         demo.step = "unplug"

@@ -1,34 +1,32 @@
 import Multihead
 
-/// A coloured square that changes colour and counts when tapped.
+/// A coloured button that changes colour and counts when tapped (its primary action).
 @MainActor
-final class ControlView: View {
+final class ControlView: Button {
     let title: String
     private let colors: [Color]
-    private let label = Label(frame: .zero)
     private(set) var taps = 0
+    /// Whether the colour is still fading in.
+    private(set) var isFading = false
 
     init(title: String, frame: Rect, colors: [Color]) {
         self.title = title
         self.colors = colors
         super.init(frame: frame)
         backgroundColor = colors.first
-        label.fontSize = 16
-        label.textColor = .white
-        addSubview(label)
-        updateLabel()
+        titleLabel.font = .systemFont(ofSize: 16, weight: .semibold)
+        setTitleColor(.white, for: .normal)
+        setTitle(title, for: .normal)
+        addAction(Action(title: title) { [weak self] _ in self?.tapped() }, for: .primaryActionTriggered)
     }
 
-    override func touchesEnded(_ touches: Set<Touch>, with event: Event) {
+    private func tapped() {
         taps += 1
-        backgroundColor = colors[taps % colors.count]
-        updateLabel()
-    }
-
-    private func updateLabel() {
-        label.text = taps == 0 ? title : "\(title) ×\(taps)"
-        label.sizeToFit()
-        label.center = Point(x: bounds.width / 2, y: bounds.height / 2)
+        // The new colour fades in (UIKit's animation model: the property is final at once).
+        isFading = true
+        View.animate(withDuration: 0.25, animations: { self.backgroundColor = self.colors[self.taps % self.colors.count] },
+                     completion: { [weak self] _ in self?.isFading = false })
+        setTitle("\(title) ×\(taps)", for: .normal)
     }
 }
 
@@ -42,9 +40,9 @@ final class MainViewController: ViewController {
     override func viewDidLoad() {
         view.backgroundColor = Color(red: 0.13, green: 0.15, blue: 0.19)
         title.text = "Multihead demo: q or Escape quits"
-        title.fontSize = 28
+        title.font = .boldSystemFont(ofSize: 28)
         title.textColor = .white
-        title.sizeToFit()
+        title.textAlignment = .center
         view.addSubview(title)
         let specs: [(String, [Color])] = [
             ("red", [Color(red: 0.8, green: 0.2, blue: 0.2), Color(red: 0.4, green: 0.1, blue: 0.1)]),
@@ -61,7 +59,8 @@ final class MainViewController: ViewController {
 
     /// Places the title, the controls and the screen list from the view's bounds, whenever it lays out.
     override func viewWillLayoutSubviews() {
-        title.frame.origin = Point(x: 40, y: 30)
+        // The title centred across the window.
+        title.frame = Rect(x: 40, y: 30, width: max(1, view.bounds.width - 80), height: title.intrinsicContentSize.height)
         for (i, c) in controls.enumerated() { c.frame.origin = Point(x: 40 + Double(i) * 180, y: 90) }
         let b = view.bounds
         screenList.frame = Rect(x: 40, y: 220, width: max(1, b.width - 80), height: max(1, b.height - 240))

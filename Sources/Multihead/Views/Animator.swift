@@ -1,0 +1,216 @@
+import Dispatch
+
+/// UIKit's animation model: inside `View.animate`'s block the properties take their final values at
+/// once (reading them, and hit testing, see those); what is drawn goes from the value drawn before to
+/// the final one over the duration, one frame per display refresh, then the completion runs with true.
+/// A new animation of the same property, or the view's removal from its window, ends the old one with
+/// false. The one owner of running animations and of the frame timer that drives them.
+@MainActor
+final class Animator {
+    static let shared = Animator()
+
+    enum Property: Hashable { case frame, alpha, backgroundColor }
+
+    enum Value {
+        case rect(Rect), number(Double), color(Color?)
+
+        func interpolated(to end: Value, _ p: Double) -> Value {
+            func mix(_ a: Double, _ b: Double) -> Double { a + (b - a) * p }
+            switch (self, end) {
+            case (.rect(let a), .rect(let b)):
+                return .rect(Rect(x: mix(a.minX, b.minX), y: mix(a.minY, b.minY), width: mix(a.width, b.width), height: mix(a.height, b.height)))
+            case (.number(let a), .number(let b)): return .number(mix(a, b))
+            case (.color(let a), .color(let b)):
+                // nil is clear: the other colour at no opacity.
+                let ca = a ?? b?.withAlphaComponent(0) ?? .clear, cb = b ?? a?.withAlphaComponent(0) ?? .clear
+                return .color(Color(red: mix(ca.red, cb.red), green: mix(ca.green, cb.green), blue: mix(ca.blue, cb.blue),
+                                    alpha: mix(ca.alpha, cb.alpha)))
+            default: return end
+            }
+        }
+    }
+
+    /// One `animate` call: its timing and its completion, run once all its properties ended.
+    final class Group {
+        let duration: Double, delay: Double, options: AnimationOptions
+        let completion: ((Bool) -> Void)?
+        var start = 0.0
+        var running = 0
+        var finished = true
+
+        init(duration: Double, delay: Double, options: AnimationOptions, completion: ((Bool) -> Void)?) {
+            self.duration = duration
+            self.delay = delay
+            self.options = options
+            self.completion = completion
+        }
+
+        /// The eased progress at `now`, and whether the group is done.
+        func progress(at now: Double) -> (Double, done: Bool) {
+            let t = now - start - delay
+            guard t > 0 else { return (0, false) }
+            guard duration > 0 else { return (1, true) }
+            var cycle = t / duration
+            let repeats = options.contains(.repeat)
+            if !repeats && cycle >= (options.contains(.autoreverse) ? 2 : 1) {
+                // UIKit leaves an autoreversed, non-repeating animation at its final (model) value.
+                return (1, true)
+            }
+            if options.contains(.autoreverse) {
+                cycle = cycle.truncatingRemainder(dividingBy: 2)
+                if cycle > 1 { cycle = 2 - cycle }
+            } else if repeats {
+                cycle = cycle.truncatingRemainder(dividingBy: 1)
+            }
+            return (options.eased(min(1, cycle)), false)
+        }
+    }
+
+    struct Running {
+        weak var view: View?
+        let viewID: ObjectIdentifier
+        let property: Property
+        let from: Value, to: Value
+        let group: Group
+    }
+
+    private var running: [Running] = []
+    private var stack: [Group] = []
+    private var suppressed = 0
+    private var timer: (any DispatchSourceTimer)?
+    /// The clock, in seconds; tests replace it.
+    var now: () -> Double = { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+
+    /// Runs `animations` with every change of an animatable property recorded in a new group.
+    func animate(duration: Double, delay: Double, options: AnimationOptions, animations: () -> Void,
+                 completion: ((Bool) -> Void)?) {
+        let group = Group(duration: max(0, duration.isFinite ? duration : 0), delay: max(0, delay.isFinite ? delay : 0),
+                          options: options, completion: completion)
+        group.start = now()
+        stack.append(group)
+        animations()
+        stack.removeLast()
+        if group.running == 0 {
+            // Nothing to animate: the completion still runs, in the next turn, as in UIKit.
+            if let completion { DispatchQueue.main.async { completion(true) } }
+        } else {
+            startTimer()
+        }
+    }
+
+    /// Runs `body` with animations off.
+    func withoutAnimation(_ body: () -> Void) {
+        suppressed += 1
+        body()
+        suppressed -= 1
+    }
+
+    /// A property of `view` changed from `old` to `new`: inside an animation block it animates from what
+    /// is drawn now; an animation of it already running ends (completion false).
+    func record(_ view: View, _ property: Property, from old: Value, to new: Value) {
+        // Outside any block with nothing running: a plain change (the common case, kept cheap).
+        if stack.isEmpty && running.isEmpty { return }
+        let current = presentation(of: view, property) ?? old
+        cancel(view, property)
+        guard suppressed == 0, let group = stack.last else { return }
+        running.append(Running(view: view, viewID: ObjectIdentifier(view), property: property, from: current, to: new, group: group))
+        group.running += 1
+    }
+
+    /// What is drawn for a property now, while it animates.
+    func presentation(of view: View, _ property: Property) -> Value? {
+        guard !running.isEmpty, let r = running.last(where: { $0.viewID == ObjectIdentifier(view) && $0.property == property })
+        else { return nil }
+        return r.from.interpolated(to: r.to, r.group.progress(at: now()).0)
+    }
+
+    /// Whether anything runs.
+    var isAnimating: Bool { !running.isEmpty }
+
+    /// Ends the animations of `view` (all its properties, or one), completion false.
+    func cancel(_ view: View, _ property: Property? = nil) {
+        let id = ObjectIdentifier(view)
+        let (gone, kept) = split { $0.viewID == id && (property == nil || $0.property == property) }
+        running = kept
+        end(gone, finished: false)
+    }
+
+    /// One frame: redraws what animates, and ends what is done (completion true).
+    func tick() {
+        let t = now()
+        let (done, kept) = split { $0.view == nil || $0.group.progress(at: t).done }
+        running = kept
+        for r in running { r.view?.setNeedsDisplay() }
+        for r in done { r.view?.setNeedsDisplay() }
+        end(done, finished: true)
+        if running.isEmpty { stopTimer() }
+    }
+
+    private func split(_ isGone: (Running) -> Bool) -> (gone: [Running], kept: [Running]) {
+        var gone: [Running] = [], kept: [Running] = []
+        for r in running { if isGone(r) { gone.append(r) } else { kept.append(r) } }
+        return (gone, kept)
+    }
+
+    private func end(_ ended: [Running], finished: Bool) {
+        for r in ended {
+            let g = r.group
+            if !finished { g.finished = false }
+            g.running -= 1
+            if g.running == 0 { g.completion?(g.finished) }
+        }
+    }
+
+    private func startTimer() {
+        guard timer == nil else { return }
+        let t = DispatchSource.makeTimerSource(queue: .main)
+        t.schedule(deadline: .now(), repeating: .nanoseconds(16_666_667), leeway: .milliseconds(1))
+        t.setEventHandler { MainActor.assumeIsolated { Animator.shared.tick() } }
+        t.resume()
+        timer = t
+    }
+
+    private func stopTimer() {
+        timer?.cancel()
+        timer = nil
+    }
+}
+
+extension View {
+    /// Animates changes to `frame`, `bounds`, `center`, `alpha` and `backgroundColor` made in `animations`
+    /// (UIView.animate): they take their final values at once, and are drawn moving to them over
+    /// `duration` seconds after `delay`; `completion` gets true when it ran to the end, false when another
+    /// animation of a property or the view's removal ended it.
+    public static func animate(withDuration duration: Double, delay: Double = 0, options: AnimationOptions = [],
+                               animations: () -> Void, completion: ((Bool) -> Void)? = nil) {
+        Animator.shared.animate(duration: duration, delay: delay, options: options, animations: animations, completion: completion)
+    }
+
+    /// Animates with the default options and no delay.
+    public static func animate(withDuration duration: Double, animations: () -> Void) {
+        animate(withDuration: duration, delay: 0, options: [], animations: animations, completion: nil)
+    }
+
+    /// Makes the changes in `actions` without animating them, even inside an animation block.
+    public static func performWithoutAnimation(_ actions: () -> Void) {
+        Animator.shared.withoutAnimation(actions)
+    }
+
+    /// The frame drawn now: the animated one while an animation runs.
+    var presentationFrame: Rect {
+        if case .rect(let r)? = Animator.shared.presentation(of: self, .frame) { return r }
+        return frameStorage
+    }
+
+    /// The opacity drawn now.
+    var presentationAlpha: Double {
+        if case .number(let a)? = Animator.shared.presentation(of: self, .alpha) { return a }
+        return alpha
+    }
+
+    /// The background colour drawn now.
+    var presentationBackgroundColor: Color? {
+        if case .color(let c)? = Animator.shared.presentation(of: self, .backgroundColor) { return c }
+        return backgroundColor
+    }
+}
