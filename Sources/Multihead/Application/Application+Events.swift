@@ -36,17 +36,57 @@ extension Application {
             guard let (w, view) = hit else { return }
             let touch = Touch(window: w, view: view, at: p)
             tracking.touches[event.pointerID] = touch
-            view.touchesBegan([touch], with: event)
+            // Recognizers first (the hit view's, then its superviews'), then the view, as in UIKit.
+            touch.recognizers = Self.recognizers(from: view)
+            for r in touch.recognizers {
+                r.onRecognize = { [weak touch] r in touch.map { Self.recognized(r, $0) } }
+                r.touchesBegan([touch], with: event)
+            }
+            if !touch.claimed { view.touchesBegan([touch], with: event) }
         case .pointerMoved:
             guard let touch = tracking.touches[event.pointerID] else { return }
             touch.phase = .moved
             touch.locationOnDesktop = p
-            touch.view?.touchesMoved([touch], with: event)
+            for r in touch.recognizers where r.touches.contains(touch) { r.touchesMoved([touch], with: event) }
+            if !touch.claimed { touch.view?.touchesMoved([touch], with: event) }
         default:
             guard let touch = tracking.touches.removeValue(forKey: event.pointerID) else { return }
             touch.phase = .ended
             touch.locationOnDesktop = p
-            touch.view?.touchesEnded([touch], with: event)
+            for r in touch.recognizers where r.touches.contains(touch) { r.touchesEnded([touch], with: event) }
+            if !touch.claimed { touch.view?.touchesEnded([touch], with: event) }
+            Self.finishRecognizers(of: touch)
+        }
+    }
+
+    /// The enabled recognizers of a view and of its superviews up to its window, nearest first.
+    private static func recognizers(from view: View) -> [GestureRecognizer] {
+        var found: [GestureRecognizer] = []
+        var v: View? = view
+        while let cur = v {
+            found += cur.recognizerStorage.filter(\.isEnabled)
+            v = cur.superview
+        }
+        return found
+    }
+
+    /// A recognizer recognized its gesture: the touch's other recognizers fail, and the hit view loses
+    /// the touch (`touchesCancelled`) when the recognizer cancels touches in view.
+    private static func recognized(_ r: GestureRecognizer, _ touch: Touch) {
+        for other in touch.recognizers where other !== r && other.state == .possible { other.setState(.failed) }
+        guard r.cancelsTouchesInView, !touch.claimed else { return }
+        touch.claimed = true
+        let phase = touch.phase
+        touch.phase = .cancelled
+        touch.view?.touchesCancelled([touch], with: nil)
+        touch.phase = phase
+    }
+
+    /// After a touch's end or cancellation: recognizers with no touches left start again.
+    private static func finishRecognizers(of touch: Touch) {
+        for r in touch.recognizers where r.touches.isEmpty {
+            r.onRecognize = nil
+            r.reset()
         }
     }
 
@@ -76,7 +116,9 @@ extension Application {
         for (id, touch) in tracking.touches where touch.windowID == windowID {
             tracking.touches[id] = nil
             touch.phase = .cancelled
-            touch.view?.touchesCancelled([touch], with: nil)
+            for r in touch.recognizers where r.touches.contains(touch) { r.touchesCancelled([touch], with: nil) }
+            if !touch.claimed { touch.view?.touchesCancelled([touch], with: nil) }
+            Self.finishRecognizers(of: touch)
         }
         for (name, tracked) in tracking.presses where tracked.windowID == windowID {
             tracking.presses[name] = nil

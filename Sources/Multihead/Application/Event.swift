@@ -112,6 +112,10 @@ public final class Touch: Hashable {
     weak var viewStorage: View?
     /// The window it began in, to find it again when that window is released.
     let windowID: ObjectIdentifier
+    /// The gesture recognizers that see it: those of the hit view and of its superviews.
+    var recognizers: [GestureRecognizer] = []
+    /// Whether a recognizer took it from the hit view (which got `touchesCancelled`).
+    var claimed = false
 
     init(window: Window, view: View, at p: Point) {
         windowStorage = window

@@ -10,6 +10,7 @@ open class View: Responder {
     var hiddenStorage = false
     var needsLayoutStorage = true
     var subtreeNeedsLayout = false
+    var recognizerStorage: [GestureRecognizer] = []
 
     /// Makes a view with a frame in its future superview's coordinates; a non-finite frame becomes `.zero`.
     public init(frame: Rect) {
