@@ -80,4 +80,31 @@ struct DisplayLinkTests {
         #expect(hwScreen.brightness == 0.75)
         #expect(log.entries == ["brightness HW", "brightness SW", "mode SW", "brightness HW"])
     }
+
+    @Test("UIKit's shape: a link runs from add(to:forMode:) until remove(from:forMode:); a frame rate range")
+    func runLoopShape() async throws {
+        let (app, _) = try makeApp()
+        var count = 0, reference = 0
+        let link = DisplayLink(screen: app.mainScreen) { _ in count += 1 }
+        // Another link's frames are the clock: facts, not times.
+        let clock = app.mainScreen.displayLink { _ in reference += 1 }
+        defer { clock.invalidate(); link.invalidate() }
+        await app.run(until: { reference >= 5 }, timeout: .seconds(30))
+        #expect(count == 0 && !link.isScheduled)
+        link.add(to: .main, forMode: .common)
+        await app.run(until: { count >= 3 }, timeout: .seconds(30))
+        #expect(count >= 3 && link.isScheduled)
+        link.remove(from: .main, forMode: .common)
+        let stopped = count
+        let seen = reference
+        await app.run(until: { reference >= seen + 5 }, timeout: .seconds(30))
+        #expect(count == stopped)
+        link.preferredFrameRateRange = FrameRateRange(minimum: 10, maximum: 30, preferred: 20)
+        #expect(link.framesPerSecond == 20 && abs(link.duration - 0.05) < 1e-9)
+        link.preferredFrameRateRange = FrameRateRange(minimum: 10, maximum: 500)
+        #expect(link.framesPerSecond == 60)
+        link.preferredFrameRateRange = .default
+        link.preferredFramesPerSecond = 15
+        #expect(link.framesPerSecond == 15)
+    }
 }

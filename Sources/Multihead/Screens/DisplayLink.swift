@@ -1,4 +1,26 @@
 import Dispatch
+import Foundation
+
+/// The frame rates a display link may run at (CAFrameRateRange): the default (all zero) is the screen's
+/// own rate.
+public struct FrameRateRange: Hashable, Sendable {
+    /// The lowest rate wanted.
+    public var minimum: Float
+    /// The highest rate wanted.
+    public var maximum: Float
+    /// The rate wanted most, if any (else `maximum`).
+    public var preferred: Float?
+
+    /// A range; rates are in frames per second.
+    public init(minimum: Float, maximum: Float, preferred: Float? = nil) {
+        self.minimum = minimum
+        self.maximum = maximum
+        self.preferred = preferred
+    }
+
+    /// The screen's own rate.
+    public static let `default` = FrameRateRange(minimum: 0, maximum: 0, preferred: 0)
+}
 
 /// Calls back on the main actor once per frame of a screen (CADisplayLink), until invalidated; it stops
 /// by itself when its screen disconnects. Like CADisplayLink, the run loop keeps it alive until then.
@@ -15,6 +37,14 @@ public final class DisplayLink {
     public var preferredFramesPerSecond: Int = 0 {
         didSet { if preferredFramesPerSecond < 0 { preferredFramesPerSecond = 0 } }
     }
+    /// The rates wanted (UIKit's replacement for `preferredFramesPerSecond`): the preferred rate (else the
+    /// maximum), within the minimum and the screen's rate. The default leaves `preferredFramesPerSecond`
+    /// in charge.
+    public var preferredFrameRateRange: FrameRateRange = .default
+
+    /// Whether it is in a run loop (`add(to:forMode:)`, or made by `Screen.displayLink(_:)`).
+    public private(set) var isScheduled = false
+
     /// While true, no callbacks come; setting it false resumes on the next frame boundary.
     public var isPaused = false {
         didSet { if oldValue && !isPaused, isValid { scheduleNext(after: now()) } }
@@ -26,9 +56,19 @@ public final class DisplayLink {
     private var timer: (any DispatchSourceTimer)?
     private var nextTarget: Double = 0
 
-    init(screen: Screen, callback: @escaping @MainActor (DisplayLink) -> Void) {
+    /// Makes a link for a screen that calls `handler` once per frame, from when it is added to a run loop
+    /// (as UIKit's `CADisplayLink`: `link.add(to: .main, forMode: .common)`).
+    public init(screen: Screen, handler: @escaping @MainActor (DisplayLink) -> Void) {
         self.screen = screen
-        self.callback = callback
+        self.callback = handler
+        screen.displayLinks.append(WeakDisplayLink(link: self))
+        if !screen.isConnected { isValid = false }
+    }
+
+    /// Starts the callbacks on the main run loop (the only one this package drives; any mode).
+    public func add(to runLoop: RunLoop, forMode mode: RunLoop.Mode) {
+        guard isValid, !isScheduled else { return }
+        isScheduled = true
         let t = DispatchSource.makeTimerSource(queue: .main)
         t.setEventHandler { [self] in
             MainActor.assumeIsolated { self.fire() }
@@ -39,17 +79,35 @@ public final class DisplayLink {
         t.resume()
     }
 
+    /// Stops the callbacks until it is added again.
+    public func remove(from runLoop: RunLoop, forMode mode: RunLoop.Mode) {
+        guard isScheduled else { return }
+        isScheduled = false
+        timer?.cancel()
+        timer = nil
+    }
+
     /// Seconds between frames: 1 / the effective frame rate (the screen's, or the preferred one).
-    public var duration: Double {
+    public var duration: Double { 1 / Double(max(1, framesPerSecond)) }
+
+    /// The rate the link runs at: the screen's, lowered by `preferredFrameRateRange` or
+    /// `preferredFramesPerSecond`.
+    public var framesPerSecond: Int {
         let maxFPS = screen?.maximumFramesPerSecond ?? 60
-        let fps = preferredFramesPerSecond > 0 ? min(preferredFramesPerSecond, maxFPS) : maxFPS
-        return 1 / Double(max(1, fps))
+        let range = preferredFrameRateRange
+        if range != .default {
+            let wanted = Double(range.preferred.flatMap { $0 > 0 ? $0 : nil } ?? range.maximum)
+            let clamped = max(Double(range.minimum), min(wanted > 0 ? wanted : Double(maxFPS), Double(maxFPS)))
+            return max(1, Int(clamped.rounded()))
+        }
+        return preferredFramesPerSecond > 0 ? min(preferredFramesPerSecond, maxFPS) : maxFPS
     }
 
     /// Stops the callbacks for good and lets the link go.
     public func invalidate() {
         guard isValid else { return }
         isValid = false
+        isScheduled = false
         timer?.cancel()
         timer = nil
     }
@@ -85,9 +143,8 @@ extension Screen {
     /// A display link that calls `callback` once per frame of this screen, on the main actor, at the
     /// screen's refresh rate (60 Hz when the mode does not say).
     public func displayLink(_ callback: @escaping @MainActor (DisplayLink) -> Void) -> DisplayLink {
-        let link = DisplayLink(screen: self, callback: callback)
-        if !isConnected { link.invalidate() }
-        displayLinks.append(WeakDisplayLink(link: link))
+        let link = DisplayLink(screen: self, handler: callback)
+        link.add(to: .main, forMode: .common)
         return link
     }
 
