@@ -20,7 +20,8 @@ struct ControlTests {
             (.primaryActionTriggered, "primary"),
         ]
         for (event, name) in names {
-            button.addAction(Action { a in log.entries.append("\(name)\(a.sender === button ? "" : " (sender?)")") }, for: event)
+            // Weak, as a handler that names its own control must be: the control keeps its actions.
+            button.addAction(Action { [weak button] a in log.entries.append("\(name)\(a.sender === button ? "" : " (sender?)")") }, for: event)
         }
         return (app, backend, w, button, log)
     }

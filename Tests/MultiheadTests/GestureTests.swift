@@ -75,7 +75,7 @@ struct GestureTests {
         defer { withExtendedLifetime((app, w)) {} }
         var states: [GestureRecognizer.State] = []
         var translations: [Point] = []
-        let pan = PanGestureRecognizer { r in
+        let pan = PanGestureRecognizer { [weak container] r in
             states.append(r.state)
             guard let pan = r as? PanGestureRecognizer else { return }
             // Taking the movement so far, as UIKit code often does.

@@ -95,7 +95,7 @@ extension Application {
         Scene(windows: stack.backToFront.filter { !$0.isHidden }.map { w in
             PresentedWindow(
                 window: w, screenName: w.screen.name, frameOnDesktop: w.frameOnDesktop,
-                level: w.windowLevel, needsDisplay: w.needsDisplay,
+                level: w.windowLevel, needsDisplay: w.needsDisplay, damage: w.takeDamage(),
                 softwareBrightness: w.screen.softwareBrightness, scale: w.screen.scale)
         })
     }

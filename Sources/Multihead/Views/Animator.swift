@@ -140,8 +140,10 @@ final class Animator {
         let t = now()
         let (done, kept) = split { $0.view == nil || $0.group.progress(at: t).done }
         running = kept
-        for r in running { r.view?.setNeedsDisplay() }
-        for r in done { r.view?.setNeedsDisplay() }
+        for r in running + done {
+            // A moving view may be drawn anywhere between its ends: its window again; a fade, where it draws.
+            if r.property == .frame { r.view?.window?.setNeedsDisplay() } else { r.view?.setNeedsDisplayOfExtent() }
+        }
         end(done, finished: true)
         if running.isEmpty { stopTimer() }
     }

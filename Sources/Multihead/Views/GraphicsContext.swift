@@ -69,7 +69,11 @@ public enum ViewRenderer {
 
     private static func drawOwnContent(of view: View, in ctx: any GraphicsContext, bounds: Rect) {
         if let bg = view.presentationBackgroundColor, bg.alpha > 0 { ctx.fill(bounds, with: bg) }
+        // A view's own drawing stays in its bounds, as a layer's contents do in UIKit.
+        ctx.saveState()
+        ctx.clip(to: bounds)
         view.draw(bounds, in: ctx)
+        ctx.restoreState()
         for sub in view.subviews { draw(sub, in: ctx) }
     }
 }

@@ -34,7 +34,7 @@ extension View {
             oldParent.willRemoveSubview(view)
             oldParent.detach(view)
             oldParent.setNeedsLayout()
-            oldParent.setNeedsDisplay()
+            oldParent.window?.setNeedsDisplay()
         } else if let i = subviewStorage.firstIndex(where: { $0 === view }) {
             subviewStorage.remove(at: i)
         }
@@ -54,8 +54,9 @@ extension View {
             didAddSubview(view)
         }
         setNeedsLayout()
-        view.setNeedsDisplay()
-        setNeedsDisplay()
+        // A change of structure redraws the window (rare, and the extents involved are many).
+        view.needsDisplay = true
+        window?.setNeedsDisplay()
     }
 
     /// Inserts a view just in front of a sibling (at the front if `sibling` is not a subview).
@@ -97,7 +98,7 @@ extension View {
         if oldWindow != nil { eachInSubtree { $0.didMoveToWindow() } }
         didMoveToSuperview()
         parent.setNeedsLayout()
-        parent.setNeedsDisplay()
+        parent.window?.setNeedsDisplay()
     }
 
     /// Calls `body` for this view and every descendant, parents first.

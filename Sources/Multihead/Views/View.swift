@@ -35,14 +35,25 @@ open class View: Responder {
             }
             let new = newValue.standardized
             guard new != frameStorage else { return }
-            let oldSize = frameStorage.size
-            Animator.shared.record(self, .frame, from: .rect(frameStorage), to: .rect(new))
+            let old = frameStorage
+            Animator.shared.record(self, .frame, from: .rect(old), to: .rect(new))
+            // Where it was and where it is, in the superview: both must be drawn again.
+            let extent = drawnExtent()
+            let before = Rect(x: old.minX + extent.minX - boundsOrigin.x, y: old.minY + extent.minY - boundsOrigin.y,
+                              width: extent.width, height: extent.height)
             frameStorage = new
-            if new.size != oldSize {
+            if new.size != old.size {
                 boundsSizeDidChange()
                 setNeedsLayout()
             }
-            setNeedsDisplay()
+            if let parent = superviewStorage {
+                let now = drawnExtent()
+                needsDisplay = true
+                parent.setNeedsDisplay(before.union(Rect(x: new.minX + now.minX - boundsOrigin.x, y: new.minY + now.minY - boundsOrigin.y,
+                                                         width: now.width, height: now.height)))
+            } else {
+                setNeedsDisplay()
+            }
         }
     }
 
@@ -96,7 +107,7 @@ open class View: Responder {
             if alpha < 0 || alpha > 1 { alpha = min(1, max(0, alpha)) }
             if alpha != oldValue {
                 Animator.shared.record(self, .alpha, from: .number(oldValue), to: .number(alpha))
-                setNeedsDisplay()
+                setNeedsDisplayOfExtent()
             }
         }
     }
@@ -106,13 +117,20 @@ open class View: Responder {
         get { hiddenStorage }
         set {
             guard newValue != hiddenStorage else { return }
+            if newValue { setNeedsDisplayOfExtent() }
             hiddenStorage = newValue
-            setNeedsDisplay()
+            if !newValue { setNeedsDisplayOfExtent() }
         }
     }
 
     /// Whether subviews are cut off at the bounds.
-    open var clipsToBounds = false { didSet { if clipsToBounds != oldValue { setNeedsDisplay() } } }
+    open var clipsToBounds = false {
+        didSet {
+            guard clipsToBounds != oldValue else { return }
+            // What was drawn outside the bounds goes, or comes back.
+            if clipsToBounds { clipsToBounds = false; setNeedsDisplayOfExtent(); clipsToBounds = true } else { setNeedsDisplayOfExtent() }
+        }
+    }
 
     /// Whether the view takes touches; when false, touches go to the views behind it.
     open var isUserInteractionEnabled = true
@@ -123,11 +141,46 @@ open class View: Responder {
     /// Whether the view asked to be drawn again.
     public internal(set) var needsDisplay = true
 
-    /// Marks the view's window for drawing at the next flush.
-    open func setNeedsDisplay() {
+    /// Marks the whole view for drawing at the next flush (its bounds become damage of its window).
+    open func setNeedsDisplay() { setNeedsDisplay(bounds) }
+
+    /// Marks a part of the view (in its bounds' coordinates) for drawing at the next flush
+    /// (UIView.setNeedsDisplay(_:)): only the damaged part of its window is drawn and sent again.
+    open func setNeedsDisplay(_ rect: Rect) {
         needsDisplay = true
-        if let w = window { w.windowNeedsDisplay() }
+        guard rect.isFinite, let (w, damage) = rectInWindow(rect) else { return }
+        w.addDamage(damage)
     }
+
+    /// A rectangle of this view's bounds coordinates in its window's drawing coordinates (the window's
+    /// top-left corner at 0, 0), and the window; nil outside any window.
+    func rectInWindow(_ r: Rect) -> (Window, Rect)? {
+        var x = r.minX, y = r.minY
+        var cur: View = self
+        while let s = cur.superviewStorage {
+            x += cur.frameStorage.minX - cur.boundsOrigin.x
+            y += cur.frameStorage.minY - cur.boundsOrigin.y
+            cur = s
+        }
+        guard let w = cur as? Window else { return nil }
+        return (w, Rect(x: x - w.boundsOrigin.x, y: y - w.boundsOrigin.y, width: r.width, height: r.height))
+    }
+
+    /// What the view and its subviews may draw over, in its bounds' coordinates: its bounds, and its
+    /// subviews' where they are not clipped.
+    func drawnExtent() -> Rect {
+        var r = bounds
+        guard !clipsToBounds else { return r }
+        for s in subviewStorage where !s.hiddenStorage {
+            let e = s.drawnExtent()
+            r = r.union(Rect(x: s.frameStorage.minX + e.minX - s.boundsOrigin.x, y: s.frameStorage.minY + e.minY - s.boundsOrigin.y,
+                             width: e.width, height: e.height))
+        }
+        return r
+    }
+
+    /// Damages what the view and its subviews draw over (a change of alpha or visibility shows there).
+    func setNeedsDisplayOfExtent() { setNeedsDisplay(drawnExtent()) }
 
     /// Clears the mark of this view and its subviews once their window was drawn.
     func clearNeedsDisplayInSubtree() {

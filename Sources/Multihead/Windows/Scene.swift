@@ -18,6 +18,10 @@ public struct PresentedWindow {
     public let level: WindowLevel
     /// Whether anything in it changed since it was last presented.
     public let needsDisplay: Bool
+    /// What changed, in the window's drawing coordinates (points, its top-left corner at 0, 0): the
+    /// union of its damage since it was last presented; nil when nothing did. A backend that keeps the
+    /// window's pixels draws and sends only this.
+    public let damage: Rect?
     /// The brightness to apply in drawing (1 when the hardware dims, or nothing dims).
     public let softwareBrightness: Double
     /// Pixels per point of its screen: the views are drawn scaled by it.

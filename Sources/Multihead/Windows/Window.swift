@@ -160,9 +160,23 @@ open class Window: View {
         if let vc = rootViewController, vc.isViewLoaded, vc.view.superview === self { vc.view.frame = bounds }
     }
 
-    func windowNeedsDisplay() {
+    /// What must be drawn again at the next flush, in the window's drawing coordinates (points); nil:
+    /// nothing.
+    private(set) var damage: Rect?
+
+    /// Adds a rectangle to what must be drawn again, and asks for a flush.
+    func addDamage(_ r: Rect) {
+        if let clipped = r.intersection(Rect(origin: .zero, size: frameStorage.size)), !clipped.isEmpty {
+            damage = damage.map { $0.union(clipped) } ?? clipped
+        }
         needsDisplay = true
         application.setNeedsFlush()
+    }
+
+    /// The damage, taken by a flush that draws it.
+    func takeDamage() -> Rect? {
+        defer { damage = nil }
+        return damage
     }
 
     /// The next responder: the application.

@@ -45,7 +45,8 @@ extension X11Backend {
             c.bounded { _ = XGetInputFocus(c.display, &focus, &revert) }
             if presenter.window(forXID: UInt(focus)) == nil { input?.focusChanged(appHasFocus: false) }
         case Expose:
-            if e.xexpose.count == 0 { presenter.exposed(xid: UInt(e.xexpose.window)) }
+            let x = e.xexpose
+            presenter.exposed(xid: UInt(x.window), area: PixelRect(x: Int(x.x), y: Int(x.y), width: Int(x.width), height: Int(x.height)))
         case DestroyNotify:
             // Destroyed by someone else (ours are forgotten before we destroy them): show it again.
             if let w = presenter.lost(xid: UInt(e.xdestroywindow.window)) { w.setNeedsDisplay() }

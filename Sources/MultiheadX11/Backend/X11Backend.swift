@@ -45,6 +45,9 @@ public final class X11Backend: DisplayBackend {
     /// How many windows the last presentation drew again.
     package var lastRedrawCount: Int { presenter?.lastRedrawCount ?? 0 }
 
+    /// How many pixels the last presentation sent.
+    package var lastPushedPixels: Int { presenter?.lastPushedPixels ?? 0 }
+
     /// The RandR reads this backend's connection made (round trips, requests): what tests count.
     package var randrTally: RandRBatch.Tally { connection?.randrTally ?? .init() }
 

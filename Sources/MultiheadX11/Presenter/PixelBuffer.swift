@@ -99,12 +99,19 @@ final class PixelBuffer {
     var debugInfo: String { "depth \(image.pointee.depth) bpp \(image.pointee.bits_per_pixel) bpl \(image.pointee.bytes_per_line) shm \(shm != nil)" }
 
     /// Sends the pixels to a drawable (`XShmPutImage` or `XPutImage`).
-    func put(to drawable: UInt, gc: GC) {
+    /// Sends the pixels of `area` (all of them when nil) to the same place of `drawable`; returns how
+    /// many pixels went. `XShmPutImage`, or `XPutImage`.
+    @discardableResult
+    func put(to drawable: UInt, gc: GC, area: PixelRect? = nil) -> Int {
+        let a = (area ?? PixelRect(x: 0, y: 0, width: width, height: height)).clamped(width: width, height: height)
+        guard a.width > 0, a.height > 0 else { return 0 }
+        let (x, y, w, h) = (Int32(a.x), Int32(a.y), UInt32(a.width), UInt32(a.height))
         if shm != nil {
-            XShmPutImage(display, Drawable(drawable), gc, image, 0, 0, 0, 0, UInt32(width), UInt32(height), 0)
+            XShmPutImage(display, Drawable(drawable), gc, image, x, y, x, y, w, h, 0)
         } else {
-            XPutImage(display, Drawable(drawable), gc, image, 0, 0, 0, 0, UInt32(width), UInt32(height))
+            XPutImage(display, Drawable(drawable), gc, image, x, y, x, y, w, h)
         }
+        return a.width * a.height
     }
 
     /// Releases the memory and the segment (detached by the server too, unless the connection is gone).
@@ -123,5 +130,32 @@ final class PixelBuffer {
             shm = nil
         }
         if let plainMemory { free(plainMemory) }
+    }
+}
+
+/// A rectangle of whole pixels in a window's buffer.
+struct PixelRect: Equatable {
+    var x: Int, y: Int, width: Int, height: Int
+
+    /// The pixels a rectangle of points covers at `scale` (rounded outwards).
+    init(covering r: Rect, scale: Double) {
+        let s = scale.isFinite && scale > 0 ? scale : 1
+        let x0 = (r.minX * s).rounded(.down), y0 = (r.minY * s).rounded(.down)
+        let x1 = (r.maxX * s).rounded(.up), y1 = (r.maxY * s).rounded(.up)
+        func int(_ v: Double) -> Int { v.isFinite ? Int(max(-1e9, min(1e9, v))) : 0 }
+        self.init(x: int(x0), y: int(y0), width: int(x1 - x0), height: int(y1 - y0))
+    }
+
+    init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+
+    /// The part inside a buffer of that size.
+    func clamped(width w: Int, height h: Int) -> PixelRect {
+        let x0 = max(0, x), y0 = max(0, y), x1 = min(w, x + width), y1 = min(h, y + height)
+        return PixelRect(x: x0, y: y0, width: max(0, x1 - x0), height: max(0, y1 - y0))
     }
 }

@@ -7,8 +7,13 @@ import Multihead
 enum WindowRenderer {
     /// Draws a window's views into an RGB24 surface the window's size in pixels: black first (X windows are
     /// opaque), then the views at `scale` pixels per point, then software dimming.
-    static func render(_ window: Window, into surface: OpaquePointer, brightness: Double, scale: Double = 1) {
+    /// With `area`, only those pixels are drawn (the rest of the surface keeps what it had).
+    static func render(_ window: Window, into surface: OpaquePointer, brightness: Double, scale: Double = 1,
+                       area: PixelRect? = nil) {
         let canvas = CairoCanvas(surface: surface)
+        if let area {
+            canvas.clip(to: Rect(x: Double(area.x), y: Double(area.y), width: Double(area.width), height: Double(area.height)))
+        }
         canvas.clearToBlack()
         canvas.scale(by: scale)
         ViewRenderer.draw(window, in: canvas, brightness: brightness)

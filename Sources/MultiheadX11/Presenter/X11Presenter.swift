@@ -40,6 +40,9 @@ package final class X11Presenter {
     private var pendingFocus: ObjectIdentifier??
     /// How many windows were drawn again in the last presentation (for tests and benchmarks).
     private(set) var lastRedrawCount = 0
+    /// How many pixels the last presentation sent (for tests: damage, not windows).
+    private(set) var lastPushedPixels = 0
+    private var pushed = 0
 
     init(connection: XConnection, useSharedMemory: Bool) {
         self.connection = connection
@@ -92,6 +95,7 @@ package final class X11Presenter {
         let firstRequest = UInt(mh_next_request(d))
         var visible = Set<ObjectIdentifier>()
         var redrawn = 0
+        pushed = 0
         var topToBottom: [UInt] = []
         for item in scene.windows.reversed() {
             let id = ObjectIdentifier(item.window)
@@ -99,17 +103,20 @@ package final class X11Presenter {
             let g = geometry(item.frameOnDesktop)
             let entry = entries[id] ?? create(item.window, g)
             guard let entry else { continue }
-            var needsDraw = item.needsDisplay || entry.buffer == nil || entry.drawnBrightness != item.softwareBrightness
+            // A new buffer, a new size or a new dimming: all of it; else only the damage.
+            var whole = entry.buffer == nil || entry.drawnBrightness != item.softwareBrightness
             if entry.geometry != g {
-                if entry.geometry.w != g.w || entry.geometry.h != g.h { dropBuffer(entry); needsDraw = true }
+                if entry.geometry.w != g.w || entry.geometry.h != g.h { dropBuffer(entry); whole = true }
                 XMoveResizeWindow(d, Window(entry.xid), g.x, g.y, UInt32(g.w), UInt32(g.h))
                 entry.geometry = g
             }
-            if needsDraw, draw(entry, item) { redrawn += 1 }
+            let area: PixelRect? = whole ? nil : item.damage.map { PixelRect(covering: $0, scale: item.scale) }
+            if whole || area != nil, draw(entry, item, area: area) { redrawn += 1 }
             if !entry.mapped {
                 XMapWindow(d, Window(entry.xid))
                 entry.mapped = true
-                entry.buffer?.put(to: entry.xid, gc: gc)
+                // The first push: once, after the map.
+                pushed += entry.buffer?.put(to: entry.xid, gc: gc) ?? 0
             }
             topToBottom.append(entry.xid)
         }
@@ -128,6 +135,7 @@ package final class X11Presenter {
         appliedOrder = topToBottom
         applyPendingFocus()
         lastRedrawCount = redrawn
+        lastPushedPixels = pushed
         // The server must finish reading shared pixels before we draw into them again.
         if redrawn > 0 && useSharedMemory {
             connection.bounded { _ = XSync(d, 0) }
@@ -183,16 +191,17 @@ package final class X11Presenter {
     }
 
     @discardableResult
-    private func draw(_ entry: Entry, _ item: PresentedWindow) -> Bool {
+    private func draw(_ entry: Entry, _ item: PresentedWindow, area: PixelRect?) -> Bool {
         if entry.buffer == nil {
             guard let format else { return false }
             entry.buffer = PixelBuffer(connection: connection, visual: visual, format: format, width: entry.geometry.w,
                                        height: entry.geometry.h, shared: useSharedMemory)
         }
         guard let buffer = entry.buffer else { return false }
-        WindowRenderer.render(item.window, into: buffer.surface, brightness: item.softwareBrightness, scale: item.scale)
+        WindowRenderer.render(item.window, into: buffer.surface, brightness: item.softwareBrightness, scale: item.scale, area: area)
         entry.drawnBrightness = item.softwareBrightness
-        buffer.put(to: entry.xid, gc: gc)
+        // A window not mapped yet gets its pixels once, after the map.
+        if entry.mapped { pushed += buffer.put(to: entry.xid, gc: gc, area: area) }
         return true
     }
 
@@ -215,10 +224,10 @@ package final class X11Presenter {
         connection.bounded { _ = XSync(connection.display, 0) }
     }
 
-    /// Puts a window's pixels again after an Expose, without drawing them again.
-    func exposed(xid: UInt) {
+    /// Puts the exposed pixels of a window again from its buffer, without drawing them.
+    func exposed(xid: UInt, area: PixelRect) {
         guard let id = byXID[xid], let e = entries[id], e.mapped else { return }
-        e.buffer?.put(to: e.xid, gc: gc)
+        e.buffer?.put(to: e.xid, gc: gc, area: area)
         connection.flush()
     }
 

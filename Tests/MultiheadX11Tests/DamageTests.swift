@@ -1,0 +1,77 @@
+import Multihead
+import MultiheadTesting
+@testable import MultiheadX11
+import Testing
+
+@MainActor
+@Suite("Damage, not windows: what changed is drawn and sent, and nothing else", .timeLimit(.minutes(1)))
+struct DamageTests {
+    func start() async throws -> (VirtualServer, Application, X11Backend) {
+        let server = try await VirtualServer.start()
+        let app = try server.makeApplication()
+        return (server, app, try #require(app.backend as? X11Backend))
+    }
+
+    func pixel(_ server: VirtualServer, _ x: Int, _ y: Int) -> UInt32? {
+        try? server.controlConnection().screenshot(of: Rect(x: Double(x), y: Double(y), width: 1, height: 1)).pixels.first
+    }
+
+    @Test("a label's change in a full-screen window sends the label's 200×40 pixels, and they show it")
+    func labelChange() async throws {
+        let (server, app, backend) = try await start()
+        defer { server.stop() }
+        let w = Window(frame: Rect(x: 0, y: 0, width: 1920, height: 1080), screen: app.mainScreen)
+        w.backgroundColor = .white
+        let label = Label(frame: Rect(x: 100, y: 100, width: 200, height: 40))
+        label.backgroundColor = Color(red: 1, green: 1, blue: 0)
+        label.text = "12:00:00"
+        w.addSubview(label)
+        let corner = View(frame: Rect(x: 1800, y: 1000, width: 20, height: 20))
+        corner.backgroundColor = .blue
+        w.addSubview(corner)
+        w.isHidden = false
+        #expect(await app.run(until: { pixel(server, 1810, 1010) == 0x0000FF }))
+        // The first frame sent the whole window once (after its map).
+        label.text = "12:00:01"
+        app.flush()
+        #expect(backend.lastPushedPixels == 200 * 40)
+        #expect(backend.lastRedrawCount == 1)
+        corner.backgroundColor = .red
+        app.flush()
+        #expect(backend.lastPushedPixels == 20 * 20)
+        #expect(await app.run(until: { pixel(server, 1810, 1010) == 0xFF0000 }))
+        // Moving a view sends where it was and where it is.
+        corner.frame.origin = Point(x: 1700, y: 1000)
+        app.flush()
+        #expect(backend.lastPushedPixels == 120 * 20)
+        #expect(await app.run(until: { pixel(server, 1710, 1010) == 0xFF0000 && pixel(server, 1810, 1010) == 0xFFFFFF }))
+    }
+
+    @Test("an Expose (a window above unmapped) restores the pixels from the buffer, with no redraw")
+    func exposeRestores() async throws {
+        let (server, app, backend) = try await start()
+        defer { server.stop() }
+        let below = Window(frame: Rect(x: 0, y: 0, width: 400, height: 400), screen: app.mainScreen)
+        below.backgroundColor = .red
+        let stripe = View(frame: Rect(x: 100, y: 100, width: 50, height: 50))
+        stripe.backgroundColor = .green
+        below.addSubview(stripe)
+        below.isHidden = false
+        let above = Window(frame: Rect(x: 50, y: 50, width: 200, height: 200), screen: app.mainScreen)
+        above.backgroundColor = .blue
+        above.isHidden = false
+        #expect(await app.run(until: { pixel(server, 120, 120) == 0x0000FF }))
+        // A change under the cover is drawn into the buffer and sent; the server clips it under `above`.
+        stripe.backgroundColor = .yellow
+        app.flush()
+        above.isHidden = true
+        app.flush()
+        #expect(backend.lastRedrawCount == 0)
+        #expect(await app.run(until: { pixel(server, 120, 120) == 0xFFFF00 && pixel(server, 60, 60) == 0xFF0000 }))
+        // Hidden and shown again: its last state.
+        below.isHidden = true
+        app.flush()
+        below.isHidden = false
+        #expect(await app.run(until: { pixel(server, 120, 120) == 0xFFFF00 && pixel(server, 300, 300) == 0xFF0000 }))
+    }
+}
