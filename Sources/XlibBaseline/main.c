@@ -340,7 +340,10 @@ static int windows(int n) {
 }
 
 /* Push a w×h frame with XShmPutImage + XSync, `iters` times; with fill=1, write every pixel first. */
-static int push(int w, int h, int iters, int fill) {
+/* A w×h window: push its pixels (all, or the rectangle rx,ry,rw,rh when rw > 0), filling what is pushed
+ * first when asked, and XSync: the least a frame costs. */
+static int push(int w, int h, int iters, int fill, int rx, int ry, int rw, int rh) {
+    if (rw <= 0) { rx = 0; ry = 0; rw = w; rh = h; }
     Display *d = XOpenDisplay(NULL);
     if (!d) return 69;
     XVisualInfo vi;
@@ -360,9 +363,10 @@ static int push(int w, int h, int iters, int fill) {
         double s = now_us();
         if (fill) {
             unsigned int *p = (unsigned int *)img->data, c = (i & 1) ? 0xFF0000 : 0x0000FF;
-            for (int k = 0; k < w * h; k++) p[k] = c;
+            for (int y = ry; y < ry + rh; y++)
+                for (int x = rx; x < rx + rw; x++) p[y * w + x] = c;
         }
-        XShmPutImage(d, win, gc, img, 0, 0, 0, 0, w, h, False);
+        XShmPutImage(d, win, gc, img, rx, ry, rx, ry, rw, rh, False);
         XSync(d, False);
         t[i] = now_us() - s;
     }
@@ -514,7 +518,9 @@ int main(int argc, char **argv) {
     if (!strcmp(argv[1], "stacking") && argc > 3) return stacking(a, atoi(argv[3]));
     if (!strcmp(argv[1], "windows")) return windows(a);
     if (!strcmp(argv[1], "start")) return start(a);
-    if (!strcmp(argv[1], "push") && argc > 4) return push(a, atoi(argv[3]), atoi(argv[4]), argc > 5 ? atoi(argv[5]) : 0);
+    if (!strcmp(argv[1], "push") && argc > 4)
+        return push(a, atoi(argv[3]), atoi(argv[4]), argc > 5 ? atoi(argv[5]) : 0, argc > 9 ? atoi(argv[6]) : 0,
+                    argc > 9 ? atoi(argv[7]) : 0, argc > 9 ? atoi(argv[8]) : 0, argc > 9 ? atoi(argv[9]) : 0);
     if (!strcmp(argv[1], "memory") && argc > 4) return memory(a, atoi(argv[3]), atoi(argv[4]));
     if (!strcmp(argv[1], "frames")) return frames(a);
     if (!strcmp(argv[1], "hittest") && argc > 5) return hittest(a, atoi(argv[3]), atoi(argv[4]), atoi(argv[5]));

@@ -55,6 +55,32 @@ func benchPush(_ server: VirtualServer) throws {
         try baseline(["push", "1920", "1080", "\(iters)", "1"], environment: server.environment))
 }
 
+/// A 200×40 label whose text changes in a 1920×1080 window: change → pixels on the server (the damage
+/// drawn and sent, then XSync), against C filling and pushing that rectangle.
+@MainActor
+func benchLabelTick(_ server: VirtualServer) throws {
+    let (app, backend) = try makeX11App(server)
+    defer { backend.stop() }
+    let w = Window(frame: Rect(x: 0, y: 0, width: 1920, height: 1080), screen: app.mainScreen)
+    w.backgroundColor = .white
+    let label = Label(frame: Rect(x: 100, y: 100, width: 200, height: 40))
+    label.backgroundColor = .white
+    w.addSubview(label)
+    w.isHidden = false
+    app.flush()
+    let iters = 200
+    var t: [Double] = []
+    for i in 0..<iters {
+        t.append(micros {
+            label.text = "12:00:\(i % 60)"
+            app.flush()
+        })
+        precondition(backend.lastPushedPixels == 200 * 40)
+    }
+    row("a 200×40 label's text changes in a 1920×1080 window (draw and push the damage), median of \(iters)", median(t),
+        try baseline(["push", "1920", "1080", "\(iters)", "1", "100", "100", "200", "40"], environment: server.environment))
+}
+
 /// 100 windows of which one changes, against 1 window that changes: the frame should cost the same.
 @MainActor
 func benchOneOfMany(_ server: VirtualServer) throws {

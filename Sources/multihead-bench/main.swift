@@ -33,6 +33,7 @@ func main() async throws {
         defer { server.stop() }
         try benchCreateWindows(server, count: 1000)
         try benchPush(server)
+        try benchLabelTick(server)
         try benchOneOfMany(server)
         try benchMemory(server)
         try await benchDisplayLink(server)
