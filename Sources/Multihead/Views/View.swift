@@ -97,20 +97,22 @@ open class View: Responder {
     }
 
     /// Opacity 0…1 (clamped; non-finite values refused); at 0.01 or less the view takes no touches.
-    open var alpha: Double = 1 {
-        didSet {
-            guard alpha.isFinite else {
-                Application.logger.warning("refused non-finite alpha \(alpha)")
-                alpha = oldValue
+    open var alpha: Double {
+        get { alphaStorage }
+        set {
+            guard newValue.isFinite else {
+                Application.logger.warning("refused non-finite alpha \(newValue)")
                 return
             }
-            if alpha < 0 || alpha > 1 { alpha = min(1, max(0, alpha)) }
-            if alpha != oldValue {
-                Animator.shared.record(self, .alpha, from: .number(oldValue), to: .number(alpha))
+            let old = alphaStorage
+            alphaStorage = min(1, max(0, newValue))
+            if alphaStorage != old {
+                Animator.shared.record(self, .alpha, from: .number(old), to: .number(alphaStorage))
                 setNeedsDisplayOfExtent()
             }
         }
     }
+    var alphaStorage: Double = 1
 
     /// Whether the view (and its subviews) is not drawn and takes no touches.
     open var isHidden: Bool {
@@ -133,7 +135,11 @@ open class View: Responder {
     }
 
     /// Whether the view takes touches; when false, touches go to the views behind it.
-    open var isUserInteractionEnabled = true
+    open var isUserInteractionEnabled: Bool {
+        get { interactionStorage }
+        set { interactionStorage = newValue }
+    }
+    var interactionStorage = true
 
     /// A number to find the view by (`viewWithTag(_:)`); 0 by default.
     open var tag: Int = 0
@@ -227,12 +233,33 @@ open class View: Responder {
         // UIKit ignores views whose alpha is below 0.01; at 0.01 they still receive.
         guard !isHidden, alpha >= 0.01, isUserInteractionEnabled, point.isFinite,
               self.point(inside: point, with: event) else { return nil }
-        for sub in subviewStorage.reversed() {
-            let p = Point(x: point.x - sub.frameStorage.origin.x + sub.boundsOrigin.x,
-                          y: point.y - sub.frameStorage.origin.y + sub.boundsOrigin.y)
-            if let hit = sub.hitTest(p, with: event) { return hit }
+        return View.hitSubviews(of: self, point, event) ?? self
+    }
+
+    /// The subviews' hit test, front to back. A subview of exactly `View` (nothing of its hit testing can
+    /// be overridden) is walked here, over stored fields, without a dynamic call; any other goes through its
+    /// `hitTest(_:with:)`, so overrides are honoured.
+    static func hitSubviews(of view: View, _ point: Point, _ event: Event?) -> View? {
+        let plain = ObjectIdentifier(View.self)
+        return view.subviewStorage.withUnsafeBufferPointer { subs -> View? in
+            var i = subs.count
+            while i > 0 {
+                i -= 1
+                let sub = subs[i]
+                let p = Point(x: point.x - sub.frameStorage.origin.x + sub.boundsOrigin.x,
+                              y: point.y - sub.frameStorage.origin.y + sub.boundsOrigin.y)
+                if ObjectIdentifier(type(of: sub)) == plain {
+                    // Frames and bounds are always finite, and so the point is (the caller checked it).
+                    guard !sub.hiddenStorage, sub.alphaStorage >= 0.01, sub.interactionStorage,
+                          p.x >= sub.boundsOrigin.x, p.y >= sub.boundsOrigin.y,
+                          p.x < sub.boundsOrigin.x + sub.frameStorage.width, p.y < sub.boundsOrigin.y + sub.frameStorage.height
+                    else { continue }
+                    return hitSubviews(of: sub, p, event) ?? sub
+                }
+                if let hit = sub.hitTest(p, with: event) { return hit }
+            }
+            return nil
         }
-        return self
     }
 
     /// The next responder: the view controller whose view this is, else the superview.
