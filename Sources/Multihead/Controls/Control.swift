@@ -137,8 +137,8 @@ open class Control: View {
         isHighlighted = true
         isTracking = beginTracking(touch, with: event)
         var events: Event = .touchDown
-        if let last = lastTouchUp, event.timestamp - last.time <= 0.35,
-           (pow2(last.at.x - touch.locationOnDesktop.x) + pow2(last.at.y - touch.locationOnDesktop.y)).squareRoot() <= 45 {
+        if let last = lastTouchUp, event.timestamp - last.time <= TapGestureRecognizer.interval,
+           distance(last.at, touch.locationOnDesktop) <= TapGestureRecognizer.slop {
             events.insert(.touchDownRepeat)
         }
         sendActions(for: events)
@@ -186,5 +186,3 @@ open class Control: View {
         sendActions(for: .touchCancel)
     }
 }
-
-private func pow2(_ v: Double) -> Double { v * v }

@@ -61,8 +61,3 @@ extension X11Backend {
     /// cairo's measurements, as the presenter draws.
     public var textMeasurer: any TextMeasuring { CairoText.Measurer() }
 }
-
-extension OffscreenRenderer {
-    /// cairo's measurements, as this renderer draws.
-    public static var textMeasurer: any TextMeasuring { CairoText.Measurer() }
-}
