@@ -38,19 +38,15 @@ open class View: Responder {
             let old = frameStorage
             Animator.shared.record(self, .frame, from: .rect(old), to: .rect(new))
             // Where it was and where it is, in the superview: both must be drawn again.
-            let extent = drawnExtent()
-            let before = Rect(x: old.minX + extent.minX - boundsOrigin.x, y: old.minY + extent.minY - boundsOrigin.y,
-                              width: extent.width, height: extent.height)
+            let before = extentInSuperview(at: old)
             frameStorage = new
             if new.size != old.size {
                 boundsSizeDidChange()
                 setNeedsLayout()
             }
             if let parent = superviewStorage {
-                let now = drawnExtent()
                 needsDisplay = true
-                parent.setNeedsDisplay(before.union(Rect(x: new.minX + now.minX - boundsOrigin.x, y: new.minY + now.minY - boundsOrigin.y,
-                                                         width: now.width, height: now.height)))
+                parent.setNeedsDisplay(before.union(extentInSuperview(at: new)))
             } else {
                 setNeedsDisplay()
             }
@@ -129,8 +125,8 @@ open class View: Responder {
     open var clipsToBounds = false {
         didSet {
             guard clipsToBounds != oldValue else { return }
-            // What was drawn outside the bounds goes, or comes back.
-            if clipsToBounds { clipsToBounds = false; setNeedsDisplayOfExtent(); clipsToBounds = true } else { setNeedsDisplayOfExtent() }
+            // What was drawn outside the bounds goes, or comes back: the unclipped extent either way.
+            setNeedsDisplayOfExtent(clipped: false)
         }
     }
 
@@ -174,19 +170,22 @@ open class View: Responder {
 
     /// What the view and its subviews may draw over, in its bounds' coordinates: its bounds, and its
     /// subviews' where they are not clipped.
-    func drawnExtent() -> Rect {
+    /// `clipped` says whether to stop at the bounds (by default, as `clipsToBounds` says).
+    func drawnExtent(clipped: Bool? = nil) -> Rect {
         var r = bounds
-        guard !clipsToBounds else { return r }
-        for s in subviewStorage where !s.hiddenStorage {
-            let e = s.drawnExtent()
-            r = r.union(Rect(x: s.frameStorage.minX + e.minX - s.boundsOrigin.x, y: s.frameStorage.minY + e.minY - s.boundsOrigin.y,
-                             width: e.width, height: e.height))
-        }
+        guard !(clipped ?? clipsToBounds) else { return r }
+        for s in subviewStorage where !s.hiddenStorage { r = r.union(s.extentInSuperview(at: s.frameStorage)) }
         return r
     }
 
+    /// What the view draws over, in its superview's coordinates, were its frame `frame`.
+    func extentInSuperview(at frame: Rect) -> Rect {
+        let e = drawnExtent()
+        return Rect(x: frame.minX + e.minX - boundsOrigin.x, y: frame.minY + e.minY - boundsOrigin.y, width: e.width, height: e.height)
+    }
+
     /// Damages what the view and its subviews draw over (a change of alpha or visibility shows there).
-    func setNeedsDisplayOfExtent() { setNeedsDisplay(drawnExtent()) }
+    func setNeedsDisplayOfExtent(clipped: Bool? = nil) { setNeedsDisplay(drawnExtent(clipped: clipped)) }
 
     /// Clears the mark of this view and its subviews once their window was drawn.
     func clearNeedsDisplayInSubtree() {

@@ -167,11 +167,6 @@ package final class XConnection {
         return Size(width: Double(w), height: Double(h))
     }
 
-    /// The largest screen the server can make. `xcb_randr_get_screen_size_range`.
-    package func screenSizeRange() -> Size {
-        guard !isLost else { return .zero }
-        return bounded { RandRBatch.largestScreen(self) }
-    }
 
     /// Sends buffered requests (XFlush).
     package func flush() {

@@ -75,11 +75,11 @@ public final class ServerControl {
     public func plug(_ name: String, frame: Rect, primary: Bool = false, refreshRate: Double? = nil) throws {
         try Self.validate(name: name)
         try requireRandR15()
-        try checkFrame(name, frame)
         let c = connection
         try c.grabbed {
             // One read of RandR (two round trips) serves every check below and the change.
             let state = try readState()
+            try Self.checkFrame(name, frame, largest: state.largestScreen)
             if state.output(named: name) != nil {
                 guard name != "screen" else {
                     throw ServerControlError.invalidMonitor("\"screen\" is Xvfb's own output; plug a virtual monitor under another name")
@@ -104,8 +104,7 @@ public final class ServerControl {
     }
 
     /// A frame a monitor can have: finite, not empty, within the largest screen the server can make.
-    private func checkFrame(_ name: String, _ frame: Rect) throws {
-        let largest = connection.screenSizeRange()
+    private static func checkFrame(_ name: String, _ frame: Rect, largest: Size) throws {
         guard frame.isFinite, !frame.isEmpty, frame.minX >= 0, frame.minY >= 0,
               frame.maxX <= largest.width, frame.maxY <= largest.height else {
             throw ServerControlError.invalidMonitor(
@@ -255,7 +254,7 @@ public final class ServerControl {
             }
             try Self.refuseRate(refreshRate, virtual: name)
             let resized = Rect(origin: frame.origin, size: size)
-            try checkFrame(name, resized)
+            try Self.checkFrame(name, resized, largest: state.largestScreen)
             try plugVirtual(name, frame: resized, primary: false, state)
             return ScreenMode(size: size)
         }

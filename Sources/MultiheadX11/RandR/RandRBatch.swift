@@ -154,17 +154,6 @@ package enum RandRBatch {
                           largestScreen: range ?? .zero)
     }
 
-    /// The largest screen the server can make. `xcb_randr_get_screen_size_range`.
-    static func largestScreen(_ c: any ScreenSource) -> Size {
-        guard let x = c.xcbConnection else { return .zero }
-        let cookie = xcb_randr_get_screen_size_range(x, xcb_window_t(truncatingIfNeeded: c.root))
-        count(c, 1)
-        return awaitReply { xcb_randr_get_screen_size_range_reply(x, cookie, $0) }.map { r in
-            defer { free(r) }
-            return Size(width: Double(r.pointee.max_width), height: Double(r.pointee.max_height))
-        } ?? .zero
-    }
-
     /// The number of entries in a CRTC's gamma ramp (0: none). `xcb_randr_get_crtc_gamma_size`.
     static func gammaSize(_ c: any ScreenSource, crtc: UInt) -> Int32 {
         guard let x = c.xcbConnection else { return 0 }
