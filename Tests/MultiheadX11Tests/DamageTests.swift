@@ -74,4 +74,35 @@ struct DamageTests {
         below.isHidden = false
         #expect(await app.run(until: { pixel(server, 120, 120) == 0xFFFF00 && pixel(server, 300, 300) == 0xFF0000 }))
     }
+
+    @Test("600 frames in a row: no round trip per frame, never drawn into unread pixels, the last one shows")
+    func sixHundredFrames() async throws {
+        let (server, app, backend) = try await start()
+        defer { server.stop() }
+        let w = Window(frame: Rect(x: 0, y: 0, width: 640, height: 480), screen: app.mainScreen)
+        w.backgroundColor = .black
+        let square = View(frame: Rect(x: 0, y: 0, width: 100, height: 100))
+        w.addSubview(square)
+        w.isHidden = false
+        app.flush()
+        let before = backend.syncCount
+        // A new colour and place each frame: any frame drawn over pixels still being read would tear.
+        func colour(_ i: Int) -> Color { Color(red: Double(i % 256) / 255, green: Double((i / 256) % 256) / 255, blue: 0.5) }
+        for i in 0..<600 {
+            square.backgroundColor = colour(i)
+            square.frame.origin = Point(x: Double(i % 540), y: Double((i * 7) % 380))
+            app.flush()
+            #expect(backend.lastPushedPixels > 0)
+        }
+        #expect(backend.syncCount == before)
+        #expect(backend.isUsingSharedMemory)
+        // Each frame drew into a buffer whose previous put the server had finished reading (it waited when
+        // not: the count says how often); the pixels are the last frame's.
+        #expect(backend.readWaits <= 600)
+        let last = square.frame.origin
+        let expected = Bitmap.rgb(colour(599))
+        #expect(await app.run(until: {
+            pixel(server, Int(last.x) + 50, Int(last.y) + 50) == expected && pixel(server, Int(last.x) + 101, Int(last.y) + 50) == 0
+        }))
+    }
 }

@@ -51,7 +51,7 @@ extension X11Backend {
             // Destroyed by someone else (ours are forgotten before we destroy them): show it again.
             if let w = presenter.lost(xid: UInt(e.xdestroywindow.window)) { w.setNeedsDisplay() }
         default:
-            break
+            _ = presenter.handleCompletion(&e)
         }
     }
 

@@ -48,6 +48,15 @@ public final class X11Backend: DisplayBackend {
     /// How many pixels the last presentation sent.
     package var lastPushedPixels: Int { presenter?.lastPushedPixels ?? 0 }
 
+    /// The barriers (`XSync`) made over the backend's connection so far: a frame makes none.
+    package var syncCount: Int { connection?.syncCount ?? 0 }
+
+    /// Times a frame waited for the server to finish reading a window's shared pixels before drawing.
+    package var readWaits: Int { presenter?.readWaits ?? 0 }
+
+    /// Waits until the server has read every frame sent so far: a change's pixels are on the server.
+    package func waitForReads() { presenter?.waitForReads() }
+
     /// The RandR reads this backend's connection made (round trips, requests): what tests count.
     package var randrTally: RandRBatch.Tally { connection?.randrTally ?? .init() }
 
@@ -150,6 +159,8 @@ public final class X11Backend: DisplayBackend {
                 if handle(&e) { changed = true }
             }
             if c.isLost { return lost(c) }
+            // The frames' own errors first (a put the server refused fails the app); the rest are strays.
+            presenter?.claimFrameErrors()
             // An error about one of our windows (destroyed under us): forget it and show it again.
             for resource in c.drainStrayErrors() {
                 if let w = presenter?.lost(xid: resource) { w.setNeedsDisplay() }
@@ -227,7 +238,7 @@ public final class X11Backend: DisplayBackend {
     public func synchronize() throws {
         guard let c = connection else { throw X11Error.connectionLost(requestedDisplay ?? "") }
         try c.checkAlive()
-        c.bounded { _ = XSync(c.display, 0) }
+        c.sync()
         processPendingEvents()
         try c.checkAlive()
     }

@@ -13,6 +13,8 @@ package final class XConnection {
     private var grabDepth = 0
     /// The RandR reads made over this connection: what tests count.
     package var randrTally = RandRBatch.Tally()
+    /// The barriers (`sync()`) made over this connection: what tests count (a frame makes none).
+    package private(set) var syncCount = 0
 
     /// Bounds every wait on the server (connecting included).
     let watchdog: XWatchdog
@@ -94,7 +96,7 @@ package final class XConnection {
         let end = UInt(mh_next_request(display))
         // Replies come in request order: once the last request was answered, every error of the range is
         // in, and an extra round trip (XSync) would only wait.
-        if UInt(XLastKnownRequestProcessed(display)) + 1 < end { XSync(display, 0) }
+        if UInt(XLastKnownRequestProcessed(display)) + 1 < end { syncNow() }
         try checkAlive()
         var first: XErrorRecord?
         XErrorTrap.records.removeAll { r in
@@ -152,7 +154,7 @@ package final class XConnection {
             grabDepth -= 1
             if grabDepth == 0, !isLost {
                 XUngrabServer(display)
-                XSync(display, 0)
+                syncNow()
             }
         }
         return try body()
@@ -167,6 +169,17 @@ package final class XConnection {
         return Size(width: Double(w), height: Double(h))
     }
 
+
+    /// Waits until the server has processed every request sent so far, bounded by the timeout. `XSync`.
+    package func sync() {
+        bounded { syncNow() }
+    }
+
+    private func syncNow() {
+        guard !isLost else { return }
+        syncCount += 1
+        XSync(display, 0)
+    }
 
     /// Sends buffered requests (XFlush).
     package func flush() {

@@ -20,6 +20,11 @@ final class PixelBuffer {
 
     /// The shared segment's ID, if shared.
     var segmentID: Int32? { shm?.pointee.shmid }
+    /// The server's name for the shared segment (what its completion events carry), if shared.
+    var segment: UInt? { shm.map { UInt($0.pointee.shmseg) } }
+    /// Puts of the shared pixels the server has not finished reading (it says so with one completion event
+    /// each): cairo must not draw into the buffer until this is 0.
+    var unreadPuts = 0
 
     /// How the pixels are laid out: what cairo draws and what the server's visual reads.
     enum Format: Sendable {
@@ -98,16 +103,17 @@ final class PixelBuffer {
 
     var debugInfo: String { "depth \(image.pointee.depth) bpp \(image.pointee.bits_per_pixel) bpl \(image.pointee.bytes_per_line) shm \(shm != nil)" }
 
-    /// Sends the pixels to a drawable (`XShmPutImage` or `XPutImage`).
     /// Sends the pixels of `area` (all of them when nil) to the same place of `drawable`; returns how
-    /// many pixels went. `XShmPutImage`, or `XPutImage`.
+    /// many pixels went. A shared put asks for a completion event (counted in `unreadPuts` until it comes);
+    /// plain memory is copied into the request. `XShmPutImage`, or `XPutImage`.
     @discardableResult
     func put(to drawable: UInt, gc: GC, area: PixelRect? = nil) -> Int {
         let a = (area ?? PixelRect(x: 0, y: 0, width: width, height: height)).clamped(width: width, height: height)
         guard a.width > 0, a.height > 0 else { return 0 }
         let (x, y, w, h) = (Int32(a.x), Int32(a.y), UInt32(a.width), UInt32(a.height))
         if shm != nil {
-            XShmPutImage(display, Drawable(drawable), gc, image, x, y, x, y, w, h, 0)
+            XShmPutImage(display, Drawable(drawable), gc, image, x, y, x, y, w, h, 1)
+            unreadPuts += 1
         } else {
             XPutImage(display, Drawable(drawable), gc, image, x, y, x, y, w, h)
         }

@@ -1,5 +1,8 @@
 internal import CCairo
 internal import CXlib
+#if canImport(Glibc)
+import Glibc
+#endif
 import Multihead
 
 /// Shows the model's scene on X: one override-redirect window per visible `Window`, stacked as
@@ -38,6 +41,15 @@ package final class X11Presenter {
     private var byXID: [UInt: ObjectIdentifier] = [:]
     private var appliedOrder: [UInt] = []
     private var pendingFocus: ObjectIdentifier??
+    /// The event type of MIT-SHM's completion events, when windows take shared pixels.
+    private let completionType: Int32?
+    /// Shared segments → the window whose buffer they are, for completion events.
+    private var bySegment: [UInt: ObjectIdentifier] = [:]
+    /// Request ranges of frames sent and not yet checked for X errors: no frame waits for the server, so
+    /// a frame's errors are claimed once the server is known to have processed its requests.
+    private var uncheckedFrames: [Range<UInt>] = []
+    /// Times a frame had to wait for the server to finish reading a buffer before drawing into it.
+    private(set) var readWaits = 0
     /// How many windows were drawn again in the last presentation (for tests and benchmarks).
     private(set) var lastRedrawCount = 0
     /// How many pixels the last presentation sent (for tests: damage, not windows).
@@ -66,6 +78,7 @@ package final class X11Presenter {
         colormap = XCreateColormap(d, connection.root, visual, AllocNone)
         var major: Int32 = 0, minor: Int32 = 0, pixmaps: Int32 = 0
         self.useSharedMemory = useSharedMemory && XShmQueryVersion(d, &major, &minor, &pixmaps) != 0
+        completionType = self.useSharedMemory ? XShmGetEventBase(d) + Int32(ShmCompletion) : nil
     }
 
     /// The IDs of the shared memory segments in use.
@@ -92,6 +105,7 @@ package final class X11Presenter {
             return
         }
         let d = connection.display
+        claimFrameErrors()
         let firstRequest = UInt(mh_next_request(d))
         var visible = Set<ObjectIdentifier>()
         var redrawn = 0
@@ -136,21 +150,79 @@ package final class X11Presenter {
         applyPendingFocus()
         lastRedrawCount = redrawn
         lastPushedPixels = pushed
-        // The server must finish reading shared pixels before we draw into them again.
-        if redrawn > 0 && useSharedMemory {
-            connection.bounded { _ = XSync(d, 0) }
-            reportFailures(since: firstRequest)
-        } else {
-            connection.flush()
+        // No round trip: the server's completion events say when it has read the shared pixels, and a
+        // frame waits for them only if it draws into a buffer again before they came.
+        let end = UInt(mh_next_request(d))
+        if end > firstRequest {
+            // Bounded: a frame's errors are claimed when the server has answered anything after it.
+            if uncheckedFrames.count >= 64 { uncheckedFrames.removeFirst() }
+            uncheckedFrames.append(firstRequest..<end)
         }
+        connection.flush()
     }
 
-    /// After a frame the server has answered: an X error of its drawing requests (a put the visual does not
-    /// take, say) is a failure the caller hears of, not a warning in a log. A window destroyed under us
-    /// (BadWindow, BadDrawable) is not: the backend forgets it and shows it again; nor is a focus that
-    /// raced another client (SetInputFocus).
-    private func reportFailures(since first: UInt) {
-        let errors = connection.takeErrors(from: first, to: UInt(mh_next_request(connection.display)))
+    /// Takes a completion event (MIT-SHM says the server has read a shared put); false for any other event.
+    func handleCompletion(_ e: inout XEvent) -> Bool {
+        guard let completionType, e.type == completionType else { return false }
+        let segment = withUnsafePointer(to: &e) {
+            $0.withMemoryRebound(to: XShmCompletionEvent.self, capacity: 1) { UInt($0.pointee.shmseg) }
+        }
+        // A dropped buffer's late completions name a segment no longer ours.
+        if let id = bySegment[segment], let b = entries[id]?.buffer, b.unreadPuts > 0 { b.unreadPuts -= 1 }
+        return true
+    }
+
+    /// Waits until the server has read every put of `buffer`, taking completion events off the queue (the
+    /// others stay for the backend): cairo must never draw into pixels the server is still reading.
+    /// `XCheckIfEvent`, and `poll` on the connection when none is there yet.
+    private func waitUntilRead(_ buffer: PixelBuffer) {
+        guard buffer.unreadPuts > 0, let completionType else { return }
+        readWaits += 1
+        let d = connection.display
+        connection.flush()
+        connection.bounded {
+            while buffer.unreadPuts > 0, !connection.isLost {
+                var e = XEvent()
+                if XCheckIfEvent(d, &e, Self.isEventOfType, XPointer(bitPattern: Int(completionType))) != 0 {
+                    _ = handleCompletion(&e)
+                    continue
+                }
+                guard !connection.isLost else { break }
+                // Nothing read yet: sleep until the server sends (the watchdog ends a server that never does).
+                var p = pollfd(fd: connection.fileDescriptor, events: Int16(POLLIN), revents: 0)
+                _ = poll(&p, 1, -1)
+            }
+        }
+        // A lost connection never completes: the buffer is ours again.
+        if connection.isLost { buffer.unreadPuts = 0 }
+    }
+
+    /// `XCheckIfEvent`'s predicate: the event's type is the one passed as the argument.
+    private static let isEventOfType: @convention(c) (OpaquePointer?, UnsafeMutablePointer<XEvent>?, XPointer?) -> Int32 = { _, e, arg in
+        guard let e else { return 0 }
+        return e.pointee.type == Int32(truncatingIfNeeded: Int(bitPattern: arg)) ? 1 : 0
+    }
+
+    /// Claims the X errors of frames the server has processed: an error of a drawing request (a put the
+    /// visual does not take, say) is a failure the caller hears of, not a warning in a log. A window
+    /// destroyed under us (BadWindow, BadDrawable) is not: the backend forgets it and shows it again; nor
+    /// is a focus that raced another client (SetInputFocus). Called before each frame and before the
+    /// backend's stray-error pass.
+    func claimFrameErrors() {
+        guard !uncheckedFrames.isEmpty, !connection.isLost else { return }
+        let processed = UInt(XLastKnownRequestProcessed(connection.display))
+        var errors: [XErrorRecord] = []
+        while let r = uncheckedFrames.first, r.lowerBound <= processed {
+            let upTo = min(r.upperBound, processed + 1)
+            errors += connection.takeErrors(from: r.lowerBound, to: upTo)
+            if upTo == r.upperBound { uncheckedFrames.removeFirst() } else { uncheckedFrames[0] = upTo..<r.upperBound }
+            if upTo != r.upperBound { break }
+        }
+        reportFailures(errors)
+    }
+
+    private func reportFailures(_ errors: [XErrorRecord]) {
+        guard !errors.isEmpty else { return }
         let fatal = errors.filter {
             !$0.text.contains("BadWindow") && !$0.text.contains("BadDrawable") && !$0.request.contains("SetInputFocus")
         }
@@ -196,8 +268,10 @@ package final class X11Presenter {
             guard let format else { return false }
             entry.buffer = PixelBuffer(connection: connection, visual: visual, format: format, width: entry.geometry.w,
                                        height: entry.geometry.h, shared: useSharedMemory)
+            if let segment = entry.buffer?.segment, let w = entry.window { bySegment[segment] = ObjectIdentifier(w) }
         }
         guard let buffer = entry.buffer else { return false }
+        waitUntilRead(buffer)
         WindowRenderer.render(item.window, into: buffer.surface, brightness: item.softwareBrightness, scale: item.scale, area: area)
         entry.drawnBrightness = item.softwareBrightness
         // A window not mapped yet gets its pixels once, after the map.
@@ -206,6 +280,7 @@ package final class X11Presenter {
     }
 
     private func dropBuffer(_ entry: Entry) {
+        if let segment = entry.buffer?.segment { bySegment[segment] = nil }
         entry.buffer?.release(connectionAlive: !connection.isLost)
         entry.buffer = nil
     }
@@ -217,11 +292,21 @@ package final class X11Presenter {
         byXID[entry.xid] = nil
     }
 
-    /// Puts a window's pixels again and waits for the server to take them (`XSync`): the push alone.
+    /// Puts a window's pixels again and waits for the server to have read them: the push alone.
     package func pushAgain(_ window: Multihead.Window) {
         guard let e = entries[ObjectIdentifier(window)], e.mapped, let b = e.buffer else { return }
         b.put(to: e.xid, gc: gc)
-        connection.bounded { _ = XSync(connection.display, 0) }
+        waitForReads()
+    }
+
+    /// Waits until the server has read every shared put sent so far (the end of a frame's path from a
+    /// change to pixels on the server), or, without shared memory, for a round trip (`XSync`).
+    package func waitForReads() {
+        guard completionType != nil else {
+            connection.sync()
+            return
+        }
+        for e in entries.values { if let b = e.buffer { waitUntilRead(b) } }
     }
 
     /// Puts the exposed pixels of a window again from its buffer, without drawing them.
