@@ -61,7 +61,9 @@ let package = Package(
         // The raw C/Xlib baseline that every benchmark runs beside the Swift API.
         .executableTarget(
             name: "XlibBaseline",
-            dependencies: ["CXlib"]
+            dependencies: ["CXlib"],
+            // Its text peer draws with cairo directly (the package reaches cairo through dlopen).
+            linkerSettings: [.linkedLibrary("cairo")]
         ),
         .executableTarget(
             name: "multihead-bench",

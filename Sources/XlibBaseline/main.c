@@ -1,5 +1,6 @@
 /* The raw C/Xlib baseline for Scripts/bench: the same work as the Swift API, without it.
  * Usage: XlibBaseline enumerate N | enumerate-xcb N | listen | hotplug N | stacking N OPS | hittest VIEWS CALLS
+ *        | push W H N FILL [X Y W H] | label W H N X Y W H | animate W H FRAMES | memory W H N | …
  * Prints "median_us=…" (and the figures it measured); DISPLAY and XAUTHORITY pick the server. */
 #include <X11/Xlib.h>
 #include <X11/extensions/Xrandr.h>
@@ -7,6 +8,7 @@
 #include <X11/Xlib-xcb.h>
 #include <xcb/randr.h>
 #include <X11/Xutil.h>
+#include <cairo/cairo.h>
 #include <sys/ipc.h>
 #include <sys/shm.h>
 #include <poll.h>
@@ -339,39 +341,129 @@ static int windows(int n) {
     return 0;
 }
 
-/* Push a w×h frame with XShmPutImage + XSync, `iters` times; with fill=1, write every pixel first. */
+/* An override-redirect w×h window with a shared w×h image: what `push`, `label` and `animate` draw in. */
+typedef struct { Display *d; Window win; GC gc; XShmSegmentInfo info; XImage *img; } frame_window;
+
+static int open_frame_window(frame_window *f, int w, int h) {
+    f->d = XOpenDisplay(NULL);
+    if (!f->d) return 0;
+    XVisualInfo vi;
+    XMatchVisualInfo(f->d, DefaultScreen(f->d), 24, TrueColor, &vi);
+    Window root = DefaultRootWindow(f->d);
+    XSetWindowAttributes a = {0};
+    a.override_redirect = True;
+    a.colormap = XCreateColormap(f->d, root, vi.visual, AllocNone);
+    f->win = XCreateWindow(f->d, root, 0, 0, w, h, 0, 24, InputOutput, vi.visual,
+                           CWOverrideRedirect | CWBorderPixel | CWColormap, &a);
+    XMapWindow(f->d, f->win);
+    f->gc = XCreateGC(f->d, f->win, 0, NULL);
+    f->img = shm_image(f->d, vi.visual, &f->info, w, h);
+    return 1;
+}
+
+/* A label's text changing in a w×h window: each frame clips cairo to the label's rectangle, fills it
+ * white, draws "12:00:N" in DejaVu Sans 17 at its left edge, centred vertically by the font's extents (as
+ * Label does), pushes the rectangle and XSyncs: the least a C program does for that change. */
+static int label(int w, int h, int iters, int rx, int ry, int rw, int rh) {
+    frame_window f;
+    if (!open_frame_window(&f, w, h)) return 69;
+    cairo_surface_t *s = cairo_image_surface_create_for_data((unsigned char *)f.img->data, CAIRO_FORMAT_RGB24, w, h,
+                                                             f.img->bytes_per_line);
+    cairo_t *cr = cairo_create(s);
+    cairo_set_source_rgb(cr, 1, 1, 1);
+    cairo_paint(cr);
+    XShmPutImage(f.d, f.win, f.gc, f.img, 0, 0, 0, 0, w, h, False);
+    XSync(f.d, False);
+    double *t = calloc(iters, sizeof *t);
+    char text[32];
+    for (int i = 0; i < iters; i++) {
+        double st = now_us();
+        snprintf(text, sizeof text, "12:00:%d", i % 60);
+        cairo_save(cr);
+        cairo_rectangle(cr, rx, ry, rw, rh);
+        cairo_clip(cr);
+        cairo_set_source_rgb(cr, 1, 1, 1);
+        cairo_paint(cr);
+        cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+        cairo_set_font_size(cr, 17);
+        cairo_font_extents_t fe;
+        cairo_font_extents(cr, &fe);
+        cairo_set_source_rgb(cr, 0, 0, 0);
+        cairo_move_to(cr, rx, ry + (int)((rh - (fe.ascent + fe.descent)) / 2 + 0.5) + fe.ascent);
+        cairo_show_text(cr, text);
+        cairo_restore(cr);
+        cairo_surface_flush(s);
+        XShmPutImage(f.d, f.win, f.gc, f.img, rx, ry, rx, ry, rw, rh, False);
+        XSync(f.d, False);
+        t[i] = now_us() - st;
+    }
+    printf("median_us=%.1f\n", median(t, iters));
+    cairo_destroy(cr);
+    cairo_surface_destroy(s);
+    XCloseDisplay(f.d);
+    return 0;
+}
+
+/* A 100×100 square crossing a w×h window in `n` frames at 60 Hz (clock_nanosleep to each frame's time):
+ * each frame fills where it was with the background and where it is with its colour, pushes the union of
+ * the two, XSyncs. Prints the process's CPU time per frame. */
+static void fill_rect(XImage *img, int x0, int y0, int w, int h, unsigned int c) {
+    unsigned int *p = (unsigned int *)img->data;
+    int stride = img->bytes_per_line / 4;
+    for (int y = y0; y < y0 + h; y++)
+        for (int x = x0; x < x0 + w; x++) p[y * stride + x] = c;
+}
+
+static double cpu_us(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+static int animate(int w, int h, int n) {
+    frame_window f;
+    if (!open_frame_window(&f, w, h)) return 69;
+    fill_rect(f.img, 0, 0, w, h, 0xFFFFFF);
+    int y = (h - 100) / 2, x = 0;
+    fill_rect(f.img, x, y, 100, 100, 0x0000FF);
+    XShmPutImage(f.d, f.win, f.gc, f.img, 0, 0, 0, 0, w, h, False);
+    XSync(f.d, False);
+    struct timespec next;
+    clock_gettime(CLOCK_MONOTONIC, &next);
+    double start = cpu_us();
+    for (int i = 1; i <= n; i++) {
+        next.tv_nsec += 16666667;
+        if (next.tv_nsec >= 1000000000) { next.tv_nsec -= 1000000000; next.tv_sec++; }
+        clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
+        int nx = (int)((double)(w - 100) * i / n + 0.5);
+        fill_rect(f.img, x, y, 100, 100, 0xFFFFFF);
+        fill_rect(f.img, nx, y, 100, 100, 0x0000FF);
+        int ux = x < nx ? x : nx, uw = (x < nx ? nx - x : x - nx) + 100;
+        XShmPutImage(f.d, f.win, f.gc, f.img, ux, y, ux, y, uw, 100, False);
+        XSync(f.d, False);
+        x = nx;
+    }
+    printf("median_us=%.1f\n", (cpu_us() - start) / n);
+    XCloseDisplay(f.d);
+    return 0;
+}
+
 /* A w×h window: push its pixels (all, or the rectangle rx,ry,rw,rh when rw > 0), filling what is pushed
  * first when asked, and XSync: the least a frame costs. */
 static int push(int w, int h, int iters, int fill, int rx, int ry, int rw, int rh) {
     if (rw <= 0) { rx = 0; ry = 0; rw = w; rh = h; }
-    Display *d = XOpenDisplay(NULL);
-    if (!d) return 69;
-    XVisualInfo vi;
-    XMatchVisualInfo(d, DefaultScreen(d), 24, TrueColor, &vi);
-    Window root = DefaultRootWindow(d);
-    XSetWindowAttributes a = {0};
-    a.override_redirect = True;
-    a.colormap = XCreateColormap(d, root, vi.visual, AllocNone);
-    Window win = XCreateWindow(d, root, 0, 0, w, h, 0, 24, InputOutput, vi.visual,
-                               CWOverrideRedirect | CWBorderPixel | CWColormap, &a);
-    XMapWindow(d, win);
-    GC gc = XCreateGC(d, win, 0, NULL);
-    XShmSegmentInfo info;
-    XImage *img = shm_image(d, vi.visual, &info, w, h);
+    frame_window f;
+    if (!open_frame_window(&f, w, h)) return 69;
     double *t = calloc(iters, sizeof *t);
     for (int i = 0; i < iters; i++) {
         double s = now_us();
-        if (fill) {
-            unsigned int *p = (unsigned int *)img->data, c = (i & 1) ? 0xFF0000 : 0x0000FF;
-            for (int y = ry; y < ry + rh; y++)
-                for (int x = rx; x < rx + rw; x++) p[y * w + x] = c;
-        }
-        XShmPutImage(d, win, gc, img, rx, ry, rx, ry, rw, rh, False);
-        XSync(d, False);
+        if (fill) fill_rect(f.img, rx, ry, rw, rh, (i & 1) ? 0xFF0000 : 0x0000FF);
+        XShmPutImage(f.d, f.win, f.gc, f.img, rx, ry, rx, ry, rw, rh, False);
+        XSync(f.d, False);
         t[i] = now_us() - s;
     }
     printf("median_us=%.1f\n", median(t, iters));
-    XCloseDisplay(d);
+    XCloseDisplay(f.d);
     return 0;
 }
 
@@ -521,6 +613,9 @@ int main(int argc, char **argv) {
     if (!strcmp(argv[1], "push") && argc > 4)
         return push(a, atoi(argv[3]), atoi(argv[4]), argc > 5 ? atoi(argv[5]) : 0, argc > 9 ? atoi(argv[6]) : 0,
                     argc > 9 ? atoi(argv[7]) : 0, argc > 9 ? atoi(argv[8]) : 0, argc > 9 ? atoi(argv[9]) : 0);
+    if (!strcmp(argv[1], "label") && argc > 8)
+        return label(a, atoi(argv[3]), atoi(argv[4]), atoi(argv[5]), atoi(argv[6]), atoi(argv[7]), atoi(argv[8]));
+    if (!strcmp(argv[1], "animate") && argc > 4) return animate(a, atoi(argv[3]), atoi(argv[4]));
     if (!strcmp(argv[1], "memory") && argc > 4) return memory(a, atoi(argv[3]), atoi(argv[4]));
     if (!strcmp(argv[1], "frames")) return frames(a);
     if (!strcmp(argv[1], "hittest") && argc > 5) return hittest(a, atoi(argv[3]), atoi(argv[4]), atoi(argv[5]));

@@ -31,12 +31,16 @@ func main() async throws {
     if only == nil || only == "present" {
         let server = try await VirtualServer.start(monitors: [.init("MAIN", "1920x1080+0+0", primary: true)])
         defer { server.stop() }
-        try benchCreateWindows(server, count: 1000)
-        try benchPush(server)
-        try benchLabelTick(server)
-        try benchOneOfMany(server)
-        try benchMemory(server)
-        try await benchDisplayLink(server)
+        // A second argument picks rows by a word of their function's name (`present animation`: profiling).
+        let pick = CommandLine.arguments.dropFirst(2).first?.lowercased()
+        func wanted(_ name: String) -> Bool { pick.map { name.lowercased().contains($0) } ?? true }
+        if wanted("createWindows") { try benchCreateWindows(server, count: 1000) }
+        if wanted("push") { try benchPush(server) }
+        if wanted("labelTick") { try benchLabelTick(server) }
+        if wanted("oneOfMany") { try benchOneOfMany(server) }
+        if wanted("animation") { try await benchAnimation(server) }
+        if wanted("memory") { try benchMemory(server) }
+        if wanted("displayLink") { try await benchDisplayLink(server) }
     }
     if only == nil || only == "model" {
         for n in [1_000, 10_000, 100_000] { try benchStacking(windows: n) }

@@ -1,4 +1,4 @@
-import Multihead
+@testable import Multihead
 import MultiheadTesting
 @testable import MultiheadX11
 import Testing
@@ -104,5 +104,44 @@ struct DamageTests {
         #expect(await app.run(until: {
             pixel(server, Int(last.x) + 50, Int(last.y) + 50) == expected && pixel(server, Int(last.x) + 101, Int(last.y) + 50) == 0
         }))
+    }
+
+    @Test("a moving view damages where it was drawn and where it is drawn, not its window; no trail")
+    func movingViewDamage() async throws {
+        let (server, app, backend) = try await start()
+        defer { server.stop() }
+        var now = 10_000.0
+        let realClock = Animator.shared.now
+        Animator.shared.now = { now }
+        defer { Animator.shared.now = realClock }
+        let w = Window(frame: Rect(x: 0, y: 0, width: 640, height: 480), screen: app.mainScreen)
+        w.backgroundColor = .white
+        let square = View(frame: Rect(x: 0, y: 100, width: 50, height: 50))
+        square.backgroundColor = .blue
+        w.addSubview(square)
+        w.isHidden = false
+        app.flush()
+        var finished: Bool?
+        View.animate(withDuration: 1, delay: 0, options: .curveLinear, animations: { square.frame.origin.x = 400 },
+                     completion: { finished = $0 })
+        now += 0.25
+        Animator.shared.tick()
+        app.flush()
+        // The first frame: where the model moved from (0) and to (400), and where it is drawn (100).
+        #expect(backend.lastPushedPixels == 450 * 50)
+        now += 0.25
+        Animator.shared.tick()
+        app.flush()
+        // Then where it was drawn (100…150) and is drawn (200…250): one rectangle of 150×50.
+        #expect(backend.lastPushedPixels == 150 * 50)
+        #expect(await app.run(until: {
+            pixel(server, 225, 125) == 0x0000FF && pixel(server, 125, 125) == 0xFFFFFF && pixel(server, 425, 125) == 0xFFFFFF
+        }))
+        now += 0.6
+        Animator.shared.tick()
+        app.flush()
+        #expect(backend.lastPushedPixels == 250 * 50)
+        #expect(finished == true)
+        #expect(await app.run(until: { pixel(server, 425, 125) == 0x0000FF && pixel(server, 225, 125) == 0xFFFFFF }))
     }
 }

@@ -40,6 +40,7 @@ struct ScaleTests {
         w.isHidden = false
         app.flush()
         #expect(await app.run(until: { backend.xWindow(for: w) != nil }))
+        try app.synchronize()
         let control = try server.controlConnection()
         defer { control.close() }
         let xid = try #require(backend.xWindow(for: w))

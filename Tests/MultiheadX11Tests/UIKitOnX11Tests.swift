@@ -34,6 +34,8 @@ struct UIKitOnX11Tests {
         overlay.isHidden = false
         app.flush()
         #expect(await app.run(until: { backend.xWindow(for: overlay) != nil && backend.xWindow(for: back) != nil }))
+        // A flush sends; the barrier makes another client see what it sent.
+        try app.synchronize()
         // The overlay's X window is on top: X delivers the click to it, and the model passes it on.
         let control = try server.controlConnection()
         defer { control.close() }

@@ -127,10 +127,13 @@ extension Application {
     /// `CATransaction.flush()` does.
     public func flush() {
         guard loop.needsFlush else { return }
+        // Before the flag clears: the damage of moving views asks for no flush of its own.
+        Animator.shared.prepareFrame()
         loop.needsFlush = false
         layoutVisibleWindows()
         let scene = currentScene()
         backend.present(scene)
+        Animator.shared.frameDrawn()
         // A window drawn again is drawn whole: its views' marks go with its own. Hidden windows keep their
         // marks: they are drawn when shown again.
         for item in scene.windows where item.needsDisplay { item.window.clearNeedsDisplayInSubtree() }

@@ -72,6 +72,8 @@ final class Animator {
         let property: Property
         let from: Value, to: Value
         let group: Group
+        /// A frame animation's rectangle drawn last, in its window's coordinates: damaged when it moves on.
+        var drawn: Rect?
     }
 
     private var running: [Running] = []
@@ -79,7 +81,10 @@ final class Animator {
     private var suppressed = 0
     private var timer: (any DispatchSourceTimer)?
     /// The clock, in seconds; tests replace it.
-    var now: () -> Double = { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+    var now: () -> Double = { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 } { didSet { frameTime = nil } }
+    /// The time of the frame being drawn, from its tick (or the flush that drew it) to the end of that
+    /// flush: what is damaged and what is drawn are the same positions.
+    private var frameTime: Double?
 
     /// Runs `animations` with every change of an animatable property recorded in a new group.
     func animate(duration: Double, delay: Double, options: AnimationOptions, animations: () -> Void,
@@ -111,9 +116,15 @@ final class Animator {
         // Outside any block with nothing running: a plain change (the common case, kept cheap).
         if stack.isEmpty && running.isEmpty { return }
         let current = presentation(of: view, property) ?? old
+        // Where a moving view was drawn stays damage for the animation that takes over.
+        let drawn = running.last { $0.viewID == ObjectIdentifier(view) && $0.property == property }?.drawn
         cancel(view, property)
-        guard suppressed == 0, let group = stack.last else { return }
-        running.append(Running(view: view, viewID: ObjectIdentifier(view), property: property, from: current, to: new, group: group))
+        guard suppressed == 0, let group = stack.last else {
+            if let drawn { view.window?.addDamage(drawn) }
+            return
+        }
+        running.append(Running(view: view, viewID: ObjectIdentifier(view), property: property, from: current, to: new,
+                               group: group, drawn: drawn))
         group.running += 1
     }
 
@@ -121,7 +132,7 @@ final class Animator {
     func presentation(of view: View, _ property: Property) -> Value? {
         guard !running.isEmpty, let r = running.last(where: { $0.viewID == ObjectIdentifier(view) && $0.property == property })
         else { return nil }
-        return r.from.interpolated(to: r.to, r.group.progress(at: now()).0)
+        return r.from.interpolated(to: r.to, r.group.progress(at: frameTime ?? now()).0)
     }
 
     /// Whether anything runs.
@@ -133,20 +144,55 @@ final class Animator {
         let (gone, kept) = split { $0.viewID == id && (property == nil || $0.property == property) }
         running = kept
         end(gone, finished: false)
+        // A move cut short leaves no trace where it was drawn (record() hands it to the move that follows).
+        if property == nil, let w = view.window { for r in gone { if let d = r.drawn { w.addDamage(d) } } }
     }
 
     /// One frame: redraws what animates, and ends what is done (completion true).
     func tick() {
         let t = now()
+        frameTime = t
         let (done, kept) = split { $0.view == nil || $0.group.progress(at: t).done }
         running = kept
-        for r in running + done {
-            // A moving view may be drawn anywhere between its ends: its window again; a fade, where it draws.
-            if r.property == .frame { r.view?.window?.setNeedsDisplay() } else { r.view?.setNeedsDisplayOfExtent() }
+        for r in running + done where r.property != .frame { r.view?.setNeedsDisplayOfExtent() }
+        // A move that ended: where it was drawn last, and where it rests.
+        for r in done where r.property == .frame {
+            guard let v = r.view else { continue }
+            if let drawn = r.drawn { v.window?.addDamage(drawn) }
+            v.superview?.setNeedsDisplay(v.extentInSuperview(at: v.frameStorage))
         }
+        prepareFrame()
         end(done, finished: true)
         if running.isEmpty { stopTimer() }
     }
+
+    /// Before a frame is drawn (its tick, or a flush for another change while a move runs): fixes the
+    /// frame's time and damages, for each moving view, where it was drawn last and where it is drawn now,
+    /// not its whole window. A view inside another that moves, or a window, damages its window.
+    func prepareFrame() {
+        guard !running.isEmpty else { return }
+        if frameTime == nil { frameTime = now() }
+        let moving = running.filter { $0.property == .frame }
+        guard !moving.isEmpty else { return }
+        let movingIDs = Set(moving.map(\.viewID))
+        for i in running.indices where running[i].property == .frame {
+            guard let v = running[i].view, let w = v.window else { continue }
+            var ancestor = v.superview
+            while let a = ancestor, !movingIDs.contains(ObjectIdentifier(a)) { ancestor = a.superview }
+            guard ancestor == nil, let s = v.superview, let (_, now) = s.rectInWindow(v.extentInSuperview(at: v.presentationFrame))
+            else {
+                w.setNeedsDisplay()
+                running[i].drawn = nil
+                continue
+            }
+            if let drawn = running[i].drawn { w.addDamage(drawn) }
+            w.addDamage(now)
+            running[i].drawn = now
+        }
+    }
+
+    /// After a frame was drawn: the presentation follows the clock again.
+    func frameDrawn() { frameTime = nil }
 
     private func split(_ isGone: (Running) -> Bool) -> (gone: [Running], kept: [Running]) {
         var gone: [Running] = [], kept: [Running] = []
@@ -211,7 +257,7 @@ extension View {
     }
 
     /// The background colour drawn now.
-    var presentationBackgroundColor: Color? {
+    package var presentationBackgroundColor: Color? {
         if case .color(let c)? = Animator.shared.presentation(of: self, .backgroundColor) { return c }
         return backgroundColor
     }

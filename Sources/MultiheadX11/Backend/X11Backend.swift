@@ -48,6 +48,9 @@ public final class X11Backend: DisplayBackend {
     /// How many pixels the last presentation sent.
     package var lastPushedPixels: Int { presenter?.lastPushedPixels ?? 0 }
 
+    /// How many presentations sent pixels.
+    package var framesPushed: Int { presenter?.framesPushed ?? 0 }
+
     /// The barriers (`XSync`) made over the backend's connection so far: a frame makes none.
     package var syncCount: Int { connection?.syncCount ?? 0 }
 

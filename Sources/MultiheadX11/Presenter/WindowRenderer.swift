@@ -6,7 +6,7 @@ import Multihead
 @MainActor
 enum WindowRenderer {
     /// Draws a window's views into an RGB24 surface the window's size in pixels: black first (X windows are
-    /// opaque), then the views at `scale` pixels per point, then software dimming.
+    /// opaque) unless the window's background is, then the views at `scale` pixels per point, then software dimming.
     /// With `area`, only those pixels are drawn (the rest of the surface keeps what it had).
     static func render(_ window: Window, into surface: OpaquePointer, brightness: Double, scale: Double = 1,
                        area: PixelRect? = nil) {
@@ -14,7 +14,8 @@ enum WindowRenderer {
         if let area {
             canvas.clip(to: Rect(x: Double(area.x), y: Double(area.y), width: Double(area.width), height: Double(area.height)))
         }
-        canvas.clearToBlack()
+        // An opaque background covers everything anyway: one fill of the pixels, not two.
+        if window.presentationBackgroundColor?.alpha != 1 { canvas.clearToBlack() }
         canvas.scale(by: scale)
         ViewRenderer.draw(window, in: canvas, brightness: brightness)
         cairo.cairo_surface_flush(surface)

@@ -54,6 +54,8 @@ package final class X11Presenter {
     private(set) var lastRedrawCount = 0
     /// How many pixels the last presentation sent (for tests: damage, not windows).
     private(set) var lastPushedPixels = 0
+    /// How many presentations sent pixels (benchmarks count frames with it).
+    private(set) var framesPushed = 0
     private var pushed = 0
 
     init(connection: XConnection, useSharedMemory: Bool) {
@@ -150,6 +152,7 @@ package final class X11Presenter {
         applyPendingFocus()
         lastRedrawCount = redrawn
         lastPushedPixels = pushed
+        if pushed > 0 { framesPushed += 1 }
         // No round trip: the server's completion events say when it has read the shared pixels, and a
         // frame waits for them only if it draws into a buffer again before they came.
         let end = UInt(mh_next_request(d))
