@@ -45,6 +45,8 @@ func baseline(_ args: [String], environment: [String: String] = [:]) throws -> D
 @MainActor
 func row(_ name: String, _ swift: Double, _ c: Double, unit: String = "µs") {
     let ratio = c > 0 ? swift / c : .infinity
-    print("| \(name) | \(String(format: "%.2f", swift)) \(unit) | \(String(format: "%.2f", c)) \(unit) | \(String(format: "%.2f", ratio))× |")
+    // Sub-microsecond figures (hit testing) need a third decimal to say anything.
+    func figure(_ v: Double) -> String { String(format: v < 1 ? "%.3f" : "%.2f", v) }
+    print("| \(name) | \(figure(swift)) \(unit) | \(figure(c)) \(unit) | \(String(format: "%.2f", ratio))× |")
 }
 

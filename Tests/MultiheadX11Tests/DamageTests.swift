@@ -144,4 +144,41 @@ struct DamageTests {
         #expect(finished == true)
         #expect(await app.run(until: { pixel(server, 425, 125) == 0x0000FF && pixel(server, 225, 125) == 0xFFFFFF }))
     }
+
+    @Test("one window of twenty changes: the frame lists and draws that window only; a window shown later goes on top")
+    func partialScenes() async throws {
+        let (server, app, backend) = try await start()
+        defer { server.stop() }
+        let ws = (0..<20).map { i -> Window in
+            let w = Window(frame: Rect(x: Double(i % 5) * 100, y: Double(i / 5) * 100, width: 100, height: 100), screen: app.mainScreen)
+            w.backgroundColor = .gray
+            w.isHidden = false
+            return w
+        }
+        app.flush()
+        #expect(backend.lastSceneCount == 20)
+        ws[7].backgroundColor = .red
+        app.flush()
+        #expect(backend.lastSceneCount == 1)
+        #expect(backend.lastRedrawCount == 1 && backend.lastPushedPixels == 100 * 100)
+        #expect(await app.run(until: { pixel(server, 250, 150) == 0xFF0000 && pixel(server, 150, 150) == 0x808080 }))
+        // Shown over window 7: a complete scene, and the new window's X window on top.
+        let top = Window(frame: Rect(x: 200, y: 100, width: 100, height: 100), screen: app.mainScreen)
+        top.backgroundColor = .blue
+        top.isHidden = false
+        app.flush()
+        #expect(backend.lastSceneCount == 21)
+        try app.synchronize()
+        let control = try server.controlConnection()
+        defer { control.close() }
+        #expect(try control.mappedStackingOrder().last == backend.xWindow(for: top))
+        // The window below changes while covered: drawn and sent, clipped by the server; the cover stays.
+        ws[7].backgroundColor = .green
+        app.flush()
+        #expect(backend.lastSceneCount == 1)
+        #expect(await app.run(until: { pixel(server, 250, 150) == 0x0000FF }))
+        top.isHidden = true
+        #expect(await app.run(until: { pixel(server, 250, 150) == 0x00FF00 }))
+        withExtendedLifetime(ws) {}
+    }
 }

@@ -102,16 +102,31 @@ extension Application {
     }
 
     /// Lays out every view that needs it in the visible windows, back to front, parents before children.
-    func layoutVisibleWindows() {
-        let visible = windows.filter { !$0.isHidden }
+    func layoutVisibleWindows() { layout(windows.filter { !$0.isHidden }) }
+
+    /// Lays out these windows' views that need it. What layout changed is drawn by this flush; layout it
+    /// asked for again waits for the next turn.
+    private func layout(_ visible: [Window]) {
         for w in visible { w.layoutSubtree() }
-        // What layout changed is drawn by this flush; layout it asked for again waits for the next turn.
         loop.needsFlush = false
-        if visible.contains(where: { $0.subtreeNeedsLayout || $0.needsLayoutStorage }) { setNeedsFlush() }
+        for w in visible where w.subtreeNeedsLayout || w.needsLayoutStorage { windowNeedsFlush(w) }
     }
 
-    /// Asks for the scene to be pushed to the backend at the end of this turn of the run loop.
+    /// Asks for the scene to be pushed to the backend at the end of this turn of the run loop: every
+    /// visible window (the order, the set, or a screen may have changed).
     func setNeedsFlush() {
+        loop.sceneNeedsAll = true
+        scheduleFlush()
+    }
+
+    /// Asks for a flush because one window's pixels, layout or place changed: the next scene may list
+    /// only the windows that did.
+    func windowNeedsFlush(_ w: Window) {
+        if !loop.sceneNeedsAll, loop.changedIDs.insert(ObjectIdentifier(w)).inserted { loop.changedWindows.append(w) }
+        scheduleFlush()
+    }
+
+    private func scheduleFlush() {
         loop.needsFlush = true
         guard !loop.flushScheduled else { return }
         loop.flushScheduled = true
@@ -130,8 +145,22 @@ extension Application {
         // Before the flag clears: the damage of moving views asks for no flush of its own.
         Animator.shared.prepareFrame()
         loop.needsFlush = false
-        layoutVisibleWindows()
-        let scene = currentScene()
+        // Taken before layout: what layout asks for again belongs to the next flush.
+        let needsAll = loop.sceneNeedsAll || !backend.acceptsPartialScenes
+        let changed = loop.changedWindows
+        loop.sceneNeedsAll = false
+        loop.changedWindows.removeAll(keepingCapacity: true)
+        loop.changedIDs.removeAll(keepingCapacity: true)
+        let scene: Scene
+        if needsAll {
+            layoutVisibleWindows()
+            scene = currentScene()
+        } else {
+            // Only what changed: a frame of one window among a hundred costs one window.
+            let visible = changed.filter { !$0.isHidden }
+            layout(visible)
+            scene = Scene(windows: visible.map(presented), isComplete: false)
+        }
         backend.present(scene)
         Animator.shared.frameDrawn()
         // A window drawn again is drawn whole: its views' marks go with its own. Hidden windows keep their

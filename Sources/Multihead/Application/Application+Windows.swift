@@ -92,12 +92,15 @@ extension Application {
 
     /// What the backend must show now.
     func currentScene() -> Scene {
-        Scene(windows: stack.backToFront.filter { !$0.isHidden }.map { w in
-            PresentedWindow(
-                window: w, screenName: w.screen.name, frameOnDesktop: w.frameOnDesktop,
-                level: w.windowLevel, needsDisplay: w.needsDisplay, damage: w.takeDamage(),
-                softwareBrightness: w.screen.softwareBrightness, scale: w.screen.scale)
-        })
+        Scene(windows: stack.backToFront.filter { !$0.isHidden }.map(presented))
+    }
+
+    /// One visible window as the backend shows it; takes its damage.
+    func presented(_ w: Window) -> PresentedWindow {
+        PresentedWindow(
+            window: w, screenName: w.screen.name, frameOnDesktop: w.frameOnDesktop,
+            level: w.windowLevel, needsDisplay: w.needsDisplay, damage: w.takeDamage(),
+            softwareBrightness: w.screen.softwareBrightness, scale: w.screen.scale)
     }
 
     private func post(_ name: Notification.Name, _ w: Window, _ event: WindowEvent) {

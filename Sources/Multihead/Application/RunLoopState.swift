@@ -13,6 +13,11 @@ struct RunLoopState {
     var needsFlush = false
     /// Whether a flush at the end of this turn is scheduled.
     var flushScheduled = false
+    /// Whether the next scene must list every visible window (a change not tied to one window's pixels).
+    var sceneNeedsAll = true
+    /// The windows whose pixels changed since the last flush, when only they did (each once).
+    var changedWindows: [Window] = []
+    var changedIDs: Set<ObjectIdentifier> = []
 }
 
 /// The touches and presses in progress: each ends where it began, or is cancelled with its window.

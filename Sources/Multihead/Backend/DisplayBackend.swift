@@ -19,6 +19,9 @@ public protocol DisplayBackend: AnyObject {
     func setBrightness(_ value: Double, forScreenNamed name: String) throws
     /// Shows the visible windows as `scene` lists them, back to front.
     func present(_ scene: Scene)
+    /// Whether `present` takes partial scenes (only the windows that changed, `Scene.isComplete` false):
+    /// a frame then costs what changed, not every window. False by default: every scene is complete.
+    var acceptsPartialScenes: Bool { get }
     /// Gives the keyboard focus to the window shown for `window`, or takes it away (`nil`).
     func focus(_ window: Window?)
     /// A barrier: returns once the display server has answered everything sent so far, with every event
@@ -36,6 +39,9 @@ public protocol DisplayBackend: AnyObject {
 }
 
 extension DisplayBackend {
+    /// False: every scene lists every visible window.
+    public var acceptsPartialScenes: Bool { false }
+
     /// Handles what is pending: a backend without a server has nothing to wait for.
     public func synchronize() throws { processPendingEvents() }
 
@@ -73,6 +79,13 @@ public struct BackendInput {
     /// application becomes active, or inactive.
     public func focusChanged(appHasFocus: Bool) {
         application?.focusChanged(appHasFocus: appHasFocus)
+    }
+
+    /// The backend lost what it showed for `window` (its X window destroyed by another client): the next
+    /// scene shows it again, whole, in its place among every window.
+    public func windowNeedsShowingAgain(_ window: Window) {
+        window.setNeedsDisplay()
+        application?.setNeedsFlush()
     }
 
     /// The connection to the display server is gone; `error` says which and why.

@@ -21,7 +21,7 @@ extension View {
             cur.subtreeNeedsLayout = true
             v = cur.superviewStorage
         }
-        window?.application.setNeedsFlush()
+        if let w = window { w.application.windowNeedsFlush(w) }
     }
 
     /// Lays out the views below this one that need it, parents first. A parent's `layoutSubviews()` that

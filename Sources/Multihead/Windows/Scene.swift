@@ -1,8 +1,14 @@
-/// What the model asks a backend to show: the visible windows, back to front.
+/// What the model asks a backend to show: the visible windows, back to front; or, to a backend that
+/// accepts partial scenes, only the windows that changed.
 @MainActor
 public struct Scene {
-    /// The visible windows, back to front across all screens.
+    /// The visible windows, back to front across all screens; in a partial scene only those whose pixels
+    /// or place changed, the others (and the order) left as they were.
     public var windows: [PresentedWindow]
+    /// Whether `windows` lists every visible window (the first scene, and any after a window was shown,
+    /// hidden, restacked or released, or a screen changed); false only for a backend whose
+    /// `acceptsPartialScenes` is true.
+    public var isComplete = true
 }
 
 /// One visible window as the backend must show it.

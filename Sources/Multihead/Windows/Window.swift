@@ -170,7 +170,7 @@ open class Window: View {
             damage = damage.map { $0.union(clipped) } ?? clipped
         }
         needsDisplay = true
-        application.setNeedsFlush()
+        application.windowNeedsFlush(self)
     }
 
     /// The damage, taken by a flush that draws it.

@@ -49,7 +49,7 @@ extension X11Backend {
             presenter.exposed(xid: UInt(x.window), area: PixelRect(x: Int(x.x), y: Int(x.y), width: Int(x.width), height: Int(x.height)))
         case DestroyNotify:
             // Destroyed by someone else (ours are forgotten before we destroy them): show it again.
-            if let w = presenter.lost(xid: UInt(e.xdestroywindow.window)) { w.setNeedsDisplay() }
+            if let w = presenter.lost(xid: UInt(e.xdestroywindow.window)) { input?.windowNeedsShowingAgain(w) }
         default:
             _ = presenter.handleCompletion(&e)
         }

@@ -48,6 +48,9 @@ public final class X11Backend: DisplayBackend {
     /// How many pixels the last presentation sent.
     package var lastPushedPixels: Int { presenter?.lastPushedPixels ?? 0 }
 
+    /// How many windows the last scene listed.
+    package var lastSceneCount: Int { presenter?.lastSceneCount ?? 0 }
+
     /// How many presentations sent pixels.
     package var framesPushed: Int { presenter?.framesPushed ?? 0 }
 
@@ -166,7 +169,7 @@ public final class X11Backend: DisplayBackend {
             presenter?.claimFrameErrors()
             // An error about one of our windows (destroyed under us): forget it and show it again.
             for resource in c.drainStrayErrors() {
-                if let w = presenter?.lost(xid: resource) { w.setNeedsDisplay() }
+                if let w = presenter?.lost(xid: resource) { input?.windowNeedsShowingAgain(w) }
             }
             guard changed else { return }
             readScreensAndReport()
@@ -319,6 +322,9 @@ public final class X11Backend: DisplayBackend {
             DispatchQueue.main.async { MainActor.assumeIsolated { self.processPendingEvents() } }
         }
     }
+
+    /// True: a frame lists only the windows that changed.
+    public var acceptsPartialScenes: Bool { true }
 
     /// Gives the key window's X window the input focus (`XSetInputFocus`).
     public func focus(_ window: Multihead.Window?) { presenter?.focus(window) }

@@ -54,6 +54,8 @@ package final class X11Presenter {
     private(set) var lastRedrawCount = 0
     /// How many pixels the last presentation sent (for tests: damage, not windows).
     private(set) var lastPushedPixels = 0
+    /// How many windows the last scene listed (a partial scene: only those that changed).
+    private(set) var lastSceneCount = 0
     /// How many presentations sent pixels (benchmarks count frames with it).
     private(set) var framesPushed = 0
     private var pushed = 0
@@ -113,6 +115,7 @@ package final class X11Presenter {
         var redrawn = 0
         pushed = 0
         var topToBottom: [UInt] = []
+        lastSceneCount = scene.windows.count
         for item in scene.windows.reversed() {
             let id = ObjectIdentifier(item.window)
             visible.insert(id)
@@ -136,6 +139,8 @@ package final class X11Presenter {
             }
             topToBottom.append(entry.xid)
         }
+        // A partial scene lists only windows that changed: the others, and the order, stay as they are.
+        guard scene.isComplete else { return endFrame(from: firstRequest, redrawn: redrawn) }
         for (id, entry) in entries where !visible.contains(id) {
             if entry.window == nil {
                 destroy(id, entry)
@@ -149,6 +154,11 @@ package final class X11Presenter {
             XRestackWindows(d, &order, Int32(order.count))
         }
         appliedOrder = topToBottom
+        endFrame(from: firstRequest, redrawn: redrawn)
+    }
+
+    private func endFrame(from firstRequest: UInt, redrawn: Int) {
+        let d = connection.display
         applyPendingFocus()
         lastRedrawCount = redrawn
         lastPushedPixels = pushed
