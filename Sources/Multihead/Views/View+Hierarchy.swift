@@ -32,9 +32,11 @@ extension View {
         if oldWindow !== newWindow { view.eachInSubtree { $0.willMove(toWindow: newWindow) } }
         if moving, let oldParent {
             oldParent.willRemoveSubview(view)
+            let extent = view.extentInSuperview(at: view.frameStorage)
             oldParent.detach(view)
             oldParent.setNeedsLayout()
-            oldParent.window?.setNeedsDisplay()
+            // Where it was drawn, in the window it leaves.
+            oldParent.setNeedsDisplay(extent)
         } else if let i = subviewStorage.firstIndex(where: { $0 === view }) {
             subviewStorage.remove(at: i)
         }
@@ -54,9 +56,9 @@ extension View {
             didAddSubview(view)
         }
         setNeedsLayout()
-        // A change of structure redraws the window (rare, and the extents involved are many).
+        // Where it draws now (over or under its new siblings): damage, not the whole window.
         view.needsDisplay = true
-        window?.setNeedsDisplay()
+        setNeedsDisplay(view.extentInSuperview(at: view.frameStorage))
     }
 
     /// Inserts a view just in front of a sibling (at the front if `sibling` is not a subview).
@@ -94,11 +96,13 @@ extension View {
         willMove(toSuperview: nil)
         if oldWindow != nil { eachInSubtree { $0.willMove(toWindow: nil) } }
         parent.willRemoveSubview(self)
+        let extent = extentInSuperview(at: frameStorage)
         parent.detach(self)
         if oldWindow != nil { eachInSubtree { $0.didMoveToWindow() } }
         didMoveToSuperview()
         parent.setNeedsLayout()
-        parent.window?.setNeedsDisplay()
+        // Where it was drawn: what shows there now is what was under it.
+        parent.setNeedsDisplay(extent)
     }
 
     /// Calls `body` for this view and every descendant, parents first.

@@ -48,6 +48,9 @@ public final class X11Backend: DisplayBackend {
     /// How many pixels the last presentation sent.
     package var lastPushedPixels: Int { presenter?.lastPushedPixels ?? 0 }
 
+    /// How many pixels every presentation so far sent, Expose repairs included.
+    package var totalPushedPixels: Int { presenter?.totalPushedPixels ?? 0 }
+
     /// How many windows the last scene listed.
     package var lastSceneCount: Int { presenter?.lastSceneCount ?? 0 }
 

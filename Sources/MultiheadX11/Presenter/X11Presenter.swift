@@ -54,6 +54,8 @@ package final class X11Presenter {
     private(set) var lastRedrawCount = 0
     /// How many pixels the last presentation sent (for tests: damage, not windows).
     private(set) var lastPushedPixels = 0
+    /// How many pixels every presentation so far sent (Expose repairs included).
+    private(set) var totalPushedPixels = 0
     /// How many windows the last scene listed (a partial scene: only those that changed).
     private(set) var lastSceneCount = 0
     /// How many presentations sent pixels (benchmarks count frames with it).
@@ -162,6 +164,7 @@ package final class X11Presenter {
         applyPendingFocus()
         lastRedrawCount = redrawn
         lastPushedPixels = pushed
+        totalPushedPixels += pushed
         if pushed > 0 { framesPushed += 1 }
         // No round trip: the server's completion events say when it has read the shared pixels, and a
         // frame waits for them only if it draws into a buffer again before they came.
@@ -325,7 +328,7 @@ package final class X11Presenter {
     /// Puts the exposed pixels of a window again from its buffer, without drawing them.
     func exposed(xid: UInt, area: PixelRect) {
         guard let id = byXID[xid], let e = entries[id], e.mapped else { return }
-        e.buffer?.put(to: e.xid, gc: gc, area: area)
+        totalPushedPixels += e.buffer?.put(to: e.xid, gc: gc, area: area) ?? 0
         connection.flush()
     }
 
