@@ -105,6 +105,7 @@ func benchOneOfMany(_ server: VirtualServer) throws {
                 app.flush()
                 backend.waitForReads()
             })
+            precondition(backend.lastPushedPixels == 192 * 108 && backend.lastSceneCount <= n)
         }
         return median(t)
     }

@@ -152,9 +152,17 @@ final class Animator {
     func tick() {
         let t = now()
         frameTime = t
-        let (done, kept) = split { $0.view == nil || $0.group.progress(at: t).done }
-        running = kept
-        for r in running + done where r.property != .frame { r.view?.setNeedsDisplayOfExtent() }
+        // Most frames end nothing: no split then.
+        let done: [Running]
+        if running.contains(where: { $0.view == nil || $0.group.progress(at: t).done }) {
+            let (gone, kept) = split { $0.view == nil || $0.group.progress(at: t).done }
+            running = kept
+            done = gone
+        } else {
+            done = []
+        }
+        for r in running where r.property != .frame { r.view?.setNeedsDisplayOfExtent() }
+        for r in done where r.property != .frame { r.view?.setNeedsDisplayOfExtent() }
         // A move that ended: where it was drawn last, and where it rests.
         for r in done where r.property == .frame {
             guard let v = r.view else { continue }
@@ -172,13 +180,15 @@ final class Animator {
     func prepareFrame() {
         guard !running.isEmpty else { return }
         if frameTime == nil { frameTime = now() }
-        let moving = running.filter { $0.property == .frame }
-        guard !moving.isEmpty else { return }
-        let movingIDs = Set(moving.map(\.viewID))
+        // Few animations run at once: plain scans, no set or array made per frame.
+        func moves(_ v: View) -> Bool {
+            let id = ObjectIdentifier(v)
+            return running.contains { $0.property == .frame && $0.viewID == id }
+        }
         for i in running.indices where running[i].property == .frame {
             guard let v = running[i].view, let w = v.window else { continue }
             var ancestor = v.superview
-            while let a = ancestor, !movingIDs.contains(ObjectIdentifier(a)) { ancestor = a.superview }
+            while let a = ancestor, !moves(a) { ancestor = a.superview }
             guard ancestor == nil, let s = v.superview, let (_, now) = s.rectInWindow(v.extentInSuperview(at: v.presentationFrame))
             else {
                 w.setNeedsDisplay()

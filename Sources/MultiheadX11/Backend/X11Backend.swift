@@ -201,7 +201,8 @@ public final class X11Backend: DisplayBackend {
             // No events asked of the other descriptor: poll reports its POLLHUP and POLLERR regardless.
             var p = [pollfd(fd: c.fileDescriptor, events: Int16(POLLIN), revents: 0)]
             if let hangUp { p.append(pollfd(fd: hangUp, events: 0, revents: 0)) }
-            let ms = timeout.isFinite ? Int32(max(0, min(timeout, 86_400)) * 1000) : -1
+            // Rounded up: a wait of less than a millisecond must not become a poll that returns at once.
+            let ms = timeout.isFinite ? Int32((max(0, min(timeout, 86_400)) * 1000).rounded(.up)) : -1
             _ = poll(&p, nfds_t(p.count), ms)
         }
         processPendingEvents()
