@@ -24,9 +24,18 @@ func soak(cycles: Int) async throws {
         _ = try? app.synchronize()
         withExtendedLifetime(window) {}
     }
+    // A stopped backend closes its connection from its read source's cancel handler, a turn or more of
+    // the main queue later: count once every connection is closed (a fact, not a wait on time).
+    func settled() async {
+        for _ in 0..<10_000 where XConnection.openCount > 0 {
+            await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in DispatchQueue.main.async { c.resume() } }
+        }
+    }
     for _ in 0..<10 { try await cycle() }
+    await settled()
     let (fds0, rss0) = (openDescriptors(), residentKB())
     for _ in 0..<cycles { try await cycle() }
+    await settled()
     let (fds1, rss1) = (openDescriptors(), residentKB())
     // A sanitizer's allocator keeps freed memory in quarantine: resident memory says nothing there.
     let sanitized = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__asan_init") != nil

@@ -202,3 +202,25 @@ struct DisplayMarkTests {
         #expect(!grandchild.needsDisplay && !w.needsDisplay)
     }
 }
+
+@MainActor
+@Suite("A superview is not retained by its subviews")
+struct SuperviewLifetimeTests {
+    @Test("a subview held elsewhere outlives its superview: its superview is then nil, not a dangling one")
+    func subviewOutlivesSuperview() {
+        let child = View(frame: Rect(x: 0, y: 0, width: 10, height: 10))
+        weak var gone: View?
+        do {
+            let parent = View(frame: Rect(x: 0, y: 0, width: 100, height: 100))
+            parent.addSubview(child)
+            #expect(child.superview === parent)
+            gone = parent
+        }
+        #expect(gone == nil)
+        #expect(child.superview == nil)
+        // And it can join another.
+        let other = View(frame: Rect(x: 0, y: 0, width: 50, height: 50))
+        other.addSubview(child)
+        #expect(child.superview === other && other.subviews.count == 1)
+    }
+}

@@ -2,15 +2,23 @@
 /// and subviews drawn back to front.
 @MainActor
 open class View: Responder {
-    var frameStorage: Rect
-    var boundsOrigin: Point = .zero
-    var subviewStorage: [View] = []
-    weak var superviewStorage: View?
+    @exclusivity(unchecked) var frameStorage: Rect
+    @exclusivity(unchecked) var boundsOrigin: Point = .zero
+    @exclusivity(unchecked) var subviewStorage: [View] = []
+    /// Not retained, as UIKit's superview is not: the superview holds its subviews, and clears this when it
+    /// goes (its deinit) or lets one go (`detach`). A weak reference would give every view that has
+    /// subviews a side table, and make each retain of it on the drawing and hit-testing paths a slow one.
+    unowned(unsafe) var superviewStorage: View?
     weak var viewController: ViewController?
-    var hiddenStorage = false
+    @exclusivity(unchecked) var hiddenStorage = false
     var needsLayoutStorage = true
     var subtreeNeedsLayout = false
     var recognizerStorage: [GestureRecognizer] = []
+
+    /// Subviews held elsewhere outlive this view: none may point at it once it is gone.
+    isolated deinit {
+        for s in subviewStorage { s.superviewStorage = nil }
+    }
 
     /// Makes a view with a frame in its future superview's coordinates; a non-finite frame becomes `.zero`.
     public init(frame: Rect) {
@@ -108,7 +116,7 @@ open class View: Responder {
             }
         }
     }
-    var alphaStorage: Double = 1
+    @exclusivity(unchecked) var alphaStorage: Double = 1
 
     /// Whether the view (and its subviews) is not drawn and takes no touches.
     open var isHidden: Bool {
@@ -135,7 +143,7 @@ open class View: Responder {
         get { interactionStorage }
         set { interactionStorage = newValue }
     }
-    var interactionStorage = true
+    @exclusivity(unchecked) var interactionStorage = true
 
     /// A number to find the view by (`viewWithTag(_:)`); 0 by default.
     open var tag: Int = 0
@@ -229,9 +237,14 @@ open class View: Responder {
     /// the point (in this view's coordinates); later subviews are tried first. A point outside the bounds
     /// reaches nothing, even where a subview draws outside them.
     open func hitTest(_ point: Point, with event: Event? = nil) -> View? {
-        // UIKit ignores views whose alpha is below 0.01; at 0.01 they still receive.
-        guard !isHidden, alpha >= 0.01, isUserInteractionEnabled, point.isFinite,
-              self.point(inside: point, with: event) else { return nil }
+        guard point.isFinite else { return nil }
+        if ObjectIdentifier(type(of: self)) == ObjectIdentifier(View.self) {
+            // Nothing of a plain view's hit testing is overridden: its stored fields say it all.
+            guard !hiddenStorage, alphaStorage >= 0.01, interactionStorage, bounds.contains(point) else { return nil }
+        } else {
+            // UIKit ignores views whose alpha is below 0.01; at 0.01 they still receive.
+            guard !isHidden, alpha >= 0.01, isUserInteractionEnabled, self.point(inside: point, with: event) else { return nil }
+        }
         return View.hitSubviews(of: self, point, event) ?? self
     }
 
@@ -240,25 +253,26 @@ open class View: Responder {
     /// `hitTest(_:with:)`, so overrides are honoured.
     static func hitSubviews(of view: View, _ point: Point, _ event: Event?) -> View? {
         let plain = ObjectIdentifier(View.self)
-        return view.subviewStorage.withUnsafeBufferPointer { subs -> View? in
-            var i = subs.count
-            while i > 0 {
-                i -= 1
-                let sub = subs[i]
-                let p = Point(x: point.x - sub.frameStorage.origin.x + sub.boundsOrigin.x,
-                              y: point.y - sub.frameStorage.origin.y + sub.boundsOrigin.y)
-                if ObjectIdentifier(type(of: sub)) == plain {
-                    // Frames and bounds are always finite, and so the point is (the caller checked it).
-                    guard !sub.hiddenStorage, sub.alphaStorage >= 0.01, sub.interactionStorage,
-                          p.x >= sub.boundsOrigin.x, p.y >= sub.boundsOrigin.y,
-                          p.x < sub.boundsOrigin.x + sub.frameStorage.width, p.y < sub.boundsOrigin.y + sub.frameStorage.height
-                    else { continue }
-                    return hitSubviews(of: sub, p, event) ?? sub
-                }
-                if let hit = sub.hitTest(p, with: event) { return hit }
+        // Indexed, not through a buffer-pointer closure: a main-actor closure handed to a generic function
+        // gets a run-time isolation check on every call, which cost more than the walk.
+        let subs = view.subviewStorage
+        var i = subs.count
+        while i > 0 {
+            i -= 1
+            let sub = subs[i]
+            let p = Point(x: point.x - sub.frameStorage.origin.x + sub.boundsOrigin.x,
+                          y: point.y - sub.frameStorage.origin.y + sub.boundsOrigin.y)
+            if ObjectIdentifier(type(of: sub)) == plain {
+                // Frames and bounds are always finite, and so the point is (the caller checked it).
+                guard !sub.hiddenStorage, sub.alphaStorage >= 0.01, sub.interactionStorage,
+                      p.x >= sub.boundsOrigin.x, p.y >= sub.boundsOrigin.y,
+                      p.x < sub.boundsOrigin.x + sub.frameStorage.width, p.y < sub.boundsOrigin.y + sub.frameStorage.height
+                else { continue }
+                return sub.subviewStorage.isEmpty ? sub : hitSubviews(of: sub, p, event) ?? sub
             }
-            return nil
+            if let hit = sub.hitTest(p, with: event) { return hit }
         }
+        return nil
     }
 
     /// The next responder: the view controller whose view this is, else the superview.

@@ -53,6 +53,10 @@ package final class XConnection {
         return (name, XWatchdog(timeout: timeout.isFinite && timeout > 0 ? timeout : defaultTimeout))
     }
 
+    /// How many connections of this process are open (closed ones, by a cancelled read source's handler,
+    /// leave the count): what a leak check waits on before it counts descriptors.
+    package static var openCount: Int { XErrorTrap.ours.entries.count }
+
     /// Whether Xlib reported the connection lost, or its XCB side failed (`RandRBatch` reads through it).
     package var isLost: Bool {
         // A closed Display is freed memory: never look inside it, and never let a caller that guards with
