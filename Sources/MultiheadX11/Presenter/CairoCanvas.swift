@@ -7,15 +7,19 @@ final class CairoCanvas: GraphicsContext {
     // Optional only in type: cairo_create never returns NULL (an error context at worst).
     private let cr: OpaquePointer?
 
-    /// Draws on an image surface; the caller keeps the surface alive while the canvas is used.
+    private let surface: OpaquePointer
+
+    /// Draws on an image surface; the caller keeps the surface alive while the canvas is used. Text picks
+    /// its face when drawn (`drawText`), so a frame without text touches no font.
     init(surface: OpaquePointer) {
+        self.surface = surface
         cr = cairo.cairo_create(surface)
-        // Text is drawn with the toy API and the same options everywhere, so that on-screen and offscreen
-        // pixels are the same.
-        CairoText.select(.systemFont(ofSize: 17), on: cr)
     }
 
     isolated deinit { cairo.cairo_destroy(cr) }
+
+    /// Makes what was drawn readable by others (the X server, a PNG writer). `cairo_surface_flush`.
+    func flush() { cairo.cairo_surface_flush(surface) }
 
     /// Draws everything after this `factor` times larger: points to pixels.
     func scale(by factor: Double) {

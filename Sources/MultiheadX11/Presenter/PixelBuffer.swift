@@ -18,6 +18,16 @@ final class PixelBuffer {
     private var shm: UnsafeMutablePointer<XShmSegmentInfo>?
     private let plainMemory: UnsafeMutableRawPointer?
 
+    /// The canvas every frame of this buffer draws with, made at the first one (a cairo context each frame
+    /// cost an allocation and its teardown).
+    var canvas: CairoCanvas {
+        if let canvasStorage { return canvasStorage }
+        let c = CairoCanvas(surface: surface)
+        canvasStorage = c
+        return c
+    }
+    private var canvasStorage: CairoCanvas?
+
     /// The shared segment's ID, if shared.
     var segmentID: Int32? { shm?.pointee.shmid }
     /// The server's name for the shared segment (what its completion events carry), if shared.
@@ -122,6 +132,8 @@ final class PixelBuffer {
 
     /// Releases the memory and the segment (detached by the server too, unless the connection is gone).
     func release(connectionAlive: Bool) {
+        // The canvas holds the surface: both go before the memory under them.
+        canvasStorage = nil
         cairo.cairo_surface_destroy(surface)
         image.pointee.data = nil
         if let info = shm {

@@ -10,7 +10,13 @@ enum WindowRenderer {
     /// With `area`, only those pixels are drawn (the rest of the surface keeps what it had).
     static func render(_ window: Window, into surface: OpaquePointer, brightness: Double, scale: Double = 1,
                        area: PixelRect? = nil) {
-        let canvas = CairoCanvas(surface: surface)
+        render(window, on: CairoCanvas(surface: surface), brightness: brightness, scale: scale, area: area)
+    }
+
+    /// The same on a canvas kept from frame to frame (a window's pixel buffer keeps one): its state is
+    /// saved and restored around the frame.
+    static func render(_ window: Window, on canvas: CairoCanvas, brightness: Double, scale: Double = 1, area: PixelRect? = nil) {
+        canvas.saveState()
         if let area {
             canvas.clip(to: Rect(x: Double(area.x), y: Double(area.y), width: Double(area.width), height: Double(area.height)))
         }
@@ -18,6 +24,7 @@ enum WindowRenderer {
         if window.presentationBackgroundColor?.alpha != 1 { canvas.clearToBlack() }
         canvas.scale(by: scale)
         ViewRenderer.draw(window, in: canvas, brightness: brightness)
-        cairo.cairo_surface_flush(surface)
+        canvas.restoreState()
+        canvas.flush()
     }
 }

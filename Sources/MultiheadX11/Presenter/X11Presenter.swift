@@ -288,7 +288,7 @@ package final class X11Presenter {
         }
         guard let buffer = entry.buffer else { return false }
         waitUntilRead(buffer)
-        WindowRenderer.render(item.window, into: buffer.surface, brightness: item.softwareBrightness, scale: item.scale, area: area)
+        WindowRenderer.render(item.window, on: buffer.canvas, brightness: item.softwareBrightness, scale: item.scale, area: area)
         entry.drawnBrightness = item.softwareBrightness
         // A window not mapped yet gets its pixels once, after the map.
         if entry.mapped { pushed += buffer.put(to: entry.xid, gc: gc, area: area) }
