@@ -25,7 +25,15 @@ public struct TextLayout {
         ascent = metrics.ascent
         let limit = numberOfLines > 0 ? numberOfLines : Int.max
         let maxWidth = width.isFinite && width > 0 ? width : .infinity
-        func fits(_ s: String) -> Bool { measurer.width(of: s, font: font) <= maxWidth + 1e-9 }
+        // Each string measured once: a line that fits is measured to know it, and its width is kept.
+        var measured: [String: Double] = [:]
+        func measure(_ s: String) -> Double {
+            if let w = measured[s] { return w }
+            let w = measurer.width(of: s, font: font)
+            measured[s] = w
+            return w
+        }
+        func fits(_ s: String) -> Bool { measure(s) <= maxWidth + 1e-9 }
         var out: [String] = []
         var truncated = false
         paragraphs: for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
@@ -50,7 +58,7 @@ public struct TextLayout {
             out.append(Self.truncateTail(last, hasMore: true, fits: fits))
         }
         lines = out.isEmpty ? [""] : out
-        widths = lines.map { measurer.width(of: $0, font: font) }
+        widths = lines.map(measure)
     }
 
     /// The longest start of `text` that fits: whole words when asked (a first word too long breaks

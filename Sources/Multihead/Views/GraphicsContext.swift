@@ -40,13 +40,19 @@ public enum ViewRenderer {
     public static func draw(_ window: Window, in ctx: any GraphicsContext, brightness: Double = 1) {
         let size = window.bounds.size
         ctx.saveState()
-        ctx.clip(to: Rect(origin: .zero, size: size))
+        // No clip: the surface is the window's size, and cuts everything at its edges itself.
         ctx.translate(by: Point(x: -window.bounds.origin.x, y: -window.bounds.origin.y))
         drawOwnContent(of: window, in: ctx, bounds: window.bounds)
         ctx.restoreState()
         if brightness < 1 {
             ctx.fill(Rect(origin: .zero, size: size), with: Color(white: 0, alpha: 1 - max(0, brightness)))
         }
+    }
+
+    /// Whether the view is exactly a `View` or a `Window`, whose `draw(_:in:)` draws nothing.
+    private static func isPlain(_ view: View) -> Bool {
+        let t = ObjectIdentifier(type(of: view))
+        return t == ObjectIdentifier(View.self) || t == ObjectIdentifier(Window.self)
     }
 
     /// Draws a view (not a window) in its superview's coordinates.
@@ -69,11 +75,14 @@ public enum ViewRenderer {
 
     private static func drawOwnContent(of view: View, in ctx: any GraphicsContext, bounds: Rect) {
         if let bg = view.presentationBackgroundColor, bg.alpha > 0 { ctx.fill(bounds, with: bg) }
-        // A view's own drawing stays in its bounds, as a layer's contents do in UIKit.
-        ctx.saveState()
-        ctx.clip(to: bounds)
-        view.draw(bounds, in: ctx)
-        ctx.restoreState()
+        // A view's own drawing stays in its bounds, as a layer's contents do in UIKit; a plain view or window
+        // draws nothing of its own, and needs no clip for it.
+        if !isPlain(view) {
+            ctx.saveState()
+            ctx.clip(to: bounds)
+            view.draw(bounds, in: ctx)
+            ctx.restoreState()
+        }
         for sub in view.subviews { draw(sub, in: ctx) }
     }
 }

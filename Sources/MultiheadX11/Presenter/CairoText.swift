@@ -13,6 +13,17 @@ enum CairoText {
         cairo.cairo_set_font_size(cr, font.pointSize)
     }
 
+    /// The font last selected on the measuring context: selecting it again each measure cost more than the
+    /// measure.
+    private static var measuringFont: Font?
+
+    /// Selects `font` on the measuring context, unless it is selected already.
+    private static func selectForMeasuring(_ font: Font) {
+        guard measuringFont != font else { return }
+        select(font, on: context)
+        measuringFont = font
+    }
+
     /// A context on a 1×1 surface, for measuring; made on first use and kept.
     private static let context: OpaquePointer? = {
         let surface = cairo.cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1, 1)
@@ -24,7 +35,7 @@ enum CairoText {
     /// The ink of one line drawn at (0, 0) (the top of its line box): left, top, right and bottom in
     /// points, as cairo computes them (for tests that compare with the pixels). `cairo_text_extents`.
     package static func ink(of text: String, font: Font) -> Rect {
-        select(font, on: context)
+        selectForMeasuring(font)
         var t = cairo_text_extents_t()
         cairo.cairo_text_extents(context, text, &t)
         var f = cairo_font_extents_t()
@@ -38,7 +49,7 @@ enum CairoText {
         /// `cairo_text_extents`.
         func width(of text: String, font: Font) -> Double {
             guard !text.isEmpty else { return 0 }
-            CairoText.select(font, on: CairoText.context)
+            CairoText.selectForMeasuring(font)
             var e = cairo_text_extents_t()
             cairo.cairo_text_extents(CairoText.context, text, &e)
             return max(e.x_advance, e.x_bearing + e.width)
@@ -46,7 +57,7 @@ enum CairoText {
 
         /// The font's ascent plus descent, and its ascent. `cairo_font_extents`.
         func lineMetrics(font: Font) -> (height: Double, ascent: Double) {
-            CairoText.select(font, on: CairoText.context)
+            CairoText.selectForMeasuring(font)
             var e = cairo_font_extents_t()
             cairo.cairo_font_extents(CairoText.context, &e)
             return (e.ascent + e.descent, e.ascent)
