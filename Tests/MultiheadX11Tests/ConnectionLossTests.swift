@@ -69,4 +69,33 @@ struct ConnectionLossTests {
         w.isHidden = false
         app.flush()
     }
+
+    /// A connection lost and its app released at once, then a new connection (which gets the same
+    /// descriptor number): the new app's read source must still report its own server's end. It did not
+    /// when the old descriptor was closed before libdispatch had let go of it: the new source joined the
+    /// old registration and never fired, and `run()` waited for ever.
+    @Test("after a lost connection's app is released at once, the next app on the same descriptor hears its server end")
+    func descriptorReusedAfterLoss() async throws {
+        for _ in 0..<5 {
+            let first = try await VirtualServer.start(monitors: [.init("MAIN", "640x480+0+0", primary: true)])
+            let second = try await VirtualServer.start(monitors: [.init("MAIN", "640x480+0+0", primary: true)])
+            defer { second.stop() }
+            var app: Application? = try first.makeApplication()
+            first.stop()
+            // In one turn of the main actor: the loss seen (its read source cancelled), the app released
+            // (its connection closed), and a new app connected, most likely on the same descriptor number.
+            for _ in 0..<1000 where app?.connectionError == nil { app?.backend.processPendingEvents() }
+            #expect(app?.connectionError != nil)
+            app = nil
+            let next = try second.makeApplication()
+            second.stop()
+            // Only the read source reports it here: nothing else reads the connection.
+            var heard = false
+            for _ in 0..<300 where !heard {
+                try await Task.sleep(for: .milliseconds(10))
+                heard = next.connectionError != nil
+            }
+            #expect(heard, "the read source never reported the server's end")
+        }
+    }
 }

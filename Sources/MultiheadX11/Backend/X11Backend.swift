@@ -20,6 +20,8 @@ public final class X11Backend: DisplayBackend {
     var randrEventBase: Int32 = 0
     var reportedLoss = false
     var sourceSuspended = false
+    /// Whether the read source's cancellation is done, and the connection to close then.
+    private var sourceEnd: SourceEnd?
     package var presenter: X11Presenter?
     /// Whether pixels may travel through MIT-SHM (when the server offers it).
     public let useSharedMemory: Bool
@@ -150,6 +152,19 @@ public final class X11Backend: DisplayBackend {
         s.setEventHandler { [unowned self] in
             MainActor.assumeIsolated { self.processPendingEvents() }
         }
+        // libdispatch lets go of the descriptor only when the cancel handler runs: a connection closed
+        // before that leaves its number registered, and a new connection given the same number joins the
+        // stale registration and never wakes its source (seen: `run()` waiting for ever after another
+        // test's lost connection was closed). Whoever cancels, the close waits for this.
+        let end = SourceEnd()
+        s.setCancelHandler {
+            MainActor.assumeIsolated {
+                end.cancelled = true
+                end.closeWhenCancelled?.close()
+                end.closeWhenCancelled = nil
+            }
+        }
+        sourceEnd = end
         s.resume()
         source = s
     }
@@ -297,15 +312,17 @@ public final class X11Backend: DisplayBackend {
         reader = nil
         input = nil
         // The descriptor must outlive its read source (libdispatch): close the display only once the
-        // source is cancelled, or a descriptor number used again by a new connection meets a stale source.
+        // source's cancellation is done (now, or in its cancel handler), whether `stop()` or a lost
+        // connection cancelled it.
         resumeSource()
-        if let s = source {
-            source = nil
-            s.setCancelHandler { MainActor.assumeIsolated { c?.close() } }
-            s.cancel()
+        source?.cancel()
+        source = nil
+        if let end = sourceEnd, !end.cancelled {
+            end.closeWhenCancelled = c
         } else {
             c?.close()
         }
+        sourceEnd = nil
     }
 
     /// A suspended source must be resumed before it is cancelled and released (libdispatch).
@@ -335,4 +352,11 @@ public final class X11Backend: DisplayBackend {
 
     /// The X window that shows a model window, once it has been shown.
     public func xWindow(for window: Multihead.Window) -> UInt? { presenter?.xid(for: window) }
+}
+
+/// The end of a read source: whether its cancel handler has run, and the connection it must then close.
+@MainActor
+final class SourceEnd {
+    var cancelled = false
+    var closeWhenCancelled: XConnection?
 }
