@@ -65,6 +65,9 @@ public final class X11Backend: DisplayBackend {
     /// Times a frame waited for the server to finish reading a window's shared pixels before drawing.
     package var readWaits: Int { presenter?.readWaits ?? 0 }
 
+    /// Draws into pixels the server was still reading: 0, or the frame path is broken.
+    package var drawsOverUnreadPixels: Int { presenter?.drawsOverUnreadPixels ?? 0 }
+
     /// Waits until the server has read every frame sent so far: a change's pixels are on the server.
     package func waitForReads() { presenter?.waitForReads() }
 

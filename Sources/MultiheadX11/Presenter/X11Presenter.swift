@@ -50,6 +50,8 @@ package final class X11Presenter {
     private var uncheckedFrames: [Range<UInt>] = []
     /// Times a frame had to wait for the server to finish reading a buffer before drawing into it.
     private(set) var readWaits = 0
+    /// Draws into a buffer the server had not finished reading (must stay 0; tests check it).
+    private(set) var drawsOverUnreadPixels = 0
     /// How many windows were drawn again in the last presentation (for tests and benchmarks).
     private(set) var lastRedrawCount = 0
     /// How many pixels the last presentation sent (for tests: damage, not windows).
@@ -288,6 +290,7 @@ package final class X11Presenter {
         }
         guard let buffer = entry.buffer else { return false }
         waitUntilRead(buffer)
+        if buffer.unreadPuts > 0 { drawsOverUnreadPixels += 1 }
         WindowRenderer.render(item.window, on: buffer.canvas, brightness: item.softwareBrightness, scale: item.scale, area: area)
         entry.drawnBrightness = item.softwareBrightness
         // A window not mapped yet gets its pixels once, after the map.
