@@ -81,10 +81,14 @@ final class Animator {
     private var suppressed = 0
     private var timer: (any DispatchSourceTimer)?
     /// The clock, in seconds; tests replace it.
-    var now: () -> Double = { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 } { didSet { frameTime = nil } }
+    var now: () -> Double = { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 } {
+        didSet { frameDrawn() }
+    }
     /// The time of the frame being drawn, from its tick (or the flush that drew it) to the end of that
     /// flush: what is damaged and what is drawn are the same positions.
     private var frameTime: Double?
+    /// Whether this frame's moving views have been damaged (`prepareFrame`).
+    private var prepared = false
 
     /// Runs `animations` with every change of an animatable property recorded in a new group.
     func animate(duration: Double, delay: Double, options: AnimationOptions, animations: () -> Void,
@@ -125,6 +129,8 @@ final class Animator {
         }
         running.append(Running(view: view, viewID: ObjectIdentifier(view), property: property, from: current, to: new,
                                group: group, drawn: drawn))
+        // A move that starts between a tick and its flush must be placed by that flush.
+        prepared = false
         group.running += 1
     }
 
@@ -152,15 +158,11 @@ final class Animator {
     func tick() {
         let t = now()
         frameTime = t
+        prepared = false
+        let isDone = { (r: Running) in r.view == nil || r.group.progress(at: t).done }
         // Most frames end nothing: no split then.
-        let done: [Running]
-        if running.contains(where: { $0.view == nil || $0.group.progress(at: t).done }) {
-            let (gone, kept) = split { $0.view == nil || $0.group.progress(at: t).done }
-            running = kept
-            done = gone
-        } else {
-            done = []
-        }
+        var done: [Running] = []
+        if running.contains(where: isDone) { (done, running) = split(isDone) }
         for r in running where r.property != .frame { r.view?.setNeedsDisplayOfExtent() }
         for r in done where r.property != .frame { r.view?.setNeedsDisplayOfExtent() }
         // A move that ended: where it was drawn last, and where it rests.
@@ -178,7 +180,9 @@ final class Animator {
     /// frame's time and damages, for each moving view, where it was drawn last and where it is drawn now,
     /// not its whole window. A view inside another that moves, or a window, damages its window.
     func prepareFrame() {
-        guard !running.isEmpty else { return }
+        // Once a frame: the flush after a tick finds the frame prepared.
+        guard !running.isEmpty, !prepared else { return }
+        prepared = true
         if frameTime == nil { frameTime = now() }
         // Few animations run at once: plain scans, no set or array made per frame.
         func moves(_ v: View) -> Bool {
@@ -202,7 +206,10 @@ final class Animator {
     }
 
     /// After a frame was drawn: the presentation follows the clock again.
-    func frameDrawn() { frameTime = nil }
+    func frameDrawn() {
+        frameTime = nil
+        prepared = false
+    }
 
     private func split(_ isGone: (Running) -> Bool) -> (gone: [Running], kept: [Running]) {
         var gone: [Running] = [], kept: [Running] = []

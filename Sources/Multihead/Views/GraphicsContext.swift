@@ -40,7 +40,7 @@ public enum ViewRenderer {
     public static func draw(_ window: Window, in ctx: any GraphicsContext, brightness: Double = 1) {
         let size = window.bounds.size
         ctx.saveState()
-        // No clip: the surface is the window's size, and cuts everything at its edges itself.
+        ctx.clip(to: Rect(origin: .zero, size: size))
         ctx.translate(by: Point(x: -window.bounds.origin.x, y: -window.bounds.origin.y))
         drawOwnContent(of: window, in: ctx, bounds: window.bounds)
         ctx.restoreState()

@@ -43,8 +43,8 @@ package final class X11Presenter {
     private var pendingFocus: ObjectIdentifier??
     /// The event type of MIT-SHM's completion events, when windows take shared pixels.
     private let completionType: Int32?
-    /// Shared segments → the window whose buffer they are, for completion events.
-    private var bySegment: [UInt: ObjectIdentifier] = [:]
+    /// Shared segments → the buffers they are, for completion events.
+    private var bySegment: [UInt: PixelBuffer] = [:]
     /// Request ranges of frames sent and not yet checked for X errors: no frame waits for the server, so
     /// a frame's errors are claimed once the server is known to have processed its requests.
     private var uncheckedFrames: [Range<UInt>] = []
@@ -186,7 +186,7 @@ package final class X11Presenter {
             $0.withMemoryRebound(to: XShmCompletionEvent.self, capacity: 1) { UInt($0.pointee.shmseg) }
         }
         // A dropped buffer's late completions name a segment no longer ours.
-        if let id = bySegment[segment], let b = entries[id]?.buffer, b.unreadPuts > 0 { b.unreadPuts -= 1 }
+        if let b = bySegment[segment], b.unreadPuts > 0 { b.unreadPuts -= 1 }
         return true
     }
 
@@ -233,8 +233,12 @@ package final class X11Presenter {
         while let r = uncheckedFrames.first, r.lowerBound <= processed {
             let upTo = min(r.upperBound, processed + 1)
             errors += connection.takeErrors(from: r.lowerBound, to: upTo)
-            if upTo == r.upperBound { uncheckedFrames.removeFirst() } else { uncheckedFrames[0] = upTo..<r.upperBound }
-            if upTo != r.upperBound { break }
+            // A frame the server is still processing: its rest waits for the next claim.
+            guard upTo == r.upperBound else {
+                uncheckedFrames[0] = upTo..<r.upperBound
+                break
+            }
+            uncheckedFrames.removeFirst()
         }
         reportFailures(errors)
     }
@@ -286,7 +290,7 @@ package final class X11Presenter {
             guard let format else { return false }
             entry.buffer = PixelBuffer(connection: connection, visual: visual, format: format, width: entry.geometry.w,
                                        height: entry.geometry.h, shared: useSharedMemory)
-            if let segment = entry.buffer?.segment, let w = entry.window { bySegment[segment] = ObjectIdentifier(w) }
+            if let b = entry.buffer, let segment = b.segment { bySegment[segment] = b }
         }
         guard let buffer = entry.buffer else { return false }
         waitUntilRead(buffer)
