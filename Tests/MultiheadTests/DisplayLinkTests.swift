@@ -107,4 +107,28 @@ struct DisplayLinkTests {
         link.preferredFramesPerSecond = 15
         #expect(link.framesPerSecond == 15)
     }
+
+    /// A link's frame is the app's frame: it handles the backend's events first and flushes once at its
+    /// end. A link that ends itself in its callback still ends the frame, so later changes flush as before.
+    @Test("a frame of a link that invalidates itself ends: a change after it is presented in its own turn")
+    func linkEndingItselfEndsItsFrame() async throws {
+        let (app, backend) = try makeApp()
+        let w = Window(frame: Rect(x: 0, y: 0, width: 100, height: 100), screen: app.mainScreen)
+        w.isHidden = false
+        var frames = 0
+        let link = app.mainScreen.displayLink { l in
+            frames += 1
+            w.backgroundColor = .red
+            l.invalidate()
+        }
+        defer { link.invalidate() }
+        // Only the main queue runs here (no run(until:), which flushes by itself).
+        while frames == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        // The frame's change was presented by the frame's end.
+        #expect(backend.shown.last?.redrawn == true)
+        let presented = backend.presentations
+        w.backgroundColor = .blue
+        for _ in 0..<400 where backend.presentations == presented { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(backend.presentations > presented, "a change after the link's frame was never flushed")
+    }
 }

@@ -128,7 +128,7 @@ extension Application {
 
     private func scheduleFlush() {
         loop.needsFlush = true
-        guard !loop.flushScheduled else { return }
+        guard !loop.flushScheduled, !loop.inClockedFrame else { return }
         loop.flushScheduled = true
         DispatchQueue.main.async { [weak self] in
             MainActor.assumeIsolated {

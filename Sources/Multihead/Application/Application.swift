@@ -73,6 +73,7 @@ public final class Application: Responder {
             throw error
         }
         old.stop()
+        if !loop.frameClocks.isEmpty { newBackend.frameClockChanged(isRunning: true) }
     }
 
     private func start(_ b: any DisplayBackend) throws {

@@ -18,6 +18,11 @@ struct RunLoopState {
     /// The windows whose pixels changed since the last flush, when only they did (each once).
     var changedWindows: [Window] = []
     var changedIDs: Set<ObjectIdentifier> = []
+    /// The frame clocks running for this application (the animator, display links): while any runs, the
+    /// backend's events are read at the start of each frame.
+    var frameClocks: Set<ObjectIdentifier> = []
+    /// Whether a clock's frame is being made: its end flushes (`endFrame`).
+    var inClockedFrame = false
 }
 
 /// The touches and presses in progress: each ends where it began, or is cancelled with its window.

@@ -36,6 +36,11 @@ public protocol DisplayBackend: AnyObject {
     func pixels(in rect: Rect) throws -> Bitmap?
     /// Measures text as this backend draws it; the default is `EstimatedTextMeasurer`.
     var textMeasurer: any TextMeasuring { get }
+    /// A frame clock (running animations, a display link) started or stopped. While one runs, the
+    /// application calls `processPendingEvents()` at the start of every frame, as a game loop polls, so
+    /// the backend need not wake on its own for each event: one wake-up a frame instead of two. The
+    /// default does nothing.
+    func frameClockChanged(isRunning: Bool)
 }
 
 extension DisplayBackend {
@@ -56,6 +61,9 @@ extension DisplayBackend {
 
     /// An estimate: this backend draws no text.
     public var textMeasurer: any TextMeasuring { EstimatedTextMeasurer() }
+
+    /// Nothing: the backend wakes for its events as it always does.
+    public func frameClockChanged(isRunning: Bool) {}
 }
 
 /// The model's event input, handed to a backend at `start`: the only way a backend reports anything.

@@ -47,7 +47,10 @@ public final class DisplayLink {
 
     /// While true, no callbacks come; setting it false resumes on the next frame boundary.
     public var isPaused = false {
-        didSet { if oldValue && !isPaused, isValid { scheduleNext(after: now()) } }
+        didSet {
+            if oldValue && !isPaused, isValid { scheduleNext(after: now()) }
+            if isPaused { stopClocking() }
+        }
     }
     /// Whether it still calls back.
     public private(set) var isValid = true
@@ -55,6 +58,8 @@ public final class DisplayLink {
     private let callback: @MainActor (DisplayLink) -> Void
     private var timer: (any DispatchSourceTimer)?
     private var nextTarget: Double = 0
+    /// The application whose frame clock this is while it calls back (it reads its events each frame).
+    private weak var clockedApplication: Application?
 
     /// Makes a link for a screen that calls `handler` once per frame, from when it is added to a run loop
     /// (as UIKit's `CADisplayLink`: `link.add(to: .main, forMode: .common)`).
@@ -85,6 +90,7 @@ public final class DisplayLink {
         isScheduled = false
         timer?.cancel()
         timer = nil
+        stopClocking()
     }
 
     /// Seconds between frames: 1 / the effective frame rate (the screen's, or the preferred one).
@@ -110,12 +116,24 @@ public final class DisplayLink {
         isScheduled = false
         timer?.cancel()
         timer = nil
+        stopClocking()
     }
 
     private func fire() {
         guard isValid else { return }
         guard let screen, screen.isConnected else { return invalidate() }
         if isPaused { return }
+        // Held here: the callback may invalidate the link, and its frame must still end.
+        let app = screen.application
+        if let app, clockedApplication !== app {
+            stopClocking()
+            clockedApplication = app
+            app.frameClockStarted(by: self)
+        }
+        app?.beginFrame()
+        defer { app?.endFrame() }
+        // The events may have ended it (its screen unplugged) or paused it.
+        guard isValid, !isPaused else { return }
         timestamp = nextTarget
         targetTimestamp = nextTarget + duration
         callback(self)
@@ -134,6 +152,11 @@ public final class DisplayLink {
 
     private func arm() {
         timer?.schedule(deadline: DispatchTime(uptimeNanoseconds: UInt64(max(0, nextTarget) * 1e9)), leeway: .nanoseconds(0))
+    }
+
+    private func stopClocking() {
+        clockedApplication?.frameClockStopped(by: self)
+        clockedApplication = nil
     }
 
     private func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }

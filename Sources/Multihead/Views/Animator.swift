@@ -80,6 +80,9 @@ final class Animator {
     private var stack: [Group] = []
     private var suppressed = 0
     private var timer: (any DispatchSourceTimer)?
+    /// The applications whose windows the running animations draw in, while the timer runs: this is a
+    /// frame clock of each, which reads its events at each tick.
+    private var clocked: [ClockedApplication] = []
     /// The clock, in seconds; tests replace it.
     var now: () -> Double = { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 } {
         didSet { frameDrawn() }
@@ -156,6 +159,7 @@ final class Animator {
 
     /// One frame: redraws what animates, and ends what is done (completion true).
     func tick() {
+        beginFrames()
         let t = now()
         frameTime = t
         prepared = false
@@ -173,6 +177,7 @@ final class Animator {
         }
         prepareFrame()
         end(done, finished: true)
+        for c in clocked { c.application?.endFrame() }
         if running.isEmpty { stopTimer() }
     }
 
@@ -238,6 +243,18 @@ final class Animator {
     private func stopTimer() {
         timer?.cancel()
         timer = nil
+        for c in clocked { c.application?.frameClockStopped(by: self) }
+        clocked.removeAll()
+    }
+
+    /// Each application the running animations draw in handles its events before the frame.
+    private func beginFrames() {
+        for r in running {
+            guard let app = r.view?.window?.application, !clocked.contains(where: { $0.application === app }) else { continue }
+            clocked.append(ClockedApplication(application: app))
+            app.frameClockStarted(by: self)
+        }
+        for c in clocked { c.application?.beginFrame() }
     }
 }
 
@@ -278,4 +295,9 @@ extension View {
         if case .color(let c)? = Animator.shared.presentation(of: self, .backgroundColor) { return c }
         return backgroundColor
     }
+}
+
+/// An application the animator's frames draw in.
+private struct ClockedApplication {
+    weak var application: Application?
 }

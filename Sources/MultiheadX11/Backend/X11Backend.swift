@@ -19,7 +19,11 @@ public final class X11Backend: DisplayBackend {
     var source: (any DispatchSourceRead)?
     var randrEventBase: Int32 = 0
     var reportedLoss = false
-    var sourceSuspended = false
+    private var sourceSuspended = false
+    /// Whether `waitForEvents` reads the connection on this thread (the source stays suspended for good).
+    private var waitsOnItsOwn = false
+    /// Whether a frame clock runs: the application reads the events at each frame's start.
+    private var framesRead = false
     /// Whether the read source's cancellation is done, and the connection to close then.
     private var sourceEnd: SourceEnd?
     package var presenter: X11Presenter?
@@ -67,6 +71,9 @@ public final class X11Backend: DisplayBackend {
 
     /// Draws into pixels the server was still reading: 0, or the frame path is broken.
     package var drawsOverUnreadPixels: Int { presenter?.drawsOverUnreadPixels ?? 0 }
+
+    /// Times the read source woke for the connection: while frames are clocked, none.
+    package private(set) var sourceWakeups = 0
 
     /// Waits until the server has read every frame sent so far: a change's pixels are on the server.
     package func waitForReads() { presenter?.waitForReads() }
@@ -153,7 +160,10 @@ public final class X11Backend: DisplayBackend {
         // only queue its handler runs on, so the handler never outlives the backend; and a weak reference
         // would give the backend a side table that LeakSanitizer cannot see is still referenced.
         s.setEventHandler { [unowned self] in
-            MainActor.assumeIsolated { self.processPendingEvents() }
+            MainActor.assumeIsolated {
+                self.sourceWakeups += 1
+                self.processPendingEvents()
+            }
         }
         // libdispatch lets go of the descriptor only when the cancel handler runs: a connection closed
         // before that leaves its number registered, and a new connection given the same number joins the
@@ -211,10 +221,8 @@ public final class X11Backend: DisplayBackend {
             lost(c)
             return false
         }
-        if let s = source, !sourceSuspended {
-            s.suspend()
-            sourceSuspended = true
-        }
+        waitsOnItsOwn = true
+        setSourceSuspended(true)
         if XPending(c.display) == 0 && !c.isLost {
             // No events asked of the other descriptor: poll reports its POLLHUP and POLLERR regardless.
             var p = [pollfd(fd: c.fileDescriptor, events: Int16(POLLIN), revents: 0)]
@@ -299,7 +307,7 @@ public final class X11Backend: DisplayBackend {
     private func lost(_ c: XConnection) {
         guard !reportedLoss else { return }
         reportedLoss = true
-        resumeSource()
+        setSourceSuspended(false)
         source?.cancel()
         source = nil
         input?.connectionLost(c.lostError)
@@ -317,7 +325,7 @@ public final class X11Backend: DisplayBackend {
         // The descriptor must outlive its read source (libdispatch): close the display only once the
         // source's cancellation is done (now, or in its cancel handler), whether `stop()` or a lost
         // connection cancelled it.
-        resumeSource()
+        setSourceSuspended(false)
         source?.cancel()
         source = nil
         if let end = sourceEnd, !end.cancelled {
@@ -328,11 +336,24 @@ public final class X11Backend: DisplayBackend {
         sourceEnd = nil
     }
 
-    /// A suspended source must be resumed before it is cancelled and released (libdispatch).
-    private func resumeSource() {
-        guard sourceSuspended else { return }
-        sourceSuspended = false
-        source?.resume()
+    /// Suspends or resumes the read source; a suspended source must be resumed before it is cancelled and
+    /// released (libdispatch).
+    private func setSourceSuspended(_ suspended: Bool) {
+        guard suspended != sourceSuspended, let source else { return }
+        sourceSuspended = suspended
+        if suspended { source.suspend() } else { source.resume() }
+    }
+
+    /// While a frame clock runs, the application reads the events at each frame's start: the read source
+    /// rests, so that a frame's completion event wakes no thread (with it, each event woke libdispatch's
+    /// manager thread twice and the main queue once). Once the clock stops the source watches again, and
+    /// what the last frame read and left queued is handled in the next turn (the socket may be empty).
+    public func frameClockChanged(isRunning: Bool) {
+        framesRead = isRunning
+        setSourceSuspended(isRunning || waitsOnItsOwn)
+        if !isRunning {
+            DispatchQueue.main.async { [weak self] in MainActor.assumeIsolated { self?.processPendingEvents() } }
+        }
     }
 
     isolated deinit { stop() }
@@ -340,9 +361,11 @@ public final class X11Backend: DisplayBackend {
     /// Shows the scene: an override-redirect X window per visible window, drawn with cairo, stacked.
     public func present(_ scene: Scene) {
         presenter?.present(scene)
-        // Sending may have taken events off the socket (Xlib reads while it writes; the frame's XSync
-        // waits): handle them in the next turn, as the read source would have (it will not fire for them).
-        if let c = connection, !c.isLost, XEventsQueued(c.display, QueuedAfterReading) > 0 {
+        // Sending took what the server had sent off the socket (a frame ends with `XFlush`, which reads
+        // after it writes; a frame waiting for the server's read of a buffer reads): handle it in the next
+        // turn, as the read source would have (it will not fire for it). Queued already: the flush read.
+        // A clocked frame leaves it to the next frame's start.
+        if !framesRead, let c = connection, !c.isLost, XEventsQueued(c.display, QueuedAlready) > 0 {
             DispatchQueue.main.async { MainActor.assumeIsolated { self.processPendingEvents() } }
         }
     }

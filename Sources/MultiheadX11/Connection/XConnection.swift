@@ -15,6 +15,8 @@ package final class XConnection {
     package var randrTally = RandRBatch.Tally()
     /// The barriers (`sync()`) made over this connection: what tests count (a frame makes none).
     package private(set) var syncCount = 0
+    /// The first request not yet sent at the last `flush()`.
+    private var flushedBefore: UInt = 0
 
     /// Bounds every wait on the server (connecting included).
     let watchdog: XWatchdog
@@ -187,7 +189,15 @@ package final class XConnection {
 
     /// Sends buffered requests (XFlush).
     package func flush() {
-        if !isLost { XFlush(display) }
+        guard !isLost else { return }
+        XFlush(display)
+        flushedBefore = UInt(mh_next_request(display))
+    }
+
+    /// Sends buffered requests unless none was made since the last `flush()`: Xlib's flush also reads
+    /// the socket, a system call a frame waiting for the server need not make twice. `XFlush`.
+    package func flushIfNeeded() {
+        if !isLost, UInt(mh_next_request(display)) != flushedBefore { flush() }
     }
 
     /// Closes the connection (XCloseDisplay), a lost one too: libX11 1.8 sends nothing on a connection that

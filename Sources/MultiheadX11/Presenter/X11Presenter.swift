@@ -197,7 +197,8 @@ package final class X11Presenter {
         guard buffer.unreadPuts > 0, let completionType else { return }
         readWaits += 1
         let d = connection.display
-        connection.flush()
+        // Every frame ends with a flush: a wait right after one has nothing to send.
+        connection.flushIfNeeded()
         connection.bounded {
             while buffer.unreadPuts > 0, !connection.isLost {
                 var e = XEvent()

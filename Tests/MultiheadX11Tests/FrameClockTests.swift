@@ -1,0 +1,105 @@
+import Foundation
+@testable import Multihead
+import MultiheadTesting
+@testable import MultiheadX11
+import Testing
+
+/// While animations or a display link drive frames, the app reads the X connection at each frame's start
+/// and its read source rests (one wake-up a frame, not two); once they stop, the source watches again.
+/// Nothing here calls `run(until:)` or `processPendingEvents()`: only the frames and the source read.
+@MainActor
+@Suite("Clocked frames read the connection themselves", .timeLimit(.minutes(1)))
+struct FrameClockTests {
+    func start() async throws -> (VirtualServer, Application, X11Backend) {
+        let server = try await VirtualServer.start(monitors: [.init("MAIN", "800x600+0+0", primary: true)])
+        let app = try server.makeApplication()
+        return (server, app, try #require(app.backend as? X11Backend))
+    }
+
+    /// Yields the main actor until `fact` holds (the timers and the read source run meanwhile).
+    func await(_ fact: () -> Bool, timeout: Duration = .seconds(5)) async throws -> Bool {
+        let end = ContinuousClock.now.advanced(by: timeout)
+        while !fact() && ContinuousClock.now < end { try await Task.sleep(for: .milliseconds(5)) }
+        return fact()
+    }
+
+    /// The screens a notification named, for `app`.
+    @MainActor
+    final class Heard {
+        var names: [String] = []
+    }
+
+    func listen(_ app: Application, _ name: Notification.Name) -> (Heard, any NSObjectProtocol) {
+        let heard = Heard()
+        let token = NotificationCenter.default.addObserver(forName: name, object: nil, queue: nil) { n in
+            nonisolated(unsafe) let n = n
+            MainActor.assumeIsolated {
+                if let s = n.object as? Screen, s.application === app { heard.names.append(s.name) }
+            }
+        }
+        return (heard, token)
+    }
+
+    @Test("a monitor plugged while a view animates is heard at a frame's start; the source sleeps, then wakes")
+    func animationReadsEvents() async throws {
+        let (server, app, backend) = try await start()
+        defer { server.stop() }
+        let w = Window(frame: Rect(x: 0, y: 0, width: 400, height: 300), screen: app.mainScreen)
+        w.backgroundColor = .white
+        let square = View(frame: Rect(x: 0, y: 100, width: 50, height: 50))
+        square.backgroundColor = .blue
+        w.addSubview(square)
+        w.isHidden = false
+        app.flush()
+        let (connected, t1) = listen(app, Screen.didConnectNotification)
+        let (disconnected, t2) = listen(app, Screen.didDisconnectNotification)
+        defer { [t1, t2].forEach(NotificationCenter.default.removeObserver) }
+        var finished: Bool?
+        var connectedWhileMoving = false
+        var wakeupsWhileMoving = 0
+        let wakeupsBefore = backend.sourceWakeups
+        View.animate(withDuration: 0.6, delay: 0, options: .curveLinear, animations: { square.frame.origin.x = 350 },
+                     completion: {
+                         finished = $0
+                         connectedWhileMoving = connected.names == ["EXT-1"]
+                         wakeupsWhileMoving = backend.sourceWakeups - wakeupsBefore
+                     })
+        // Once the clock runs (a frame pushed), the source rests: what comes now only a frame reads.
+        let framesBefore = backend.framesPushed
+        #expect(try await self.await { backend.framesPushed > framesBefore })
+        try server.plug("EXT-1", "640x480+800+0")
+        #expect(try await self.await { finished != nil })
+        #expect(finished == true)
+        #expect(connectedWhileMoving, "the plug was not heard before the animation ended")
+        // Each frame's completion event woke the source when it watched during frames (one per frame).
+        #expect(backend.framesPushed - framesBefore >= 10)
+        // The first frame's tick may find the source's wake-up for the window's first frame under way.
+        #expect(wakeupsWhileMoving <= 1)
+        // The clock stopped: the source alone hears the unplug.
+        let wakeups = backend.sourceWakeups
+        try server.unplug("EXT-1")
+        #expect(try await self.await { disconnected.names == ["EXT-1"] }, "the read source did not wake again")
+        #expect(backend.sourceWakeups > wakeups)
+    }
+
+    @Test("a display link's frames read the connection; invalidated, the read source hears the server again")
+    func displayLinkReadsEvents() async throws {
+        let (server, app, backend) = try await start()
+        defer { server.stop() }
+        let (connected, t1) = listen(app, Screen.didConnectNotification)
+        let (disconnected, t2) = listen(app, Screen.didDisconnectNotification)
+        defer { [t1, t2].forEach(NotificationCenter.default.removeObserver) }
+        var frames = 0
+        let link = app.mainScreen.displayLink { _ in frames += 1 }
+        defer { link.invalidate() }
+        #expect(try await self.await { frames > 0 })
+        let wakeups = backend.sourceWakeups
+        try server.plug("EXT-1", "640x480+800+0")
+        #expect(try await self.await { connected.names == ["EXT-1"] })
+        #expect(backend.sourceWakeups == wakeups)
+        link.invalidate()
+        try server.unplug("EXT-1")
+        #expect(try await self.await { disconnected.names == ["EXT-1"] }, "the read source did not wake again")
+        #expect(backend.sourceWakeups > wakeups)
+    }
+}
