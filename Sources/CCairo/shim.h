@@ -2,6 +2,8 @@
 #define MULTIHEAD_CCAIRO_SHIM_H
 #include <cairo/cairo.h>
 #include <dlfcn.h>
+/* wmemset: 32-bit stores with glibc's SIMD, for whole-pixel fills (Glibc's Swift module leaves wchar.h out). */
+#include <wchar.h>
 
 /* The cairo functions Multihead calls, reached through one table filled on first use (dlopen): a
  * process that draws nothing (`multihead screens`) never loads cairo and the fifteen libraries behind
@@ -16,7 +18,8 @@
     X(cairo_select_font_face) X(cairo_set_font_size) X(cairo_set_operator) X(cairo_set_source_rgb) \
     X(cairo_set_source_rgba) X(cairo_show_text) X(cairo_status_to_string) X(cairo_surface_destroy) \
     X(cairo_surface_flush) X(cairo_surface_status) X(cairo_surface_write_to_png) X(cairo_text_extents) \
-    X(cairo_translate) X(cairo_image_surface_create)
+    X(cairo_translate) X(cairo_image_surface_create) X(cairo_image_surface_get_format) \
+    X(cairo_surface_mark_dirty_rectangle)
 
 typedef struct mh_cairo_table {
 #define MH_CAIRO_FIELD(f) __typeof__(f) *_Nonnull f;

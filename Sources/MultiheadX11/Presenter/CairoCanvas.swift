@@ -11,10 +11,24 @@ final class CairoCanvas: GraphicsContext {
 
     /// Draws on an image surface; the caller keeps the surface alive while the canvas is used. Text picks
     /// its face when drawn (`drawText`), so a frame without text touches no font.
-    init(surface: OpaquePointer) {
+    init(surface: OpaquePointer, storesSolidFills: Bool = true) {
         self.surface = surface
         cr = cairo.cairo_create(surface)
+        let format = cairo.cairo_image_surface_get_format(surface)
+        let width = Int(cairo.cairo_image_surface_get_width(surface)), height = Int(cairo.cairo_image_surface_get_height(surface))
+        // Whole 32-bit pixels only (a depth-16 surface goes through cairo).
+        self.storesSolidFills = storesSolidFills && (format == CAIRO_FORMAT_RGB24 || format == CAIRO_FORMAT_ARGB32) && width > 0 && height > 0
+        device = DeviceState(clip: PixelBox(x0: 0, y0: 0, x1: width, y1: height))
     }
+
+    /// Fills stored straight into pixels so far: what tests check the shortcut was taken by.
+    static var storedFills = 0
+    /// Whether whole-pixel opaque fills are stored straight into the surface's pixels.
+    private let storesSolidFills: Bool
+    /// Where user space lands in pixels and what the clip leaves, as cairo has them; saved and restored
+    /// with cairo's state.
+    private var device: DeviceState
+    private var savedDevice: [DeviceState] = []
 
     isolated deinit { cairo.cairo_destroy(cr) }
 
@@ -24,14 +38,27 @@ final class CairoCanvas: GraphicsContext {
     /// Draws everything after this `factor` times larger: points to pixels.
     func scale(by factor: Double) {
         guard factor.isFinite, factor > 0, factor != 1 else { return }
+        device.scale *= factor
         cairo.cairo_scale(cr, factor, factor)
     }
 
-    func saveState() { cairo.cairo_save(cr) }
-    func restoreState() { cairo.cairo_restore(cr) }
-    func translate(by offset: Point) { cairo.cairo_translate(cr, offset.x, offset.y) }
+    func saveState() {
+        savedDevice.append(device)
+        cairo.cairo_save(cr)
+    }
+
+    func restoreState() {
+        if let d = savedDevice.popLast() { device = d }
+        cairo.cairo_restore(cr)
+    }
+
+    func translate(by offset: Point) {
+        device.translate(by: offset)
+        cairo.cairo_translate(cr, offset.x, offset.y)
+    }
 
     func clip(to rect: Rect) {
+        device.clip(to: rect)
         cairo.cairo_rectangle(cr, rect.minX, rect.minY, rect.width, rect.height)
         cairo.cairo_clip(cr)
     }
@@ -49,6 +76,11 @@ final class CairoCanvas: GraphicsContext {
     private var layerAlphas: [Double] = []
 
     func fill(_ rect: Rect, with color: Color) {
+        // Most of what views draw: an opaque rectangle on whole pixels. cairo's path, clip and compositor
+        // cost more than the pixels for a small one (a moving view's frame); the pixels are the same.
+        if storesSolidFills, layerAlphas.isEmpty, color.alpha >= 1, let box = device.pixels(of: rect) {
+            return store(SolidPixel.rgb24(color), in: box)
+        }
         cairo.cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha)
         cairo.cairo_rectangle(cr, rect.minX, rect.minY, rect.width, rect.height)
         cairo.cairo_fill(cr)
@@ -65,6 +97,22 @@ final class CairoCanvas: GraphicsContext {
         cairo.cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha)
         cairo.cairo_move_to(cr, point.x, point.y + extents.ascent)
         cairo.cairo_show_text(cr, text)
+    }
+
+    /// Stores `pixel` in every pixel of `box` (within the surface and the clip), telling cairo.
+    /// `cairo_surface_flush`, `cairo_surface_mark_dirty_rectangle`.
+    private func store(_ pixel: UInt32, in box: PixelBox) {
+        Self.storedFills += 1
+        guard !box.isEmpty, let data = cairo.cairo_image_surface_get_data(surface) else { return }
+        cairo.cairo_surface_flush(surface)
+        let stride = Int(cairo.cairo_image_surface_get_stride(surface))
+        let width = box.x1 - box.x0
+        // glibc's wmemset stores 32-bit values with SIMD (wchar_t is 32 bits on Linux); a Swift loop did not.
+        for y in box.y0..<box.y1 {
+            let row = UnsafeMutableRawPointer(data + y * stride + box.x0 * 4).bindMemory(to: wchar_t.self, capacity: width)
+            _ = wmemset(row, wchar_t(bitPattern: pixel), width)
+        }
+        cairo.cairo_surface_mark_dirty_rectangle(surface, Int32(box.x0), Int32(box.y0), Int32(width), Int32(box.y1 - box.y0))
     }
 
     /// Fills everything with opaque black: a window's pixels start black, as X windows have no alpha.

@@ -6,15 +6,23 @@ import Multihead
 public enum OffscreenRenderer {
     /// A window's pixels alone, at its size clamped to 1…32767 (and to 16384² for memory's sake).
     public static func render(_ window: Window) -> Bitmap {
-        let w = Int(min(16384, max(1, window.bounds.width.rounded())))
-        let h = Int(min(16384, max(1, window.bounds.height.rounded())))
+        render(window, scale: 1, area: nil, storesSolidFills: true)
+    }
+
+    /// A window at `scale` pixels per point, drawn only within `area` (pixels) when given; with
+    /// `storesSolidFills` false every fill goes through cairo (tests compare the two ways).
+    package static func render(_ window: Window, scale: Double, area: Rect?, storesSolidFills: Bool) -> Bitmap {
+        let w = Int(min(16384, max(1, (window.bounds.width * scale).rounded())))
+        let h = Int(min(16384, max(1, (window.bounds.height * scale).rounded())))
         var bitmap = Bitmap(width: w, height: h)
         bitmap.pixels.withUnsafeMutableBytes { raw in
             guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self),
                   let s = cairo.cairo_image_surface_create_for_data(base, CAIRO_FORMAT_RGB24, Int32(w), Int32(h), Int32(w * 4))
             else { return }
             defer { cairo.cairo_surface_destroy(s) }
-            WindowRenderer.render(window, into: s, brightness: window.screen.softwareBrightness)
+            let canvas = CairoCanvas(surface: s, storesSolidFills: storesSolidFills)
+            WindowRenderer.render(window, on: canvas, brightness: window.screen.softwareBrightness, scale: scale,
+                                  area: area.map { PixelRect(covering: $0, scale: 1) })
         }
         bitmap.pixels.withUnsafeMutableBufferPointer { p in
             for i in p.indices { p[i] &= 0x00FF_FFFF }
