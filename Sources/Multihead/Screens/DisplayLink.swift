@@ -132,11 +132,12 @@ public final class DisplayLink {
         }
         app?.beginFrame()
         defer { app?.endFrame() }
-        // The events may have ended it (its screen unplugged) or paused it.
-        guard isValid, !isPaused else { return }
         timestamp = nextTarget
         targetTimestamp = nextTarget + duration
+        // The callback first, on time for its frame (reading the events takes system calls); their effects
+        // are drawn in the same frame.
         callback(self)
+        app?.handleFrameEvents()
         scheduleNext(after: timestamp)
     }
 

@@ -254,7 +254,11 @@ final class Animator {
             clocked.append(ClockedApplication(application: app))
             app.frameClockStarted(by: self)
         }
-        for c in clocked { c.application?.beginFrame() }
+        // Events first: a touch that moves or ends an animation does so in this frame.
+        for c in clocked {
+            c.application?.beginFrame()
+            c.application?.handleFrameEvents()
+        }
     }
 }
 
