@@ -38,6 +38,16 @@ struct LabelTests {
         #expect(lines("one\ntwo\nthree", .infinity, 2, .byTruncatingTail) == ["one", "two…"])
         #expect(lines("one\ntwo\nthree", .infinity, 2, .byWordWrapping) == ["one", "two"])
         #expect(lines("fits", 60, 1, .byTruncatingTail) == ["fits"])
+        // One paragraph that fits takes a shorter way: the same lines and widths as the long one.
+        for mode in [LineBreakMode.byTruncatingTail, .byWordWrapping, .byCharWrapping] {
+            for n in [0, 1, 2] {
+                #expect(lines("fits ", 60, n, mode) == (n == 1 && mode == .byTruncatingTail ? ["fits "] : ["fits"]))
+                #expect(lines("", 60, n, mode) == [""])
+                let one = TextLayout("fits well", font: font, width: 60, numberOfLines: n, lineBreakMode: mode, measurer: estimate)
+                #expect(one.lines == ["fits well"] && one.widths == [54])
+                #expect(lines("a b\nc", 60, 0, mode) == ["a b", "c"])
+            }
+        }
     }
 
     @Test("lines are centred vertically and placed by alignment; the size is the layout's")

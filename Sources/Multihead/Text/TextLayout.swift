@@ -25,6 +25,16 @@ public struct TextLayout {
         ascent = metrics.ascent
         let limit = numberOfLines > 0 ? numberOfLines : Int.max
         let maxWidth = width.isFinite && width > 0 ? width : .infinity
+        // Most labels: one paragraph that fits on its line. The same lines as below, without the
+        // paragraph split and the table of widths (a label's text ticking each second pays for them).
+        if let last = text.utf8.last, last != UInt8(ascii: " "), !text.utf8.contains(UInt8(ascii: "\n")) {
+            let w = measurer.width(of: text, font: font)
+            if w <= maxWidth + 1e-9 {
+                lines = [text]
+                widths = [w]
+                return
+            }
+        }
         // Each string measured once: a line that fits is measured to know it, and its width is kept.
         var measured: [String: Double] = [:]
         func measure(_ s: String) -> Double {
