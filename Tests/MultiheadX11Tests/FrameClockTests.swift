@@ -4,7 +4,7 @@ import MultiheadTesting
 @testable import MultiheadX11
 import Testing
 
-/// While animations or a display link drive frames, the app reads the X connection at each frame's start
+/// While animations or a display link drive frames, the app reads the X connection once a frame
 /// and its read source rests (one wake-up a frame, not two); once they stop, the source watches again.
 /// Nothing here calls `run(until:)` or `processPendingEvents()`: only the frames and the source read.
 @MainActor

@@ -37,9 +37,9 @@ public protocol DisplayBackend: AnyObject {
     /// Measures text as this backend draws it; the default is `EstimatedTextMeasurer`.
     var textMeasurer: any TextMeasuring { get }
     /// A frame clock (running animations, a display link) started or stopped. While one runs, the
-    /// application calls `processPendingEvents()` at the start of every frame, as a game loop polls, so
-    /// the backend need not wake on its own for each event: one wake-up a frame instead of two. The
-    /// default does nothing.
+    /// application calls `processPendingEvents()` once in every frame, before it is drawn, as a game loop
+    /// polls, so the backend need not wake on its own for each event: one wake-up a frame instead of two.
+    /// The default does nothing.
     func frameClockChanged(isRunning: Bool)
 }
 

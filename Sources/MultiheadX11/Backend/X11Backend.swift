@@ -22,7 +22,7 @@ public final class X11Backend: DisplayBackend {
     private var sourceSuspended = false
     /// Whether `waitForEvents` reads the connection on this thread (the source stays suspended for good).
     private var waitsOnItsOwn = false
-    /// Whether a frame clock runs: the application reads the events at each frame's start.
+    /// Whether a frame clock runs: the application reads the events once a frame.
     private var framesRead = false
     /// Whether the read source's cancellation is done, and the connection to close then.
     private var sourceEnd: SourceEnd?
@@ -344,7 +344,7 @@ public final class X11Backend: DisplayBackend {
         if suspended { source.suspend() } else { source.resume() }
     }
 
-    /// While a frame clock runs, the application reads the events at each frame's start: the read source
+    /// While a frame clock runs, the application reads the events once a frame: the read source
     /// rests, so that a frame's completion event wakes no thread (with it, each event woke libdispatch's
     /// manager thread twice and the main queue once). Once the clock stops the source watches again, and
     /// what the last frame read and left queued is handled in the next turn (the socket may be empty).
@@ -364,7 +364,7 @@ public final class X11Backend: DisplayBackend {
         // Sending took what the server had sent off the socket (a frame ends with `XFlush`, which reads
         // after it writes; a frame waiting for the server's read of a buffer reads): handle it in the next
         // turn, as the read source would have (it will not fire for it). Queued already: the flush read.
-        // A clocked frame leaves it to the next frame's start.
+        // A clocked frame leaves it to the next frame.
         if !framesRead, let c = connection, !c.isLost, XEventsQueued(c.display, QueuedAlready) > 0 {
             DispatchQueue.main.async { MainActor.assumeIsolated { self.processPendingEvents() } }
         }
