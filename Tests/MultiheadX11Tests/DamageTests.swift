@@ -6,11 +6,7 @@ import Testing
 @MainActor
 @Suite("Damage, not windows: what changed is drawn and sent, and nothing else", .timeLimit(.minutes(1)))
 struct DamageTests {
-    func start() async throws -> (VirtualServer, Application, X11Backend) {
-        let server = try await VirtualServer.start()
-        let app = try server.makeApplication()
-        return (server, app, try #require(app.backend as? X11Backend))
-    }
+    func start() async throws -> (VirtualServer, Application, X11Backend) { try await startX11App() }
 
     func pixel(_ server: VirtualServer, _ x: Int, _ y: Int) -> UInt32? {
         try? server.controlConnection().screenshot(of: Rect(x: Double(x), y: Double(y), width: 1, height: 1)).pixels.first

@@ -11,9 +11,7 @@ import Testing
 @Suite("Clocked frames read the connection themselves", .timeLimit(.minutes(1)))
 struct FrameClockTests {
     func start() async throws -> (VirtualServer, Application, X11Backend) {
-        let server = try await VirtualServer.start(monitors: [.init("MAIN", "800x600+0+0", primary: true)])
-        let app = try server.makeApplication()
-        return (server, app, try #require(app.backend as? X11Backend))
+        try await startX11App(monitors: [.init("MAIN", "800x600+0+0", primary: true)])
     }
 
     /// Yields the main actor until `fact` holds (the timers and the read source run meanwhile).
