@@ -352,7 +352,9 @@ public final class X11Backend: DisplayBackend {
         framesRead = isRunning
         setSourceSuspended(isRunning || waitsOnItsOwn)
         if !isRunning {
-            DispatchQueue.main.async { [weak self] in MainActor.assumeIsolated { self?.processPendingEvents() } }
+            // Strong, as in `present`: a weak reference gives the backend a side table LeakSanitizer cannot
+            // see is referenced; a stopped backend's `processPendingEvents` does nothing.
+            DispatchQueue.main.async { MainActor.assumeIsolated { self.processPendingEvents() } }
         }
     }
 
