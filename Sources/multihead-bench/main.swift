@@ -48,4 +48,14 @@ func main() async throws {
     }
 }
 
-try await main()
+// The main thread runs the main queue and the frames (MainLoop), as the demo's does.
+Task { @MainActor in
+    do {
+        try await main()
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("multihead-bench: \(error)\n".utf8))
+        exit(1)
+    }
+}
+MainLoop.run()

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import MultiheadX11
 
 /// The program's entry. `multihead screens`, the command scripts run most, is answered on the main thread
 /// before anything else starts: no argument parser (its reflection over every command was a third of the
@@ -10,7 +11,7 @@ import Foundation
 enum Entry {
     static func main() {
         if let fast = MultiheadCommand.Screens.fastArguments(arguments()) {
-            // The main thread is the main actor's until dispatchMain() hands the main queue to the pool.
+            // The main thread is the main actor's: nothing runs the main queue elsewhere yet.
             let status = MainActor.assumeIsolated {
                 do {
                     try MultiheadCommand.Screens.list(display: fast.display, json: fast.json)
@@ -35,7 +36,7 @@ enum Entry {
             await MultiheadCommand.main(nil)
             exit(0)
         }
-        dispatchMain()
+        MainLoop.run()
     }
 
     /// The arguments after the program's name, read from `argv` here: `CommandLine.arguments` builds its

@@ -56,7 +56,7 @@ public final class DisplayLink {
     public private(set) var isValid = true
 
     private let callback: @MainActor (DisplayLink) -> Void
-    private var timer: (any DispatchSourceTimer)?
+    private var timer: (any FrameTimer)?
     private var nextTarget: Double = 0
     /// The application whose frame clock this is while it calls back (it reads its events each frame).
     private weak var clockedApplication: Application?
@@ -74,14 +74,9 @@ public final class DisplayLink {
     public func add(to runLoop: RunLoop, forMode mode: RunLoop.Mode) {
         guard isValid, !isScheduled else { return }
         isScheduled = true
-        let t = DispatchSource.makeTimerSource(queue: .main)
-        t.setEventHandler { [self] in
-            MainActor.assumeIsolated { self.fire() }
-        }
-        timer = t
+        timer = FrameTimers.make { [self] in self.fire() }
         nextTarget = now() + duration
         arm()
-        t.resume()
     }
 
     /// Stops the callbacks until it is added again.
@@ -152,7 +147,7 @@ public final class DisplayLink {
     }
 
     private func arm() {
-        timer?.schedule(deadline: DispatchTime(uptimeNanoseconds: UInt64(max(0, nextTarget) * 1e9)), leeway: .nanoseconds(0))
+        timer?.schedule(deadline: UInt64(max(0, nextTarget) * 1e9), repeating: nil)
     }
 
     private func stopClocking() {

@@ -79,7 +79,7 @@ final class Animator {
     private var running: [Running] = []
     private var stack: [Group] = []
     private var suppressed = 0
-    private var timer: (any DispatchSourceTimer)?
+    private var timer: (any FrameTimer)?
     /// The applications whose windows the running animations draw in, while the timer runs: this is a
     /// frame clock of each, which reads its events at each tick.
     private var clocked: [ClockedApplication] = []
@@ -233,10 +233,8 @@ final class Animator {
 
     private func startTimer() {
         guard timer == nil else { return }
-        let t = DispatchSource.makeTimerSource(queue: .main)
-        t.schedule(deadline: .now(), repeating: .nanoseconds(16_666_667), leeway: .milliseconds(1))
-        t.setEventHandler { MainActor.assumeIsolated { Animator.shared.tick() } }
-        t.resume()
+        let t = FrameTimers.make { Animator.shared.tick() }
+        t.schedule(deadline: FrameTimers.now(), repeating: 16_666_667)
         timer = t
     }
 

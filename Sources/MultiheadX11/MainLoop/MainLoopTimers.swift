@@ -1,0 +1,77 @@
+import Multihead
+
+/// The frame timers `MainLoop` runs: each fires on the main thread between two drains of the main queue.
+@MainActor
+final class MainLoopTimers: FrameTimerScheduler {
+    /// The scheduled timers, in the order they were scheduled.
+    private var scheduled: [MainLoopTimer] = []
+
+    func makeTimer(_ fire: @escaping @MainActor () -> Void) -> any FrameTimer {
+        MainLoopTimer(timers: self, fire: fire)
+    }
+
+    /// The earliest deadline, if any timer is scheduled.
+    var nextDeadline: UInt64? { scheduled.lazy.compactMap(\.deadline).min() }
+
+    /// How many timers are scheduled.
+    var count: Int { scheduled.count }
+
+    /// Fires each timer due at `now` once; a timer a fire schedules or cancels takes effect at once.
+    func fireDue(now: UInt64) {
+        for timer in scheduled { timer.fireIfDue(now: now) }
+    }
+
+    func add(_ timer: MainLoopTimer) {
+        if !scheduled.contains(where: { $0 === timer }) { scheduled.append(timer) }
+    }
+
+    func remove(_ timer: MainLoopTimer) { scheduled.removeAll { $0 === timer } }
+
+    /// The first fire of a repeating timer after `now`, on its grid from `deadline`: frames missed while
+    /// the thread was busy are skipped, not fired in a burst (as a dispatch timer coalesces them).
+    nonisolated static func nextFire(after deadline: UInt64, interval: UInt64, now: UInt64) -> UInt64 {
+        let next = deadline &+ interval
+        guard next <= now, interval > 0 else { return next }
+        return next + ((now - next) / interval + 1) * interval
+    }
+}
+
+/// One timer of `MainLoopTimers`.
+@MainActor
+final class MainLoopTimer: FrameTimer {
+    private let timers: MainLoopTimers
+    private var fire: (@MainActor () -> Void)?
+    /// When it fires next; nil when it is not scheduled.
+    private(set) var deadline: UInt64?
+    private var interval: UInt64?
+
+    init(timers: MainLoopTimers, fire: @escaping @MainActor () -> Void) {
+        self.timers = timers
+        self.fire = fire
+    }
+
+    func schedule(deadline: UInt64, repeating interval: UInt64?) {
+        guard fire != nil else { return }
+        self.deadline = deadline
+        self.interval = interval
+        timers.add(self)
+    }
+
+    func cancel() {
+        deadline = nil
+        // The handler often holds what holds the timer: let both go.
+        fire = nil
+        timers.remove(self)
+    }
+
+    func fireIfDue(now: UInt64) {
+        guard let d = deadline, d <= now, let fire else { return }
+        if let interval {
+            deadline = MainLoopTimers.nextFire(after: d, interval: interval, now: now)
+        } else {
+            deadline = nil
+            timers.remove(self)
+        }
+        fire()
+    }
+}
