@@ -29,6 +29,19 @@ final class CairoCanvas: GraphicsContext {
     /// with cairo's state.
     private var device: DeviceState
     private var savedDevice: [DeviceState] = []
+    /// State changes made here and not yet given to cairo, in order: a frame whose every fill is stored
+    /// never calls cairo's save, clip and restore at all (each costs more than a small fill).
+    private var journal: [StateChange] = []
+    /// For each open save: its place in `journal`, or -1 once cairo has it.
+    private var saves: [Int] = []
+
+    /// A change to cairo's state, held until cairo draws.
+    private enum StateChange {
+        case save
+        case scale(Double)
+        case translate(Double, Double)
+        case clip(Rect)
+    }
 
     isolated deinit { cairo.cairo_destroy(cr) }
 
@@ -39,36 +52,69 @@ final class CairoCanvas: GraphicsContext {
     func scale(by factor: Double) {
         guard factor.isFinite, factor > 0, factor != 1 else { return }
         device.scale *= factor
-        cairo.cairo_scale(cr, factor, factor)
+        journal.append(.scale(factor))
     }
 
     func saveState() {
         savedDevice.append(device)
-        cairo.cairo_save(cr)
+        journal.append(.save)
+        saves.append(journal.count - 1)
     }
 
     func restoreState() {
         if let d = savedDevice.popLast() { device = d }
-        cairo.cairo_restore(cr)
+        guard let save = saves.popLast() else {
+            // Unbalanced: cairo says so (its context goes into an error state), as before.
+            applyJournal()
+            return cairo.cairo_restore(cr)
+        }
+        if save >= 0 {
+            // Never given to cairo: it and everything after it are dropped, unsaid.
+            journal.removeSubrange(save...)
+        } else {
+            // Given to cairo: what came after it and was not is dropped; cairo undoes the rest.
+            journal.removeAll(keepingCapacity: true)
+            cairo.cairo_restore(cr)
+        }
     }
 
     func translate(by offset: Point) {
         device.translate(by: offset)
-        cairo.cairo_translate(cr, offset.x, offset.y)
+        journal.append(.translate(offset.x, offset.y))
     }
 
     func clip(to rect: Rect) {
         device.clip(to: rect)
-        cairo.cairo_rectangle(cr, rect.minX, rect.minY, rect.width, rect.height)
-        cairo.cairo_clip(cr)
+        journal.append(.clip(rect))
+    }
+
+    /// Gives cairo the state changes it has not had: before anything cairo itself draws.
+    /// `cairo_save`, `cairo_scale`, `cairo_translate`, `cairo_rectangle`, `cairo_clip`.
+    private func applyJournal() {
+        guard !journal.isEmpty else { return }
+        for change in journal {
+            switch change {
+            case .save: cairo.cairo_save(cr)
+            case .scale(let f): cairo.cairo_scale(cr, f, f)
+            case .translate(let x, let y): cairo.cairo_translate(cr, x, y)
+            case .clip(let r):
+                cairo.cairo_rectangle(cr, r.minX, r.minY, r.width, r.height)
+                cairo.cairo_clip(cr)
+            }
+        }
+        journal.removeAll(keepingCapacity: true)
+        // Every open save is cairo's now.
+        for i in saves.indices { saves[i] = -1 }
     }
 
     func beginTransparencyLayer(alpha: Double) {
+        applyJournal()
         cairo.cairo_push_group(cr)
         layerAlphas.append(alpha)
     }
 
     func endTransparencyLayer() {
+        applyJournal()
         cairo.cairo_pop_group_to_source(cr)
         cairo.cairo_paint_with_alpha(cr, layerAlphas.popLast() ?? 1)
     }
@@ -81,6 +127,7 @@ final class CairoCanvas: GraphicsContext {
         if storesSolidFills, layerAlphas.isEmpty, color.alpha >= 1, let box = device.pixels(of: rect) {
             return store(SolidPixel.rgb24(color), in: box)
         }
+        applyJournal()
         cairo.cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha)
         cairo.cairo_rectangle(cr, rect.minX, rect.minY, rect.width, rect.height)
         cairo.cairo_fill(cr)
@@ -91,6 +138,7 @@ final class CairoCanvas: GraphicsContext {
     }
 
     func drawText(_ text: String, at point: Point, font: Font, color: Color) {
+        applyJournal()
         CairoText.select(font, on: cr)
         var extents = cairo_font_extents_t()
         cairo.cairo_font_extents(cr, &extents)
@@ -117,6 +165,7 @@ final class CairoCanvas: GraphicsContext {
 
     /// Fills everything with opaque black: a window's pixels start black, as X windows have no alpha.
     func clearToBlack() {
+        applyJournal()
         cairo.cairo_save(cr)
         cairo.cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
         cairo.cairo_set_source_rgb(cr, 0, 0, 0)
