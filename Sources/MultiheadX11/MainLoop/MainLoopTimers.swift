@@ -39,7 +39,8 @@ final class MainLoopTimers: FrameTimerScheduler {
 /// One timer of `MainLoopTimers`.
 @MainActor
 final class MainLoopTimer: FrameTimer {
-    private let timers: MainLoopTimers
+    // Unowned: the scheduler holds its scheduled timers, and lives as long as the loop (for ever).
+    private unowned let timers: MainLoopTimers
     private var fire: (@MainActor () -> Void)?
     /// When it fires next; nil when it is not scheduled.
     private(set) var deadline: UInt64?
