@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 
 /// The frame rates a display link may run at (CAFrameRateRange): the default (all zero) is the screen's
@@ -155,7 +154,8 @@ public final class DisplayLink {
         clockedApplication = nil
     }
 
-    private func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+    /// The frame timers' clock, in seconds: what the link's deadlines are set on.
+    private func now() -> Double { Double(FrameTimers.now()) / 1e9 }
 }
 
 extension Screen {

@@ -25,15 +25,14 @@ final class CairoCanvas: GraphicsContext {
     static var storedFills = 0
     /// Whether whole-pixel opaque fills are stored straight into the surface's pixels.
     private let storesSolidFills: Bool
-    /// Where user space lands in pixels and what the clip leaves, as cairo has them; saved and restored
-    /// with cairo's state.
+    /// Where user space lands in pixels and what the clip leaves, as the drawing sees them (cairo gets
+    /// them when it draws); saved and restored with the state.
     private var device: DeviceState
-    private var savedDevice: [DeviceState] = []
     /// State changes made here and not yet given to cairo, in order: a frame whose every fill is stored
     /// never calls cairo's save, clip and restore at all (each costs more than a small fill).
     private var journal: [StateChange] = []
-    /// For each open save: its place in `journal`, or -1 once cairo has it.
-    private var saves: [Int] = []
+    /// Each open save: the state it restores, and its place in `journal` (nil once cairo has it).
+    private var saves: [(device: DeviceState, place: Int?)] = []
 
     /// A change to cairo's state, held until cairo draws.
     private enum StateChange {
@@ -56,21 +55,20 @@ final class CairoCanvas: GraphicsContext {
     }
 
     func saveState() {
-        savedDevice.append(device)
         journal.append(.save)
-        saves.append(journal.count - 1)
+        saves.append((device, journal.count - 1))
     }
 
     func restoreState() {
-        if let d = savedDevice.popLast() { device = d }
         guard let save = saves.popLast() else {
             // Unbalanced: cairo says so (its context goes into an error state), as before.
             applyJournal()
             return cairo.cairo_restore(cr)
         }
-        if save >= 0 {
+        device = save.device
+        if let place = save.place {
             // Never given to cairo: it and everything after it are dropped, unsaid.
-            journal.removeSubrange(save...)
+            journal.removeSubrange(place...)
         } else {
             // Given to cairo: what came after it and was not is dropped; cairo undoes the rest.
             journal.removeAll(keepingCapacity: true)
@@ -104,7 +102,7 @@ final class CairoCanvas: GraphicsContext {
         }
         journal.removeAll(keepingCapacity: true)
         // Every open save is cairo's now.
-        for i in saves.indices { saves[i] = -1 }
+        for i in saves.indices { saves[i].place = nil }
     }
 
     func beginTransparencyLayer(alpha: Double) {
