@@ -14,7 +14,7 @@
     X(cairo_image_surface_create_for_data) X(cairo_image_surface_create_from_png) \
     X(cairo_image_surface_get_data) X(cairo_image_surface_get_height) X(cairo_image_surface_get_stride) \
     X(cairo_image_surface_get_width) X(cairo_move_to) X(cairo_paint) X(cairo_paint_with_alpha) \
-    X(cairo_pop_group_to_source) X(cairo_push_group) X(cairo_rectangle) X(cairo_restore) X(cairo_save) X(cairo_scale) \
+    X(cairo_pop_group_to_source) X(cairo_push_group) X(cairo_rectangle) X(cairo_restore) X(cairo_save) X(cairo_scale) X(cairo_identity_matrix) \
     X(cairo_select_font_face) X(cairo_set_font_size) X(cairo_set_operator) X(cairo_set_source_rgb) \
     X(cairo_set_source_rgba) X(cairo_show_text) X(cairo_status_to_string) X(cairo_surface_destroy) \
     X(cairo_surface_flush) X(cairo_surface_status) X(cairo_surface_write_to_png) X(cairo_text_extents) \

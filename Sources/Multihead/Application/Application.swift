@@ -28,7 +28,9 @@ public final class Application: Responder {
     public internal(set) var connectionError: (any Error)?
 
     /// The run loop's state: launched, a stop asked for, work queued while suspended, a flush pending.
-    var loop = RunLoopState()
+    /// Unchecked exclusivity: main-actor state changed in single statements that call nothing back, read
+    /// and written several times on every change of a view.
+    @exclusivity(unchecked) var loop = RunLoopState()
     /// The windows, their order and the key window.
     var stack = WindowStack()
     /// The touches and presses in progress, and where each goes.

@@ -76,7 +76,8 @@ final class Animator {
         var drawn: Rect?
     }
 
-    private var running: [Running] = []
+    /// Unchecked exclusivity: main-actor state whose changes call nothing back, read on every view drawn.
+    @exclusivity(unchecked) private var running: [Running] = []
     private var stack: [Group] = []
     private var suppressed = 0
     private var timer: (any FrameTimer)?

@@ -16,6 +16,12 @@ public protocol GraphicsContext: AnyObject {
     func endTransparencyLayer()
     /// Fills a rectangle with a colour (blended by its alpha).
     func fill(_ rect: Rect, with color: Color)
+    /// Fills the pixels whose centres lie in `rect`, with no blended edge: how a view's background is
+    /// drawn. The default fills `rect`.
+    func fillBackground(_ rect: Rect, with color: Color)
+    /// Whether `fillBackground(rect, …)` would paint everything the clip leaves: a view under an opaque
+    /// one that does is not drawn at all. The default says false.
+    func backgroundCoversClip(_ rect: Rect) -> Bool
     /// Draws one line of text with its top-left corner at `point`.
     func drawText(_ text: String, at point: Point, fontSize: Double, color: Color)
     /// Draws one line of text in a font with its top-left corner at `point` (the top of the line box:
@@ -24,6 +30,14 @@ public protocol GraphicsContext: AnyObject {
 }
 
 extension GraphicsContext {
+    /// Fills `rect`, edges and all.
+    public func fillBackground(_ rect: Rect, with color: Color) {
+        fill(rect, with: color)
+    }
+
+    /// False: the context cannot tell, so everything is drawn.
+    public func backgroundCoversClip(_ rect: Rect) -> Bool { false }
+
     /// Draws at the font's size, ignoring its weight.
     public func drawText(_ text: String, at point: Point, font: Font, color: Color) {
         drawText(text, at: point, fontSize: font.pointSize, color: color)
@@ -74,15 +88,31 @@ public enum ViewRenderer {
     }
 
     private static func drawOwnContent(of view: View, in ctx: any GraphicsContext, bounds: Rect) {
-        if let bg = view.presentationBackgroundColor, bg.alpha > 0 { ctx.fill(bounds, with: bg) }
-        // A view's own drawing stays in its bounds, as a layer's contents do in UIKit; a plain view or window
-        // draws nothing of its own, and needs no clip for it.
-        if !isPlain(view) {
-            ctx.saveState()
-            ctx.clip(to: bounds)
-            view.draw(bounds, in: ctx)
-            ctx.restoreState()
+        let subviews = view.subviews
+        // What an opaque subview covers whole is painted over: when it covers all that is drawn (a label
+        // that changed, in its window), the view's background, its drawing and the subviews under it are
+        // not drawn at all.
+        let top = subviews.lastIndex { paintsOverClip($0, in: ctx) }
+        if top == nil {
+            // UIKit's layers do not antialias their edges (`CALayer.allowsEdgeAntialiasing` is false unless
+            // set): a view between pixels has hard edges, and two views sharing an edge leave no seam.
+            if let bg = view.presentationBackgroundColor, bg.alpha > 0 { ctx.fillBackground(bounds, with: bg) }
+            // A view's own drawing stays in its bounds, as a layer's contents do in UIKit; a plain view or
+            // window draws nothing of its own, and needs no clip for it.
+            if !isPlain(view) {
+                ctx.saveState()
+                ctx.clip(to: bounds)
+                view.draw(bounds, in: ctx)
+                ctx.restoreState()
+            }
         }
-        for sub in view.subviews { draw(sub, in: ctx) }
+        for sub in subviews[(top ?? 0)...] { draw(sub, in: ctx) }
+    }
+
+    /// Whether `sub`'s opaque background paints every pixel left to draw in its superview's coordinates.
+    private static func paintsOverClip(_ sub: View, in ctx: any GraphicsContext) -> Bool {
+        guard !sub.isHidden, sub.presentationAlpha >= 1, let bg = sub.presentationBackgroundColor, bg.alpha >= 1
+        else { return false }
+        return ctx.backgroundCoversClip(sub.presentationFrame)
     }
 }

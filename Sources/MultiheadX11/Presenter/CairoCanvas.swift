@@ -27,12 +27,14 @@ final class CairoCanvas: GraphicsContext {
     private let storesSolidFills: Bool
     /// Where user space lands in pixels and what the clip leaves, as the drawing sees them (cairo gets
     /// them when it draws); saved and restored with the state.
-    private var device: DeviceState
+    // Unchecked exclusivity (here and below): the canvas is the main actor's, nothing it calls calls back
+    // into it, and a frame makes dozens of these accesses, each a runtime call when checked.
+    @exclusivity(unchecked) private var device: DeviceState
     /// State changes made here and not yet given to cairo, in order: a frame whose every fill is stored
     /// never calls cairo's save, clip and restore at all (each costs more than a small fill).
-    private var journal: [StateChange] = []
+    @exclusivity(unchecked) private var journal: [StateChange] = []
     /// Each open save: the state it restores, and its place in `journal` (nil once cairo has it).
-    private var saves: [(device: DeviceState, place: Int?)] = []
+    @exclusivity(unchecked) private var saves: [(device: DeviceState, place: Int?)] = []
 
     /// A change to cairo's state, held until cairo draws.
     private enum StateChange {
@@ -117,7 +119,7 @@ final class CairoCanvas: GraphicsContext {
         cairo.cairo_paint_with_alpha(cr, layerAlphas.popLast() ?? 1)
     }
 
-    private var layerAlphas: [Double] = []
+    @exclusivity(unchecked) private var layerAlphas: [Double] = []
 
     func fill(_ rect: Rect, with color: Color) {
         // Most of what views draw: an opaque rectangle on whole pixels. cairo's path, clip and compositor
@@ -129,6 +131,26 @@ final class CairoCanvas: GraphicsContext {
         cairo.cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha)
         cairo.cairo_rectangle(cr, rect.minX, rect.minY, rect.width, rect.height)
         cairo.cairo_fill(cr)
+    }
+
+    func fillBackground(_ rect: Rect, with color: Color) {
+        guard let box = device.centres(of: rect) else { return fill(rect, with: color) }
+        if box.isEmpty || color.alpha <= 0 { return }
+        if storesSolidFills, layerAlphas.isEmpty, color.alpha >= 1, let clip = device.clip {
+            return store(SolidPixel.rgb24(color), in: clip.intersection(box))
+        }
+        // The same pixels through cairo: a rectangle on pixel boundaries blends no edge.
+        applyJournal()
+        cairo.cairo_save(cr)
+        cairo.cairo_identity_matrix(cr)
+        cairo.cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha)
+        cairo.cairo_rectangle(cr, Double(box.x0), Double(box.y0), Double(box.x1 - box.x0), Double(box.y1 - box.y0))
+        cairo.cairo_fill(cr)
+        cairo.cairo_restore(cr)
+    }
+
+    func backgroundCoversClip(_ rect: Rect) -> Bool {
+        device.backgroundCoversClip(rect)
     }
 
     func drawText(_ text: String, at point: Point, fontSize: Double, color: Color) {

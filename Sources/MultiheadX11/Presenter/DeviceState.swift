@@ -42,6 +42,26 @@ struct DeviceState: Equatable {
         return clip.intersection(box)
     }
 
+    /// The pixels whose centres lie in `rect` (each edge moved to the nearest pixel boundary, a half up),
+    /// before the clip; nil for geometry that is not finite or is out of range.
+    func centres(of rect: Rect) -> PixelBox? {
+        func edge(_ v: Double) -> Int? { Self.pixel((v - 0.5).rounded(.up)) }
+        guard let x0 = edge(rect.minX * scale + dx), let y0 = edge(rect.minY * scale + dy),
+              let x1 = edge(rect.maxX * scale + dx), let y1 = edge(rect.maxY * scale + dy) else { return nil }
+        return PixelBox(x0: x0, y0: y0, x1: x1, y1: y1)
+    }
+
+    /// Whether a background fill of `rect` paints every pixel the clip leaves. The clip must be whole
+    /// pixels; `rect` is taken a millionth of a pixel smaller on each side, so that a fill of it made after
+    /// other translations (their sums round differently) still covers the clip.
+    func backgroundCoversClip(_ rect: Rect) -> Bool {
+        let margin = 1e-6 / scale
+        guard let clip, !clip.isEmpty, rect.width > 2 * margin, rect.height > 2 * margin,
+              let box = centres(of: Rect(x: rect.minX + margin, y: rect.minY + margin,
+                                         width: rect.width - 2 * margin, height: rect.height - 2 * margin)) else { return false }
+        return box.x0 <= clip.x0 && box.y0 <= clip.y0 && box.x1 >= clip.x1 && box.y1 >= clip.y1
+    }
+
     /// `rect` in pixels, if its edges fall on pixel boundaries.
     private func box(of rect: Rect) -> PixelBox? {
         guard rect.width >= 0, rect.height >= 0,

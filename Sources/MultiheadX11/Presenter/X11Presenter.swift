@@ -46,8 +46,9 @@ package final class X11Presenter {
     /// Shared segments → the buffers they are, for completion events.
     private var bySegment: [UInt: PixelBuffer] = [:]
     /// Request ranges of frames sent and not yet checked for X errors: no frame waits for the server, so
-    /// a frame's errors are claimed once the server is known to have processed its requests.
-    private var uncheckedFrames: [Range<UInt>] = []
+    /// a frame's errors are claimed once the server is known to have processed its requests. Unchecked
+    /// exclusivity: main-actor state changed in single statements, read twice a frame.
+    @exclusivity(unchecked) private var uncheckedFrames: [Range<UInt>] = []
     /// Times a frame had to wait for the server to finish reading a buffer before drawing into it.
     private(set) var readWaits = 0
     /// Draws into a buffer the server had not finished reading (must stay 0; tests check it).
