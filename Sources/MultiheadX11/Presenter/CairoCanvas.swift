@@ -25,10 +25,10 @@ final class CairoCanvas: GraphicsContext {
     static var storedFills = 0
     /// Whether whole-pixel opaque fills are stored straight into the surface's pixels.
     private let storesSolidFills: Bool
-    /// Where user space lands in pixels and what the clip leaves, as the drawing sees them (cairo gets
-    /// them when it draws); saved and restored with the state.
     // Unchecked exclusivity (here and below): the canvas is the main actor's, nothing it calls calls back
     // into it, and a frame makes dozens of these accesses, each a runtime call when checked.
+    /// Where user space lands in pixels and what the clip leaves, as the drawing sees them (cairo gets
+    /// them when it draws); saved and restored with the state.
     @exclusivity(unchecked) private var device: DeviceState
     /// State changes made here and not yet given to cairo, in order: a frame whose every fill is stored
     /// never calls cairo's save, clip and restore at all (each costs more than a small fill).
