@@ -124,7 +124,7 @@ final class CairoCanvas: GraphicsContext {
     func fill(_ rect: Rect, with color: Color) {
         // Most of what views draw: an opaque rectangle on whole pixels. cairo's path, clip and compositor
         // cost more than the pixels for a small one (a moving view's frame); the pixels are the same.
-        if storesSolidFills, layerAlphas.isEmpty, color.alpha >= 1, let box = device.pixels(of: rect) {
+        if stores(color), let box = device.pixels(of: rect) {
             return store(SolidPixel.rgb24(color), in: box)
         }
         applyJournal()
@@ -136,7 +136,7 @@ final class CairoCanvas: GraphicsContext {
     func fillBackground(_ rect: Rect, with color: Color) {
         guard let box = device.centres(of: rect) else { return fill(rect, with: color) }
         if box.isEmpty || color.alpha <= 0 { return }
-        if storesSolidFills, layerAlphas.isEmpty, color.alpha >= 1, let clip = device.clip {
+        if stores(color), let clip = device.clip {
             return store(SolidPixel.rgb24(color), in: clip.intersection(box))
         }
         // The same pixels through cairo: a rectangle on pixel boundaries blends no edge.
@@ -165,6 +165,11 @@ final class CairoCanvas: GraphicsContext {
         cairo.cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha)
         cairo.cairo_move_to(cr, point.x, point.y + extents.ascent)
         cairo.cairo_show_text(cr, text)
+    }
+
+    /// Whether a fill of `color` on whole pixels is stored rather than drawn: opaque, outside any layer.
+    private func stores(_ color: Color) -> Bool {
+        storesSolidFills && layerAlphas.isEmpty && color.alpha >= 1
     }
 
     /// Stores `pixel` in every pixel of `box` (within the surface and the clip), telling cairo.
