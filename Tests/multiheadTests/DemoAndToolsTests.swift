@@ -107,17 +107,16 @@ struct DemoAndToolsTests {
         ])
         defer { server.stop() }
         let control = try server.controlConnection()
+        let app = try server.makeApplication()
         let (p, out) = try launchMultihead(["demo"], environment: server.environment)
-        // The placeholder on SIDE: white, and the main window's dark background on MAIN.
-        var side: Bitmap?
-        for _ in 0..<100 where side?.pixel(x: 10, y: 10) != 0xFFFFFF {
-            try await Task.sleep(for: .milliseconds(50))
-            side = try? server.screenshot(of: "SIDE")
-        }
-        #expect(side?.pixel(x: 10, y: 10) == 0xFFFFFF)
+        // The placeholder on SIDE: white. One frame pushes both windows, but another client's screenshot
+        // may come between the two puts: each screen is waited for on its own.
+        #expect(try await waitFor(app) { (try? server.screenshot(of: "SIDE"))?.pixel(x: 10, y: 10) == 0xFFFFFF })
         // The main window's dark slate background, not the black of an empty root.
-        let background = try #require(try server.screenshot(of: "MAIN").pixel(x: 500, y: 700))
-        #expect(background != 0 && background & 0xC0C0C0 == 0)
+        func mainBackground() -> UInt32? { (try? server.screenshot(of: "MAIN"))?.pixel(x: 500, y: 700) }
+        #expect(try await waitFor(app) { mainBackground().map { $0 != 0 } ?? false })
+        let background = try #require(mainBackground())
+        #expect(background != 0 && background & 0xC0C0C0 == 0, "\(String(background, radix: 16))")
         #expect(try control.mappedStackingOrder().count == 2)
         try server.type("q")
         let text = String(decoding: await finish(p, reading: out), as: UTF8.self)
