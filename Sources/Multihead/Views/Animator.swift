@@ -66,7 +66,9 @@ final class Animator {
         }
     }
 
-    struct Running {
+    /// One property of one view animating. A class: a struct holding a weak reference costs a side-table
+    /// increment at every copy, and the frame's scans copy each one.
+    final class Running {
         weak var view: View?
         let viewID: ObjectIdentifier
         let property: Property
@@ -74,6 +76,18 @@ final class Animator {
         let group: Group
         /// A frame animation's rectangle drawn last, in its window's coordinates: damaged when it moves on.
         var drawn: Rect?
+        /// Whether its window's application is among the clocked ones (found once, not every frame).
+        var isClocked = false
+
+        init(view: View, property: Property, from: Value, to: Value, group: Group, drawn: Rect?) {
+            self.view = view
+            viewID = ObjectIdentifier(view)
+            self.property = property
+            self.from = from
+            self.to = to
+            self.group = group
+            self.drawn = drawn
+        }
     }
 
     /// Unchecked exclusivity: main-actor state whose changes call nothing back, read on every view drawn.
@@ -125,14 +139,13 @@ final class Animator {
         if stack.isEmpty && running.isEmpty { return }
         let current = presentation(of: view, property) ?? old
         // Where a moving view was drawn stays damage for the animation that takes over.
-        let drawn = running.last { $0.viewID == ObjectIdentifier(view) && $0.property == property }?.drawn
+        let drawn = last(of: view, property)?.drawn
         cancel(view, property)
         guard suppressed == 0, let group = stack.last else {
             if let drawn { view.window?.addDamage(drawn) }
             return
         }
-        running.append(Running(view: view, viewID: ObjectIdentifier(view), property: property, from: current, to: new,
-                               group: group, drawn: drawn))
+        running.append(Running(view: view, property: property, from: current, to: new, group: group, drawn: drawn))
         // A move that starts between a tick and its flush must be placed by that flush.
         prepared = false
         group.running += 1
@@ -140,9 +153,17 @@ final class Animator {
 
     /// What is drawn for a property now, while it animates.
     func presentation(of view: View, _ property: Property) -> Value? {
-        guard !running.isEmpty, let r = running.last(where: { $0.viewID == ObjectIdentifier(view) && $0.property == property })
-        else { return nil }
+        guard !running.isEmpty, let r = last(of: view, property) else { return nil }
         return r.from.interpolated(to: r.to, r.group.progress(at: frameTime ?? now()).0)
+    }
+
+    /// The animation of a view's property that runs now (the last one started). The frame's scans are
+    /// loops, not closures: a main-actor closure given to the standard library checks the executor at
+    /// every call.
+    private func last(of view: View, _ property: Property) -> Running? {
+        let id = ObjectIdentifier(view)
+        for r in running.reversed() where r.viewID == id && r.property == property { return r }
+        return nil
     }
 
     /// Whether anything runs.
@@ -164,10 +185,11 @@ final class Animator {
         let t = now()
         frameTime = t
         prepared = false
-        let isDone = { (r: Running) in r.view == nil || r.group.progress(at: t).done }
         // Most frames end nothing: no split then.
         var done: [Running] = []
-        if running.contains(where: isDone) { (done, running) = split(isDone) }
+        var anyDone = false
+        for r in running where r.view == nil || r.group.progress(at: t).done { anyDone = true }
+        if anyDone { (done, running) = split { $0.view == nil || $0.group.progress(at: t).done } }
         for r in running where r.property != .frame { r.view?.setNeedsDisplayOfExtent() }
         for r in done where r.property != .frame { r.view?.setNeedsDisplayOfExtent() }
         // A move that ended: where it was drawn last, and where it rests.
@@ -178,7 +200,7 @@ final class Animator {
         }
         prepareFrame()
         end(done, finished: true)
-        for c in clocked { c.application?.endFrame() }
+        for c in clocked { if let app = c.application { app.endFrame() } }
         if running.isEmpty { stopTimer() }
     }
 
@@ -193,21 +215,22 @@ final class Animator {
         // Few animations run at once: plain scans, no set or array made per frame.
         func moves(_ v: View) -> Bool {
             let id = ObjectIdentifier(v)
-            return running.contains { $0.property == .frame && $0.viewID == id }
+            for r in running where r.property == .frame && r.viewID == id { return true }
+            return false
         }
-        for i in running.indices where running[i].property == .frame {
-            guard let v = running[i].view, let w = v.window else { continue }
+        for r in running where r.property == .frame {
+            guard let v = r.view, let w = v.window else { continue }
             var ancestor = v.superview
             while let a = ancestor, !moves(a) { ancestor = a.superview }
             guard ancestor == nil, let s = v.superview, let (_, now) = s.rectInWindow(v.extentInSuperview(at: v.presentationFrame))
             else {
                 w.setNeedsDisplay()
-                running[i].drawn = nil
+                r.drawn = nil
                 continue
             }
-            if let drawn = running[i].drawn { w.addDamage(drawn) }
+            if let drawn = r.drawn { w.addDamage(drawn) }
             w.addDamage(now)
-            running[i].drawn = now
+            r.drawn = now
         }
     }
 
@@ -215,6 +238,11 @@ final class Animator {
     func frameDrawn() {
         frameTime = nil
         prepared = false
+    }
+
+    private func isClocked(_ app: Application) -> Bool {
+        for c in clocked where c.application === app { return true }
+        return false
     }
 
     private func split(_ isGone: (Running) -> Bool) -> (gone: [Running], kept: [Running]) {
@@ -248,15 +276,20 @@ final class Animator {
 
     /// Each application the running animations draw in handles its events before the frame.
     private func beginFrames() {
-        for r in running {
-            guard let app = r.view?.window?.application, !clocked.contains(where: { $0.application === app }) else { continue }
+        // An animation's application is found once: a view that leaves its window ends its animations, so
+        // one found stays right. One not in a window yet is looked for again at each frame.
+        for r in running where !r.isClocked {
+            guard let app = r.view?.window?.application else { continue }
+            r.isClocked = true
+            if isClocked(app) { continue }
             clocked.append(ClockedApplication(application: app))
             app.frameClockStarted(by: self)
         }
         // Events first: a touch that moves or ends an animation does so in this frame.
         for c in clocked {
-            c.application?.beginFrame()
-            c.application?.handleFrameEvents()
+            guard let app = c.application else { continue }
+            app.beginFrame()
+            app.handleFrameEvents()
         }
     }
 }

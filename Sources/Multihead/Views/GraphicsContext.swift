@@ -92,7 +92,12 @@ public enum ViewRenderer {
         // What an opaque subview covers whole is painted over: when it covers all that is drawn (a label
         // that changed, in its window), the view's background, its drawing and the subviews under it are
         // not drawn at all.
-        let top = subviews.lastIndex { paintsOverClip($0, in: ctx) }
+        // A loop: a main-actor closure given to the standard library checks the executor at each call.
+        var top: Int?
+        for i in subviews.indices.reversed() where paintsOverClip(subviews[i], in: ctx) {
+            top = i
+            break
+        }
         if top == nil {
             // UIKit's layers do not antialias their edges (`CALayer.allowsEdgeAntialiasing` is false unless
             // set): a view between pixels has hard edges, and two views sharing an edge leave no seam.

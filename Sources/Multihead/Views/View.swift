@@ -2,6 +2,7 @@
 /// and subviews drawn back to front.
 @MainActor
 open class View: Responder {
+    // Unchecked exclusivity on what every frame reads: main-actor state changed in single statements.
     @exclusivity(unchecked) var frameStorage: Rect
     @exclusivity(unchecked) var boundsOrigin: Point = .zero
     @exclusivity(unchecked) var subviewStorage: [View] = []
@@ -92,7 +93,7 @@ open class View: Responder {
     }
 
     /// The colour that fills the bounds before `draw`; `nil` is transparent.
-    open var backgroundColor: Color? {
+    @exclusivity(unchecked) open var backgroundColor: Color? {
         didSet {
             guard backgroundColor != oldValue else { return }
             Animator.shared.record(self, .backgroundColor, from: .color(oldValue), to: .color(backgroundColor))
@@ -130,7 +131,7 @@ open class View: Responder {
     }
 
     /// Whether subviews are cut off at the bounds.
-    open var clipsToBounds = false {
+    @exclusivity(unchecked) open var clipsToBounds = false {
         didSet {
             guard clipsToBounds != oldValue else { return }
             // What was drawn outside the bounds goes, or comes back: the unclipped extent either way.
@@ -149,7 +150,7 @@ open class View: Responder {
     open var tag: Int = 0
 
     /// Whether the view asked to be drawn again.
-    public internal(set) var needsDisplay = true
+    @exclusivity(unchecked) public internal(set) var needsDisplay = true
 
     /// Marks the whole view for drawing at the next flush (its bounds become damage of its window).
     open func setNeedsDisplay() { setNeedsDisplay(bounds) }

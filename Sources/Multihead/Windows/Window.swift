@@ -162,12 +162,12 @@ open class Window: View {
 
     /// What must be drawn again at the next flush, in the window's drawing coordinates (points); nil:
     /// nothing.
-    private(set) var damage: Rect?
+    @exclusivity(unchecked) private(set) var damage: Rect?
 
     /// Adds a rectangle to what must be drawn again, and asks for a flush.
     func addDamage(_ r: Rect) {
         if let clipped = r.intersection(Rect(origin: .zero, size: frameStorage.size)), !clipped.isEmpty {
-            damage = damage.map { $0.union(clipped) } ?? clipped
+            if let d = damage { damage = d.union(clipped) } else { damage = clipped }
         }
         needsDisplay = true
         application.windowNeedsFlush(self)

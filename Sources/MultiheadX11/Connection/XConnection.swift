@@ -65,7 +65,9 @@ package final class XConnection {
         // `isLost` hand it to Xlib.
         if closed { return true }
         if XErrorTrap.lost.contains(XErrorTrap.key(display)) { return true }
-        return XGetXCBConnection(display).map { xcb_connection_has_error($0) != 0 } ?? false
+        // No closure: on the main actor, one passed to the standard library checks the executor at each call.
+        guard let xcb = XGetXCBConnection(display) else { return false }
+        return xcb_connection_has_error(xcb) != 0
     }
 
     /// Throws `connectionLost` (or `notResponding`, when the watchdog cut it) once the connection is gone;

@@ -13,15 +13,17 @@ struct XErrorRecord: Sendable {
 /// with its request serial, and `XConnection.trap` collects those of its own request range.
 /// Xlib is driven from the main thread only, so these globals are only touched there. Displays are keyed
 /// by address in an `IDSet` or `IDTable`, not a `Set` or `Dictionary`, for the reason `IDTable` gives.
+/// Their exclusivity is unchecked: each frame reads them several times, and no access spans an Xlib call
+/// that could run a handler.
 enum XErrorTrap {
-    nonisolated(unsafe) static var records: [XErrorRecord] = []
+    @exclusivity(unchecked) nonisolated(unsafe) static var records: [XErrorRecord] = []
     /// Displays whose connection Xlib reported lost (the IO error exit handler ran).
-    nonisolated(unsafe) static var lost = IDSet()
+    @exclusivity(unchecked) nonisolated(unsafe) static var lost = IDSet()
     nonisolated(unsafe) static var installed = false
     /// The displays our connections opened; errors of any other display go to the handler installed before.
-    nonisolated(unsafe) static var ours = IDSet()
+    @exclusivity(unchecked) nonisolated(unsafe) static var ours = IDSet()
     /// Per display, the first serial of the trap in progress: its errors are never dropped by the cap.
-    nonisolated(unsafe) static var activeTraps = IDTable<UInt>()
+    @exclusivity(unchecked) nonisolated(unsafe) static var activeTraps = IDTable<UInt>()
     nonisolated(unsafe) static var previousErrorHandler: XErrorHandler?
     nonisolated(unsafe) static var previousIOHandler: XIOErrorHandler?
     /// How many unclaimed errors are kept.

@@ -11,7 +11,12 @@ final class MainLoopTimers: FrameTimerScheduler {
     }
 
     /// The earliest deadline, if any timer is scheduled.
-    var nextDeadline: UInt64? { scheduled.lazy.compactMap(\.deadline).min() }
+    var nextDeadline: UInt64? {
+        // A loop, not a key path and closures: this runs at every turn of the main loop.
+        var earliest: UInt64?
+        for t in scheduled { if let d = t.deadline { earliest = min(d, earliest ?? d) } }
+        return earliest
+    }
 
     /// How many timers are scheduled.
     var count: Int { scheduled.count }

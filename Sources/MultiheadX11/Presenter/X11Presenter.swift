@@ -123,7 +123,8 @@ package final class X11Presenter {
         lastSceneCount = scene.windows.count
         for item in scene.windows.reversed() {
             let id = ObjectIdentifier(item.window)
-            visible.insert(id)
+            // Only a complete scene says which windows are gone: a partial one makes no set.
+            if scene.isComplete { visible.insert(id) }
             let g = geometry(item.frameOnDesktop)
             let entry = entries[id] ?? create(item.window, g)
             guard let entry else { continue }
@@ -134,7 +135,8 @@ package final class X11Presenter {
                 XMoveResizeWindow(d, Window(entry.xid), g.x, g.y, UInt32(g.w), UInt32(g.h))
                 entry.geometry = g
             }
-            let area: PixelRect? = whole ? nil : item.damage.map { PixelRect(covering: $0, scale: item.scale) }
+            var area: PixelRect?
+            if !whole, let damage = item.damage { area = PixelRect(covering: damage, scale: item.scale) }
             if whole || area != nil, draw(entry, item, area: area) { redrawn += 1 }
             if !entry.mapped {
                 XMapWindow(d, Window(entry.xid))
@@ -183,12 +185,17 @@ package final class X11Presenter {
     /// Takes a completion event (MIT-SHM says the server has read a shared put); false for any other event.
     func handleCompletion(_ e: inout XEvent) -> Bool {
         guard let completionType, e.type == completionType else { return false }
-        let segment = withUnsafePointer(to: &e) {
+        // A dropped buffer's late completions name a segment no longer ours.
+        if let b = bySegment[Self.segment(ofCompletion: &e)], b.unreadPuts > 0 { b.unreadPuts -= 1 }
+        return true
+    }
+
+    /// The shared segment a completion event names. Nonisolated: the closures of a main-actor function
+    /// given to the standard library check the executor at each call, once a frame here.
+    private nonisolated static func segment(ofCompletion e: inout XEvent) -> UInt {
+        withUnsafePointer(to: &e) {
             $0.withMemoryRebound(to: XShmCompletionEvent.self, capacity: 1) { UInt($0.pointee.shmseg) }
         }
-        // A dropped buffer's late completions name a segment no longer ours.
-        if let b = bySegment[segment], b.unreadPuts > 0 { b.unreadPuts -= 1 }
-        return true
     }
 
     /// Waits until the server has read every put of `buffer`, taking completion events off the queue (the
