@@ -45,6 +45,23 @@ struct AnimationTests {
         withExtendedLifetime(w) {}
     }
 
+    @Test("a view released while it animates: the next frame ends its animation with false, and the clock stops")
+    func releasedWhileAnimating() throws {
+        var finished: [Bool] = []
+        withClock { now in
+            var v: View? = View(frame: Rect(x: 0, y: 0, width: 100, height: 100))
+            View.animate(withDuration: 10, delay: 0, options: .curveLinear, animations: { v?.alpha = 0 },
+                         completion: { finished.append($0) })
+            #expect(Animator.shared.isAnimating)
+            // The animator keeps no reference that holds the view (nor a dangling one: ASan runs this too).
+            v = nil
+            now += 0.1
+            Animator.shared.tick()
+            #expect(finished == [false])
+            #expect(!Animator.shared.isAnimating)
+        }
+    }
+
     @Test("a new animation of the property ends the old one with false and starts from what is drawn")
     func interrupted() throws {
         let (app, _) = try makeApp(extra: false)

@@ -190,6 +190,44 @@ struct PresenterTests {
         try await expectPixel(server, app, at: (20, 20), black)
     }
 
+    @Test("a released window's X window goes with it: its queued clicks reach nothing, the next go behind it, a new window takes one")
+    func releasedWindowGoesWithIt() async throws {
+        let (server, app, backend) = try await start()
+        defer { server.stop() }
+        let control = try server.controlConnection()
+        let before = try control.topLevelWindowCount()
+        let back = solidWindow(app, app.mainScreen, Rect(x: 0, y: 0, width: 400, height: 400), .gray)
+        let backView = TouchRecorder(frame: back.bounds)
+        back.addSubview(backView)
+        back.isHidden = false
+        var front: Window? = solidWindow(app, app.mainScreen, Rect(x: 100, y: 100, width: 100, height: 100), .red)
+        front?.isHidden = false
+        weak let released = front
+        app.flush()
+        #expect(await app.run(until: { (try? control.topLevelWindowCount()) == before + 2 }))
+        // The server has sent this tap's events to the front window; it is released before they are read.
+        // The backend holds windows unretained: it must find no window for them, not a freed one.
+        try server.tap(at: Point(x: 150, y: 150))
+        front = nil
+        #expect(released == nil)
+        try backend.synchronize()
+        #expect(backView.log.isEmpty)
+        #expect(await app.run(until: { (try? control.topLevelWindowCount()) == before + 1 }))
+        try await expectPixel(server, app, at: (150, 150), Bitmap.rgb(.gray))
+        try server.tap(at: Point(x: 150, y: 150))
+        #expect(await app.run(until: { backView.log.count >= 2 }))
+        #expect(backView.log == ["began (150, 150)", "ended"])
+        // A window made in its place has an X window of its own, which takes the next tap.
+        let again = solidWindow(app, app.mainScreen, Rect(x: 100, y: 100, width: 100, height: 100), .blue)
+        let againView = TouchRecorder(frame: again.bounds)
+        again.addSubview(againView)
+        again.isHidden = false
+        try await expectPixel(server, app, at: (150, 150), blue)
+        try server.tap(at: Point(x: 150, y: 150))
+        #expect(await app.run(until: { againView.log.count >= 2 }))
+        #expect(againView.log == ["began (50, 50)", "ended"] && backView.log.count == 2)
+    }
+
     @Test("only windows marked for redraw are drawn again")
     func onlyDirtyWindowsRedraw() async throws {
         let (server, app, backend) = try await start()

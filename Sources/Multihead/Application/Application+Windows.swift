@@ -36,6 +36,7 @@ extension Application {
     /// A window went away.
     func unregister(_ id: ObjectIdentifier) {
         stack.remove(id)
+        backend.windowDeallocated(id)
         cancelInput(windowID: id)
         // A released key window leaves no key window behind it, or the next candidate.
         if stack.keyWindow == nil, let next = keyWindowCandidate() { makeKey(next) }

@@ -41,6 +41,10 @@ public protocol DisplayBackend: AnyObject {
     /// polls, so the backend need not wake on its own for each event: one wake-up a frame instead of two.
     /// The default does nothing.
     func frameClockChanged(isRunning: Bool)
+    /// A window is being deallocated (its deinit): a backend that keeps windows unretained forgets this
+    /// one now, before any event could lead to it; its X window goes with the next complete scene, which
+    /// no longer lists it. The default does nothing.
+    func windowDeallocated(_ id: ObjectIdentifier)
 }
 
 extension DisplayBackend {
@@ -64,6 +68,9 @@ extension DisplayBackend {
 
     /// Nothing: the backend wakes for its events as it always does.
     public func frameClockChanged(isRunning: Bool) {}
+
+    /// Nothing: a backend that holds windows weakly, or not at all, has nothing to forget.
+    public func windowDeallocated(_ id: ObjectIdentifier) {}
 }
 
 /// The model's event input, handed to a backend at `start`: the only way a backend reports anything.

@@ -3,8 +3,8 @@ import Dispatch
 /// UIKit's animation model: inside `View.animate`'s block the properties take their final values at
 /// once (reading them, and hit testing, see those); what is drawn goes from the value drawn before to
 /// the final one over the duration, one frame per display refresh, then the completion runs with true.
-/// A new animation of the same property, or the view's removal from its window, ends the old one with
-/// false. The one owner of running animations and of the frame timer that drives them.
+/// A new animation of the same property, the view's removal from its window, or its release, ends the old
+/// one with false. The one owner of running animations and of the frame timer that drives them.
 @MainActor
 final class Animator {
     static let shared = Animator()
@@ -66,10 +66,12 @@ final class Animator {
         }
     }
 
-    /// One property of one view animating. A class: a struct holding a weak reference costs a side-table
-    /// increment at every copy, and the frame's scans copy each one.
+    /// One property of one view animating. A class: the frame's scans copy each one.
     final class Running {
-        weak var view: View?
+        /// Not retained (a detached view animating does not live on for it), and not weak: a weak
+        /// reference gives the view a side table, and each retain of it on the frame path a slow one. The
+        /// view's deinit clears it (`viewDeallocated`); the next frame ends the animation.
+        unowned(unsafe) var view: View?
         let viewID: ObjectIdentifier
         let property: Property
         let from: Value, to: Value
@@ -166,6 +168,11 @@ final class Animator {
         return nil
     }
 
+    /// A view is being deallocated: its animations no longer point at it (the next frame ends them).
+    func viewDeallocated(_ id: ObjectIdentifier) {
+        for r in running where r.viewID == id { r.view = nil }
+    }
+
     /// Whether anything runs.
     var isAnimating: Bool { !running.isEmpty }
 
@@ -199,7 +206,12 @@ final class Animator {
             v.superview?.setNeedsDisplay(v.extentInSuperview(at: v.frameStorage))
         }
         prepareFrame()
-        end(done, finished: true)
+        // A view released while it animated did not see its animation to the end: false, as for a view
+        // taken out of its window.
+        var released: [Running] = [], completed: [Running] = []
+        for r in done { if r.view == nil { released.append(r) } else { completed.append(r) } }
+        end(released, finished: false)
+        end(completed, finished: true)
         for c in clocked { if let app = c.application { app.endFrame() } }
         if running.isEmpty { stopTimer() }
     }

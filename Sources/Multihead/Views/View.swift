@@ -19,6 +19,7 @@ open class View: Responder {
     /// Subviews held elsewhere outlive this view: none may point at it once it is gone.
     isolated deinit {
         for s in subviewStorage { s.superviewStorage = nil }
+        Animator.shared.viewDeallocated(ObjectIdentifier(self))
     }
 
     /// Makes a view with a frame in its future superview's coordinates; a non-finite frame becomes `.zero`.

@@ -1,33 +1,39 @@
-/// An application's windows: every live one (held weakly: the application does not keep windows alive),
+/// An application's windows: every live one (not retained: the application does not keep windows alive),
 /// their back-to-front order (by level, then most recently shown in front), and the key window. The one
 /// owner of that order; windows report to the application when they are shown, hidden or restacked, and
 /// it places them here.
 @MainActor
 struct WindowStack {
-    private var live: [ObjectIdentifier: WeakWindow] = [:]
+    private var live: [ObjectIdentifier: UnretainedWindow] = [:]
     private var order = StackingOrder()
     private var nextSequence: UInt64 = 0
-    /// The key window, if any.
-    weak var keyWindow: Window?
+    private var keyID: ObjectIdentifier?
+
+    /// The key window, if any: found among the live ones, so that a window gone is no longer key.
+    var keyWindow: Window? {
+        get { keyID.flatMap { live[$0]?.window } }
+        set { keyID = newValue.map(ObjectIdentifier.init) }
+    }
 
     /// The live windows, back to front.
     var backToFront: [Window] { order.backToFront.compactMap { live[$0]?.window } }
 
     /// Every live window, in no order.
-    var all: [Window] { live.values.compactMap(\.window) }
+    var all: [Window] { live.values.map(\.window) }
 
     /// A new window, behind the windows shown after it.
     mutating func add(_ w: Window) {
         let id = ObjectIdentifier(w)
-        live[id] = WeakWindow(window: w)
+        live[id] = UnretainedWindow(window: w)
         nextSequence += 1
         order.set(id, level: w.windowLevel.rawValue, sequence: nextSequence)
     }
 
-    /// A window that went away.
+    /// A window that went away (its deinit): from now on nothing here points at it.
     mutating func remove(_ id: ObjectIdentifier) {
         live[id] = nil
         order.remove(id)
+        if keyID == id { keyID = nil }
     }
 
     /// Places a window at its level: in front of its level when `toFront` (it was shown), else where it
@@ -54,7 +60,10 @@ struct WindowStack {
     }
 }
 
-/// A weak reference to a window, for the registry of live windows.
-struct WeakWindow {
-    weak var window: Window?
+/// A window in the registry of live windows, not retained, and not weak either: a weak reference gives
+/// the window a side table, and every retain and release of it on the frame path then takes the slow
+/// path. The window's deinit takes it out of the registry (`Application.unregister`), as a superview's
+/// deinit clears its subviews' `superviewStorage`.
+struct UnretainedWindow {
+    unowned(unsafe) let window: Window
 }

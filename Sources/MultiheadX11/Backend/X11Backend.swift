@@ -190,10 +190,17 @@ public final class X11Backend: DisplayBackend {
         guard let c = connection, !reportedLoss else { return }
         repeat {
             var changed = false
-            while !c.isLost, XPending(c.display) > 0 {
+            // While frames read the events, one read of the socket a frame: asking `XPending` again after
+            // the last event would read it once more (a system call) to find it empty, and what comes later,
+            // or waits in XCB's queue, is read by the next frame. Otherwise until `XPending` finds none: the
+            // read source never hears of events XCB queued while waiting for a reply.
+            var queued = XPending(c.display)
+            while !c.isLost, queued > 0 {
                 var e = XEvent()
                 XNextEvent(c.display, &e)
                 if handle(&e) { changed = true }
+                queued -= 1
+                if queued == 0, !c.isLost { queued = framesRead ? XEventsQueued(c.display, QueuedAlready) : XPending(c.display) }
             }
             if c.isLost { return lost(c) }
             // The frames' own errors first (a put the server refused fails the app); the rest are strays.
@@ -343,6 +350,9 @@ public final class X11Backend: DisplayBackend {
         sourceSuspended = suspended
         if suspended { source.suspend() } else { source.resume() }
     }
+
+    /// Forgets a window being deallocated: the presenter holds windows unretained.
+    public func windowDeallocated(_ id: ObjectIdentifier) { presenter?.forget(id) }
 
     /// While a frame clock runs, the application reads the events once a frame: the read source
     /// rests, so that a frame's completion event wakes no thread (with it, each event woke libdispatch's

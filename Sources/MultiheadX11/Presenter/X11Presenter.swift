@@ -11,7 +11,9 @@ import Multihead
 package final class X11Presenter {
     /// One model window's X window and pixels.
     package final class Entry {
-        weak var window: Multihead.Window?
+        /// Not retained, and not weak (a weak reference gives the window a side table, and each retain of
+        /// it on the frame path a slow one): the window's deinit ends the entry (`forget`) through the backend.
+        unowned(unsafe) var window: Multihead.Window?
         package let xid: UInt
         var geometry: (x: Int32, y: Int32, w: Int, h: Int)
         var mapped = false
@@ -92,6 +94,14 @@ package final class X11Presenter {
 
     /// The IDs of the shared memory segments in use.
     var sharedSegmentIDs: [Int32] { entries.values.compactMap { $0.buffer?.segmentID } }
+
+    /// A window is being deallocated: its X window and pixels go now, so that no entry points at it, and
+    /// a window made later at the same address gets an entry of its own.
+    func forget(_ id: ObjectIdentifier) {
+        guard let entry = entries[id] else { return }
+        entry.window = nil
+        destroy(id, entry)
+    }
 
     /// The model window an X window shows, if it is ours.
     func window(forXID xid: UInt) -> Multihead.Window? {
