@@ -42,8 +42,8 @@ public protocol DisplayBackend: AnyObject {
     /// The default does nothing.
     func frameClockChanged(isRunning: Bool)
     /// A window is being deallocated (its deinit): a backend that keeps windows unretained forgets this
-    /// one now, before any event could lead to it; its X window goes with the next complete scene, which
-    /// no longer lists it. The default does nothing.
+    /// one now, before any event could lead to it (the X11 backend destroys its X window then). The
+    /// default does nothing.
     func windowDeallocated(_ id: ObjectIdentifier)
 }
 

@@ -158,13 +158,10 @@ package final class X11Presenter {
         }
         // A partial scene lists only windows that changed: the others, and the order, stay as they are.
         guard scene.isComplete else { return endFrame(from: firstRequest, redrawn: redrawn) }
-        for (id, entry) in entries where !visible.contains(id) {
-            if entry.window == nil {
-                destroy(id, entry)
-            } else if entry.mapped {
-                XUnmapWindow(d, Window(entry.xid))
-                entry.mapped = false
-            }
+        // Hidden windows are unmapped; released ones are gone already (`forget`).
+        for (id, entry) in entries where !visible.contains(id) && entry.mapped {
+            XUnmapWindow(d, Window(entry.xid))
+            entry.mapped = false
         }
         if topToBottom != appliedOrder, !topToBottom.isEmpty {
             var order = topToBottom.map { Window($0) }
