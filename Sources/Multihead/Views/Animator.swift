@@ -195,7 +195,10 @@ final class Animator {
         // Most frames end nothing: no split then.
         var done: [Running] = []
         var anyDone = false
-        for r in running where r.view == nil || r.group.progress(at: t).done { anyDone = true }
+        for r in running where r.view == nil || r.group.progress(at: t).done {
+            anyDone = true
+            break
+        }
         if anyDone { (done, running) = split { $0.view == nil || $0.group.progress(at: t).done } }
         for r in running where r.property != .frame { r.view?.setNeedsDisplayOfExtent() }
         for r in done where r.property != .frame { r.view?.setNeedsDisplayOfExtent() }
@@ -252,7 +255,8 @@ final class Animator {
         prepared = false
     }
 
-    private func isClocked(_ app: Application) -> Bool {
+    /// Whether `app` is among the applications the animations clock.
+    private func clocks(_ app: Application) -> Bool {
         for c in clocked where c.application === app { return true }
         return false
     }
@@ -293,7 +297,7 @@ final class Animator {
         for r in running where !r.isClocked {
             guard let app = r.view?.window?.application else { continue }
             r.isClocked = true
-            if isClocked(app) { continue }
+            if clocks(app) { continue }
             clocked.append(ClockedApplication(application: app))
             app.frameClockStarted(by: self)
         }
