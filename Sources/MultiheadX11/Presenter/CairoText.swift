@@ -43,16 +43,68 @@ enum CairoText {
         return Rect(x: t.x_bearing, y: f.ascent + t.y_bearing, width: t.width, height: t.height)
     }
 
+    /// A line's advance, or its ink's right edge when a glyph reaches past it, from cairo's extents of the
+    /// whole line. `cairo_text_extents`.
+    static func lineWidth(of text: String, font: Font) -> Double {
+        selectForMeasuring(font)
+        var e = cairo_text_extents_t()
+        cairo.cairo_text_extents(context, text, &e)
+        return max(e.x_advance, e.x_bearing + e.width)
+    }
+
+    /// One printable ASCII character in a font, as `cairo_text_extents` measures it alone.
+    private struct Glyph {
+        var advance: Double
+        /// The ink's left edge and width from the pen; a width of 0: no ink (a space).
+        var bearing: Double, width: Double
+    }
+
+    /// Per font, the printable ASCII characters measured so far (index: the byte − 0x20). At most 16
+    /// fonts: a font size that animates makes a new font every frame, and must not grow the table for ever.
+    private static var asciiGlyphs: [Font: [Glyph?]] = [:]
+
+    /// The width of a line of printable ASCII, as `cairo_text_extents` would give it, from each character
+    /// measured once: cairo's toy API draws one glyph a byte, without kerning, each at the pen moved by the
+    /// advances before it, and a line's ink is the union of its glyphs' (cairo's metrics here are in 64ths
+    /// of a pixel, so the sums come out the same: `CairoTextTests` compares 10,000 lines). A clock's label
+    /// is measured every second; this spares cairo's conversion of the line to glyphs each time. Nil for
+    /// any other text.
+    static func asciiWidth(of text: String, font: Font) -> Double? {
+        for byte in text.utf8 where byte < 0x20 || byte > 0x7E { return nil }
+        var glyphs: [Glyph?]
+        if let known = asciiGlyphs[font] { glyphs = known } else { glyphs = Array(repeating: nil, count: 0x7F - 0x20) }
+        var added = false
+        var pen = 0.0, right = -Double.infinity
+        for byte in text.utf8 {
+            let i = Int(byte - 0x20)
+            let g: Glyph
+            if let measured = glyphs[i] {
+                g = measured
+            } else {
+                selectForMeasuring(font)
+                var e = cairo_text_extents_t()
+                cairo.cairo_text_extents(context, String(UnicodeScalar(byte)), &e)
+                g = Glyph(advance: e.x_advance, bearing: e.x_bearing, width: e.width)
+                glyphs[i] = g
+                added = true
+            }
+            if g.width > 0 { right = max(right, pen + g.bearing + g.width) }
+            pen += g.advance
+        }
+        if added {
+            if asciiGlyphs[font] == nil, asciiGlyphs.count >= 16 { asciiGlyphs.removeAll() }
+            asciiGlyphs[font] = glyphs
+        }
+        return max(pen, right)
+    }
+
     /// Measures with cairo: what `CairoCanvas.drawText` draws.
     struct Measurer: TextMeasuring {
         /// The advance, or the ink's right edge when a glyph reaches past it (an italic's overhang).
         /// `cairo_text_extents`.
         func width(of text: String, font: Font) -> Double {
             guard !text.isEmpty else { return 0 }
-            CairoText.selectForMeasuring(font)
-            var e = cairo_text_extents_t()
-            cairo.cairo_text_extents(CairoText.context, text, &e)
-            return max(e.x_advance, e.x_bearing + e.width)
+            return CairoText.asciiWidth(of: text, font: font) ?? CairoText.lineWidth(of: text, font: font)
         }
 
         /// The font's ascent plus descent, and its ascent. `cairo_font_extents`.
