@@ -64,9 +64,12 @@ struct BackgroundFillTests {
         w.addSubview(label)
         let whole = OffscreenRenderer.render(w, scale: 1, area: nil, storesSolidFills: true)
         var before = CairoCanvas.storedFills
+        let clipsBefore = CairoCanvas.cairoClips
         let damage = OffscreenRenderer.render(w, scale: 1, area: label.frame, storesSolidFills: true)
-        // One fill: the label's (the window's, under it, was the second).
+        // One fill: the label's (the window's, under it, was the second). One clip reaches cairo, the
+        // damage's: the label's bounds around it change nothing.
         #expect(CairoCanvas.storedFills - before == 1)
+        #expect(CairoCanvas.cairoClips - clipsBefore == 1)
         let differing = (100..<140).reduce(0) { n, y in n + (100..<300).filter { pixel(damage, $0, y) != pixel(whole, $0, y) }.count }
         #expect(differing == 0, "\(differing) of the label's 8000 pixels differ from the whole window's")
         // A damage reaching past the label: the window is drawn, then the label.

@@ -35,6 +35,13 @@ struct DeviceState: Equatable {
         clip = current.intersection(box)
     }
 
+    /// Whether clipping to `rect` leaves the clip as it is: a whole-pixel rectangle around a whole-pixel
+    /// clip (a view's bounds around a damage inside it).
+    func keepsClip(_ rect: Rect) -> Bool {
+        guard let clip, let b = box(of: rect) else { return false }
+        return b.x0 <= clip.x0 && b.y0 <= clip.y0 && b.x1 >= clip.x1 && b.y1 >= clip.y1
+    }
+
     /// The pixels a fill of `rect` covers within the clip, when it covers whole pixels only; nil when it
     /// would blend an edge (cairo must draw it).
     func pixels(of rect: Rect) -> PixelBox? {
