@@ -104,7 +104,8 @@ enum CairoText {
         /// `cairo_text_extents`.
         func width(of text: String, font: Font) -> Double {
             guard !text.isEmpty else { return 0 }
-            return CairoText.asciiWidth(of: text, font: font) ?? CairoText.lineWidth(of: text, font: font)
+            if let w = CairoText.asciiWidth(of: text, font: font) { return w }
+            return CairoText.lineWidth(of: text, font: font)
         }
 
         /// The font's ascent plus descent, and its ascent. `cairo_font_extents`.
