@@ -10,6 +10,9 @@ struct PixelBox: Equatable {
     func intersection(_ o: PixelBox) -> PixelBox {
         PixelBox(x0: max(x0, o.x0), y0: max(y0, o.y0), x1: min(x1, o.x1), y1: min(y1, o.y1))
     }
+
+    /// Whether every pixel of `o` is in this box.
+    func contains(_ o: PixelBox) -> Bool { x0 <= o.x0 && y0 <= o.y0 && x1 >= o.x1 && y1 >= o.y1 }
 }
 
 /// What a canvas's cairo context does to coordinates (a uniform scale, then a translation: all views
@@ -39,7 +42,7 @@ struct DeviceState: Equatable {
     /// clip (a view's bounds around a damage inside it).
     func keepsClip(_ rect: Rect) -> Bool {
         guard let clip, let b = box(of: rect) else { return false }
-        return b.x0 <= clip.x0 && b.y0 <= clip.y0 && b.x1 >= clip.x1 && b.y1 >= clip.y1
+        return b.contains(clip)
     }
 
     /// The pixels a fill of `rect` covers within the clip, when it covers whole pixels only; nil when it
@@ -66,7 +69,7 @@ struct DeviceState: Equatable {
         guard let clip, !clip.isEmpty, rect.width > 2 * margin, rect.height > 2 * margin,
               let box = centres(of: Rect(x: rect.minX + margin, y: rect.minY + margin,
                                          width: rect.width - 2 * margin, height: rect.height - 2 * margin)) else { return false }
-        return box.x0 <= clip.x0 && box.y0 <= clip.y0 && box.x1 >= clip.x1 && box.y1 >= clip.y1
+        return box.contains(clip)
     }
 
     /// `rect` in pixels, if its edges fall on pixel boundaries.
