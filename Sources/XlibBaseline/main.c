@@ -409,7 +409,8 @@ static int label(int w, int h, int iters, int rx, int ry, int rw, int rh) {
 
 /* A 100×100 square crossing a w×h window in `n` frames at 60 Hz (clock_nanosleep to each frame's time):
  * each frame fills where it was with the background and where it is with its colour, pushes the union of
- * the two, XSyncs. Prints the process's CPU time per frame. */
+ * the two, XSyncs. Prints "ready" once set up, reads frame 0's time from stdin, and prints the process's
+ * CPU time per frame. */
 static void fill_rect(XImage *img, int x0, int y0, int w, int h, unsigned int c) {
     unsigned int *p = (unsigned int *)img->data;
     int stride = img->bytes_per_line / 4;
@@ -431,8 +432,18 @@ static int animate(int w, int h, int n) {
     fill_rect(f.img, x, y, 100, 100, 0x0000FF);
     XShmPutImage(f.d, f.win, f.gc, f.img, 0, 0, 0, 0, w, h, False);
     XSync(f.d, False);
+    /* Set up. The caller answers with the CLOCK_MONOTONIC nanosecond of this loop's frame 0 (its own
+     * animation runs half a frame apart, in the same seconds); none (end of input) starts now. */
+    printf("ready\n");
+    fflush(stdout);
     struct timespec next;
     clock_gettime(CLOCK_MONOTONIC, &next);
+    long long start_ns;
+    if (scanf("%lld", &start_ns) == 1 && start_ns > 0) {
+        next.tv_sec = start_ns / 1000000000;
+        next.tv_nsec = start_ns % 1000000000;
+        clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
+    }
     double start = cpu_us();
     for (int i = 1; i <= n; i++) {
         next.tv_nsec += 16666667;

@@ -18,28 +18,66 @@ func micros(_ body: () throws -> Void) rethrows -> Double {
     return Double(d.components.seconds) * 1e6 + Double(d.components.attoseconds) / 1e12
 }
 
-/// The C baseline's path: beside this program.
+/// The C baseline's path: `MULTIHEAD_BASELINE` (Scripts/bench builds it apart, with the usual flags), or
+/// beside this program.
 func baselinePath() -> String {
-    URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("XlibBaseline").path
+    if let path = ProcessInfo.processInfo.environment["MULTIHEAD_BASELINE"] { return path }
+    return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("XlibBaseline").path
 }
 
 /// Runs the C baseline and returns its median in µs.
 @MainActor
 func baseline(_ args: [String], environment: [String: String] = [:]) throws -> Double {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: baselinePath())
-    p.arguments = args
-    p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    let out = Pipe()
-    p.standardOutput = out
-    try p.run()
-    let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    p.waitUntilExit()
-    guard let field = text.split(separator: " ").first(where: { $0.hasPrefix("median_us=") }),
-          let v = Double(field.dropFirst("median_us=".count).trimmingCharacters(in: .whitespacesAndNewlines)) else {
-        throw VirtualServerError.didNotStart(binary: "XlibBaseline", log: text)
+    try RunningBaseline(args, environment: environment).median()
+}
+
+/// The C baseline running beside the Swift side: started, its set-up awaited (`ready`), told when to
+/// begin (`begin(atNanoseconds:)`), its figure read once it ends.
+final class RunningBaseline {
+    private let process = Process()
+    private let out = Pipe()
+    private let input = Pipe()
+
+    init(_ args: [String], environment: [String: String] = [:]) throws {
+        process.executableURL = URL(fileURLWithPath: baselinePath())
+        process.arguments = args
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.standardOutput = out
+        process.standardInput = input
+        try process.run()
     }
-    return v
+
+    /// Tells a baseline that asks (`animate`) the `CLOCK_MONOTONIC` time of its frame 0.
+    func begin(atNanoseconds t: UInt64) throws {
+        try input.fileHandleForWriting.write(contentsOf: Array("\(t)\n".utf8))
+        try input.fileHandleForWriting.close()
+    }
+
+    /// Blocks until the baseline prints its first line (`ready` once it is set up), read byte by byte so
+    /// that nothing after it is taken from the pipe.
+    func waitUntilReady() throws {
+        var line: [UInt8] = []
+        while true {
+            guard let byte = try out.fileHandleForReading.read(upToCount: 1)?.first else {
+                throw VirtualServerError.didNotStart(binary: "XlibBaseline", log: String(decoding: line, as: UTF8.self))
+            }
+            if byte == UInt8(ascii: "\n") { return }
+            line.append(byte)
+        }
+    }
+
+    /// Waits for the baseline to end and returns its `median_us`.
+    func median() throws -> Double {
+        // A baseline still waiting for its start begins now.
+        try? input.fileHandleForWriting.close()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard let field = text.split(whereSeparator: { $0 == " " || $0 == "\n" }).first(where: { $0.hasPrefix("median_us=") }),
+              let v = Double(field.dropFirst("median_us=".count)) else {
+            throw VirtualServerError.didNotStart(binary: "XlibBaseline", log: text)
+        }
+        return v
+    }
 }
 
 @MainActor
