@@ -122,7 +122,10 @@ extension Application {
     /// Asks for a flush because one window's pixels, layout or place changed: the next scene may list
     /// only the windows that did.
     func windowNeedsFlush(_ w: Window) {
-        if !loop.sceneNeedsAll, loop.changedIDs.insert(ObjectIdentifier(w)).inserted { loop.changedWindows.append(w) }
+        if !loop.sceneNeedsAll, !w.isListedForFlush {
+            w.isListedForFlush = true
+            loop.changedWindows.append(w)
+        }
         scheduleFlush()
     }
 
@@ -147,30 +150,40 @@ extension Application {
         loop.needsFlush = false
         // Taken before layout: what layout asks for again belongs to the next flush.
         let needsAll = loop.sceneNeedsAll || !backend.acceptsPartialScenes
-        let changed = loop.changedWindows
+        // The list is taken whole (what layout adds goes to a new one) and its buffer given back after.
+        var changed: [Window] = []
+        swap(&changed, &loop.changedWindows)
+        for w in changed { w.isListedForFlush = false }
         loop.sceneNeedsAll = false
-        loop.changedWindows.removeAll(keepingCapacity: true)
-        loop.changedIDs.removeAll(keepingCapacity: true)
-        let scene: Scene
+        var windows: [PresentedWindow] = []
+        swap(&windows, &loop.sceneBuffer)
         if needsAll {
             layoutVisibleWindows()
-            scene = currentScene()
+            windows = currentScene().windows
         } else {
             // Only what changed: a frame of one window among a hundred costs one window.
             // Loops, not filter and map: a main-actor closure given to the standard library checks the
             // executor at each call, a frame's most frequent cost after the pixels.
-            var visible: [Window] = []
-            for w in changed where !w.isHidden { visible.append(w) }
-            layout(visible)
-            var windows: [PresentedWindow] = []
-            windows.reserveCapacity(visible.count)
-            for w in visible { windows.append(presented(w)) }
-            scene = Scene(windows: windows, isComplete: false)
+            var visible = 0
+            for i in changed.indices where !changed[i].isHidden {
+                changed.swapAt(i, visible)
+                visible += 1
+            }
+            changed.removeLast(changed.count - visible)
+            layout(changed)
+            for w in changed { windows.append(presented(w)) }
         }
-        backend.present(scene)
+        backend.present(Scene(windows: windows, isComplete: needsAll))
         Animator.shared.frameDrawn()
         // A window drawn again is drawn whole: its views' marks go with its own. Hidden windows keep their
         // marks: they are drawn when shown again.
-        for item in scene.windows where item.needsDisplay { item.window.clearNeedsDisplayInSubtree() }
+        for item in windows where item.needsDisplay { item.window.clearNeedsDisplayInSubtree() }
+        // Both buffers back for the next flush, empty: no frame allocates an array.
+        windows.removeAll(keepingCapacity: true)
+        loop.sceneBuffer = windows
+        if loop.changedWindows.isEmpty {
+            changed.removeAll(keepingCapacity: true)
+            loop.changedWindows = changed
+        }
     }
 }

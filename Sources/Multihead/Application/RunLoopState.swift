@@ -15,9 +15,11 @@ struct RunLoopState {
     var flushScheduled = false
     /// Whether the next scene must list every visible window (a change not tied to one window's pixels).
     var sceneNeedsAll = true
-    /// The windows whose pixels changed since the last flush, when only they did (each once).
+    /// The windows whose pixels changed since the last flush, when only they did (each once: a window in
+    /// it is marked `isListedForFlush`, no set is hashed at each change).
     var changedWindows: [Window] = []
-    var changedIDs: Set<ObjectIdentifier> = []
+    /// The buffer of the last flush's scene, kept for the next one (a frame allocates no array).
+    var sceneBuffer: [PresentedWindow] = []
     /// The frame clocks running for this application (the animator, display links): while any runs, the
     /// backend's events are read at the start of each frame.
     var frameClocks: Set<ObjectIdentifier> = []

@@ -215,7 +215,8 @@ final class Animator {
         for r in done { if r.view == nil { released.append(r) } else { completed.append(r) } }
         end(released, finished: false)
         end(completed, finished: true)
-        for c in clocked { if let app = c.application { app.endFrame() } }
+        // By index: a copy of each record would copy its weak reference.
+        for i in clocked.indices { if let app = clocked[i].application { app.endFrame() } }
         if running.isEmpty { stopTimer() }
     }
 
@@ -257,7 +258,7 @@ final class Animator {
 
     /// Whether `app` is among the applications the animations clock.
     private func clocks(_ app: Application) -> Bool {
-        for c in clocked where c.application === app { return true }
+        for i in clocked.indices where clocked[i].application === app { return true }
         return false
     }
 
@@ -302,8 +303,8 @@ final class Animator {
             app.frameClockStarted(by: self)
         }
         // Events first: a touch that moves or ends an animation does so in this frame.
-        for c in clocked {
-            guard let app = c.application else { continue }
+        for i in clocked.indices {
+            guard let app = clocked[i].application else { continue }
             app.beginFrame()
             app.handleFrameEvents()
         }

@@ -164,6 +164,10 @@ open class Window: View {
     /// nothing.
     @exclusivity(unchecked) private(set) var damage: Rect?
 
+    /// Whether the application's list of windows changed since the last flush holds this one: the mark
+    /// that keeps it there once, set and cleared only by that list's owner (`windowNeedsFlush`, `flush`).
+    @exclusivity(unchecked) var isListedForFlush = false
+
     /// Adds a rectangle to what must be drawn again, and asks for a flush.
     func addDamage(_ r: Rect) {
         if let clipped = r.intersection(Rect(origin: .zero, size: frameStorage.size)), !clipped.isEmpty {

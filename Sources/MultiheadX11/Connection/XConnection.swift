@@ -119,6 +119,8 @@ package final class XConnection {
     /// Takes the recorded X errors of this connection's requests in `[start, end)` (answered already: the
     /// caller synced), oldest first.
     func takeErrors(from start: UInt, to end: UInt) -> [XErrorRecord] {
+        // A frame's usual case: no error at all, and no array made to say so.
+        guard !XErrorTrap.records.isEmpty else { return [] }
         let mine = XErrorTrap.key(display)
         var taken: [XErrorRecord] = []
         XErrorTrap.records.removeAll { r in
@@ -136,6 +138,7 @@ package final class XConnection {
     /// the resource IDs they named, so that the caller can re-sync what they were about.
     @discardableResult
     package func drainStrayErrors() -> [UInt] {
+        guard !XErrorTrap.records.isEmpty else { return [] }
         let mine = XErrorTrap.key(display)
         var resources: [UInt] = []
         XErrorTrap.records.removeAll { r in

@@ -16,21 +16,22 @@ public enum MainLoop {
     /// `_dispatch_get_main_queue_handle_4CF`, `ppoll`, `_dispatch_main_queue_callback_4CF`
     public static func run() -> Never {
         precondition(Thread.isMainThread, "MainLoop.run() must be called on the main thread")
-        let timers = MainActor.assumeIsolated {
-            let timers = MainLoopTimers()
-            FrameTimers.scheduler = timers
-            return timers
-        }
+        // Checked once, not at every turn: each check asked the concurrency runtime for the executor,
+        // and a closure context was allocated for it.
+        MainActor.assumeIsolated { loop() }
+    }
+
+    @MainActor
+    private static func loop() -> Never {
+        let timers = MainLoopTimers()
+        FrameTimers.scheduler = timers
         // Made here, on first use: work queued before it poked nothing, so the first turn drains anyway.
         let handle = _dispatch_get_main_queue_handle_4CF()
         var poked = true
         while true {
             if poked { _dispatch_main_queue_callback_4CF(nil) }
-            let deadline = MainActor.assumeIsolated {
-                timers.fireDue(now: FrameTimers.now())
-                return timers.nextDeadline
-            }
-            poked = wait(on: handle, until: deadline)
+            timers.fireDue(now: FrameTimers.now())
+            poked = wait(on: handle, until: timers.nextDeadline)
         }
     }
 

@@ -19,7 +19,20 @@ final class CairoCanvas: GraphicsContext {
         // Whole 32-bit pixels only (a depth-16 surface goes through cairo).
         self.storesSolidFills = storesSolidFills && (format == CAIRO_FORMAT_RGB24 || format == CAIRO_FORMAT_ARGB32) && width > 0 && height > 0
         device = DeviceState(clip: PixelBox(x0: 0, y0: 0, x1: width, y1: height))
+        // An image surface's memory and rows stay where they are for its life: asked once.
+        pixels = cairo.cairo_image_surface_get_data(surface)
+        stride = Int(cairo.cairo_image_surface_get_stride(surface))
     }
+
+    /// The surface's pixels and the bytes a row, for stored fills.
+    private let pixels: UnsafeMutablePointer<UInt8>?
+    private let stride: Int
+    /// Whether cairo may have drawn since its surface was last flushed: a store flushes it first, and only
+    /// then (a frame of stored fills calls cairo not at all).
+    @exclusivity(unchecked) private var cairoMayHaveDrawn = true
+    /// Pixels stored since cairo was last told (`cairo_surface_mark_dirty_rectangle`): it is told before
+    /// it draws again, the only time it could use what it knew of them.
+    @exclusivity(unchecked) private var storedUntold: PixelBox?
 
     /// Fills stored straight into pixels so far: what tests check the shortcut was taken by.
     static var storedFills = 0
@@ -48,8 +61,13 @@ final class CairoCanvas: GraphicsContext {
 
     isolated deinit { cairo.cairo_destroy(cr) }
 
-    /// Makes what was drawn readable by others (the X server, a PNG writer). `cairo_surface_flush`.
-    func flush() { cairo.cairo_surface_flush(surface) }
+    /// Makes what was drawn readable by others (the X server, a PNG writer): cairo's drawing is finished
+    /// (stored fills are in memory already). `cairo_surface_flush`.
+    func flush() {
+        guard cairoMayHaveDrawn else { return }
+        cairo.cairo_surface_flush(surface)
+        cairoMayHaveDrawn = false
+    }
 
     /// Draws everything after this `factor` times larger: points to pixels.
     func scale(by factor: Double) {
@@ -93,8 +111,19 @@ final class CairoCanvas: GraphicsContext {
         journal.append(.clip(rect))
     }
 
-    /// Gives cairo the state changes it has not had: before anything cairo itself draws.
-    /// `cairo_save`, `cairo_scale`, `cairo_translate`, `cairo_rectangle`, `cairo_clip`.
+    /// Before anything cairo itself draws: tells it of the pixels stored since it last heard, and gives it
+    /// the state changes it has not had (`applyJournal`). `cairo_surface_mark_dirty_rectangle`.
+    private func beforeCairoDraws() {
+        if let box = storedUntold {
+            cairo.cairo_surface_mark_dirty_rectangle(surface, Int32(box.x0), Int32(box.y0), Int32(box.x1 - box.x0), Int32(box.y1 - box.y0))
+            storedUntold = nil
+        }
+        cairoMayHaveDrawn = true
+        applyJournal()
+    }
+
+    /// Gives cairo the state changes it has not had. `cairo_save`, `cairo_scale`, `cairo_translate`,
+    /// `cairo_rectangle`, `cairo_clip`.
     private func applyJournal() {
         guard !journal.isEmpty else { return }
         for change in journal {
@@ -114,13 +143,13 @@ final class CairoCanvas: GraphicsContext {
     }
 
     func beginTransparencyLayer(alpha: Double) {
-        applyJournal()
+        beforeCairoDraws()
         cairo.cairo_push_group(cr)
         layerAlphas.append(alpha)
     }
 
     func endTransparencyLayer() {
-        applyJournal()
+        beforeCairoDraws()
         cairo.cairo_pop_group_to_source(cr)
         cairo.cairo_paint_with_alpha(cr, layerAlphas.popLast() ?? 1)
     }
@@ -133,7 +162,7 @@ final class CairoCanvas: GraphicsContext {
         if stores(color), let box = device.pixels(of: rect) {
             return store(SolidPixel.rgb24(color), in: box)
         }
-        applyJournal()
+        beforeCairoDraws()
         cairo.cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha)
         cairo.cairo_rectangle(cr, rect.minX, rect.minY, rect.width, rect.height)
         cairo.cairo_fill(cr)
@@ -146,7 +175,7 @@ final class CairoCanvas: GraphicsContext {
             return store(SolidPixel.rgb24(color), in: clip.intersection(box))
         }
         // The same pixels through cairo: a rectangle on pixel boundaries blends no edge.
-        applyJournal()
+        beforeCairoDraws()
         cairo.cairo_save(cr)
         cairo.cairo_identity_matrix(cr)
         cairo.cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha)
@@ -164,7 +193,7 @@ final class CairoCanvas: GraphicsContext {
     }
 
     func drawText(_ text: String, at point: Point, font: Font, color: Color) {
-        applyJournal()
+        beforeCairoDraws()
         CairoText.select(font, on: cr)
         var extents = cairo_font_extents_t()
         cairo.cairo_font_extents(cr, &extents)
@@ -178,25 +207,28 @@ final class CairoCanvas: GraphicsContext {
         storesSolidFills && layerAlphas.isEmpty && color.alpha >= 1
     }
 
-    /// Stores `pixel` in every pixel of `box` (within the surface and the clip), telling cairo.
-    /// `cairo_surface_flush`, `cairo_surface_mark_dirty_rectangle`.
+    /// Stores `pixel` in every pixel of `box` (within the surface and the clip); cairo hears of it before
+    /// it draws next. `cairo_surface_flush` when cairo drew since its last flush.
     private func store(_ pixel: UInt32, in box: PixelBox) {
         Self.storedFills += 1
-        guard !box.isEmpty, let data = cairo.cairo_image_surface_get_data(surface) else { return }
-        cairo.cairo_surface_flush(surface)
-        let stride = Int(cairo.cairo_image_surface_get_stride(surface))
+        guard !box.isEmpty, let data = pixels else { return }
+        flush()
         let width = box.x1 - box.x0
         // glibc's wmemset stores 32-bit values with SIMD (wchar_t is 32 bits on Linux); a Swift loop did not.
         for y in box.y0..<box.y1 {
             let row = UnsafeMutableRawPointer(data + y * stride + box.x0 * 4).bindMemory(to: wchar_t.self, capacity: width)
             _ = wmemset(row, wchar_t(bitPattern: pixel), width)
         }
-        cairo.cairo_surface_mark_dirty_rectangle(surface, Int32(box.x0), Int32(box.y0), Int32(width), Int32(box.y1 - box.y0))
+        if let told = storedUntold {
+            storedUntold = PixelBox(x0: min(told.x0, box.x0), y0: min(told.y0, box.y0), x1: max(told.x1, box.x1), y1: max(told.y1, box.y1))
+        } else {
+            storedUntold = box
+        }
     }
 
     /// Fills everything with opaque black: a window's pixels start black, as X windows have no alpha.
     func clearToBlack() {
-        applyJournal()
+        beforeCairoDraws()
         cairo.cairo_save(cr)
         cairo.cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
         cairo.cairo_set_source_rgb(cr, 0, 0, 0)

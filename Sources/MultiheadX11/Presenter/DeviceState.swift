@@ -55,7 +55,7 @@ struct DeviceState: Equatable {
     /// The pixels whose centres lie in `rect` (each edge moved to the nearest pixel boundary, a half up),
     /// before the clip; nil for geometry that is not finite or is out of range.
     func centres(of rect: Rect) -> PixelBox? {
-        func edge(_ v: Double) -> Int? { Self.pixel((v - 0.5).rounded(.up)) }
+        func edge(_ v: Double) -> Int? { Self.pixel(Rounding.up(v - 0.5)) }
         guard let x0 = edge(rect.minX * scale + dx), let y0 = edge(rect.minY * scale + dy),
               let x1 = edge(rect.maxX * scale + dx), let y1 = edge(rect.maxY * scale + dy) else { return nil }
         return PixelBox(x0: x0, y0: y0, x1: x1, y1: y1)
@@ -82,8 +82,10 @@ struct DeviceState: Equatable {
 
     /// `v` as a pixel boundary, if it is one (beyond ±2^30 the conversion could trap; cairo handles those).
     private static func pixel(_ v: Double) -> Int? {
-        guard v.isFinite, v == v.rounded(), abs(v) < 1_073_741_824 else { return nil }
-        return Int(v)
+        guard v.isFinite, abs(v) < 1_073_741_824 else { return nil }
+        // Whole when converting back gives it again (no libm call to round it).
+        let i = Int(v)
+        return Double(i) == v ? i : nil
     }
 }
 
@@ -93,10 +95,11 @@ struct DeviceState: Equatable {
 @MainActor
 enum SolidPixel {
     static func rgb24(_ color: Color) -> UInt32 {
-        0xFF00_0000 | channel(color.red) << 16 | channel(color.green) << 8 | channel(color.blue)
+        let up = roundsHalfUp
+        return 0xFF00_0000 | channel(color.red, up) << 16 | channel(color.green, up) << 8 | channel(color.blue, up)
     }
 
-    private static func channel(_ d: Double) -> UInt32 {
+    private static func channel(_ d: Double, _ roundsHalfUp: Bool) -> UInt32 {
         let v = d.isNaN ? 0 : min(1, max(0, d))
         guard roundsHalfUp else {
             var i = UInt32(v * 65536)

@@ -31,7 +31,11 @@ final class PixelBuffer {
     /// The shared segment's ID, if shared.
     var segmentID: Int32? { shm?.pointee.shmid }
     /// The server's name for the shared segment (what its completion events carry), if shared.
-    var segment: UInt? { shm.map { UInt($0.pointee.shmseg) } }
+    var segment: UInt? {
+        // No Optional.map: read at each completion event, and a main-actor closure checks the executor.
+        guard let shm else { return nil }
+        return UInt(shm.pointee.shmseg)
+    }
     /// Puts of the shared pixels the server has not finished reading (it says so with one completion event
     /// each): cairo must not draw into the buffer until this is 0.
     var unreadPuts = 0
@@ -158,8 +162,8 @@ struct PixelRect: Equatable {
     /// The pixels a rectangle of points covers at `scale` (rounded outwards).
     init(covering r: Rect, scale: Double) {
         let s = scale.isFinite && scale > 0 ? scale : 1
-        let x0 = (r.minX * s).rounded(.down), y0 = (r.minY * s).rounded(.down)
-        let x1 = (r.maxX * s).rounded(.up), y1 = (r.maxY * s).rounded(.up)
+        let x0 = Rounding.down(r.minX * s), y0 = Rounding.down(r.minY * s)
+        let x1 = Rounding.up(r.maxX * s), y1 = Rounding.up(r.maxY * s)
         func int(_ v: Double) -> Int { v.isFinite ? Int(max(-1e9, min(1e9, v))) : 0 }
         self.init(x: int(x0), y: int(y0), width: int(x1 - x0), height: int(y1 - y0))
     }

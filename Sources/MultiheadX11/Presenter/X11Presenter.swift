@@ -14,6 +14,8 @@ package final class X11Presenter {
         /// Not retained, and not weak (a weak reference gives the window a side table, and each retain of
         /// it on the frame path a slow one): the window's deinit ends the entry (`forget`) through the backend.
         unowned(unsafe) var window: Multihead.Window?
+        /// The window's identity, the key of `entries`.
+        let windowID: ObjectIdentifier
         package let xid: UInt
         var geometry: (x: Int32, y: Int32, w: Int, h: Int)
         var mapped = false
@@ -21,6 +23,7 @@ package final class X11Presenter {
         var drawnBrightness: Double = 1
         init(window: Multihead.Window, xid: UInt, geometry: (Int32, Int32, Int, Int)) {
             self.window = window
+            windowID = ObjectIdentifier(window)
             self.xid = xid
             self.geometry = geometry
         }
@@ -40,6 +43,9 @@ package final class X11Presenter {
     /// One colormap for every window of this presenter (they share the visual), freed at teardown.
     private let colormap: Colormap
     package private(set) var entries: [ObjectIdentifier: Entry] = [:]
+    /// The entry a scene named last: an animation's frames name the same window each time, and finding it
+    /// here hashes nothing. Cleared with its entry.
+    private var lastEntry: Entry?
     private var byXID: [UInt: ObjectIdentifier] = [:]
     private var appliedOrder: [UInt] = []
     private var pendingFocus: ObjectIdentifier??
@@ -47,6 +53,8 @@ package final class X11Presenter {
     private let completionType: Int32?
     /// Shared segments → the buffers they are, for completion events.
     private var bySegment: [UInt: PixelBuffer] = [:]
+    /// The buffer the last completion event named (the next one most often names it too). Cleared with it.
+    private var lastCompleted: PixelBuffer?
     /// Request ranges of frames sent and not yet checked for X errors: no frame waits for the server, so
     /// a frame's errors are claimed once the server is known to have processed its requests. Unchecked
     /// exclusivity: main-actor state changed in single statements, read twice a frame.
@@ -129,6 +137,7 @@ package final class X11Presenter {
         var visible = Set<ObjectIdentifier>()
         var redrawn = 0
         pushed = 0
+        // The order, for a complete scene only (a partial one makes no array).
         var topToBottom: [UInt] = []
         lastSceneCount = scene.windows.count
         for item in scene.windows.reversed() {
@@ -136,8 +145,9 @@ package final class X11Presenter {
             // Only a complete scene says which windows are gone: a partial one makes no set.
             if scene.isComplete { visible.insert(id) }
             let g = geometry(item.frameOnDesktop)
-            let entry = entries[id] ?? create(item.window, g)
+            let entry = lastEntry?.windowID == id ? lastEntry : entries[id] ?? create(item.window, g)
             guard let entry else { continue }
+            lastEntry = entry
             // A new buffer, a new size or a new dimming: all of it; else only the damage.
             var whole = entry.buffer == nil || entry.drawnBrightness != item.softwareBrightness
             if entry.geometry != g {
@@ -154,7 +164,7 @@ package final class X11Presenter {
                 // The first push: once, after the map.
                 pushed += entry.buffer?.put(to: entry.xid, gc: gc) ?? 0
             }
-            topToBottom.append(entry.xid)
+            if scene.isComplete { topToBottom.append(entry.xid) }
         }
         // A partial scene lists only windows that changed: the others, and the order, stay as they are.
         guard scene.isComplete else { return endFrame(from: firstRequest, redrawn: redrawn) }
@@ -193,7 +203,10 @@ package final class X11Presenter {
     func handleCompletion(_ e: inout XEvent) -> Bool {
         guard let completionType, e.type == completionType else { return false }
         // A dropped buffer's late completions name a segment no longer ours.
-        if let b = bySegment[Self.segment(ofCompletion: &e)], b.unreadPuts > 0 { b.unreadPuts -= 1 }
+        let segment = Self.segment(ofCompletion: &e)
+        let buffer = lastCompleted?.segment == segment ? lastCompleted : bySegment[segment]
+        lastCompleted = buffer
+        if let b = buffer, b.unreadPuts > 0 { b.unreadPuts -= 1 }
         return true
     }
 
@@ -248,7 +261,8 @@ package final class X11Presenter {
         var errors: [XErrorRecord] = []
         while let r = uncheckedFrames.first, r.lowerBound <= processed {
             let upTo = min(r.upperBound, processed + 1)
-            errors += connection.takeErrors(from: r.lowerBound, to: upTo)
+            let taken = connection.takeErrors(from: r.lowerBound, to: upTo)
+            if !taken.isEmpty { errors += taken }
             // A frame the server is still processing: its rest waits for the next claim.
             guard upTo == r.upperBound else {
                 uncheckedFrames[0] = upTo..<r.upperBound
@@ -276,7 +290,7 @@ package final class X11Presenter {
     func geometry(_ r: Rect) -> (x: Int32, y: Int32, w: Int, h: Int) {
         let d = connection.display, s = mh_default_screen(d)
         let maxW = Double(min(32767, max(1, mh_display_width(d, s)))), maxH = Double(min(32767, max(1, mh_display_height(d, s))))
-        func clamp(_ v: Double, _ lo: Double, _ hi: Double) -> Double { v.isFinite ? min(hi, max(lo, v.rounded())) : lo }
+        func clamp(_ v: Double, _ lo: Double, _ hi: Double) -> Double { v.isFinite ? min(hi, max(lo, Rounding.nearest(v))) : lo }
         return (Int32(clamp(r.minX, -32768, 32767)), Int32(clamp(r.minY, -32768, 32767)),
                 Int(clamp(r.width, 1, maxW)), Int(clamp(r.height, 1, maxH)))
     }
@@ -320,6 +334,7 @@ package final class X11Presenter {
 
     private func dropBuffer(_ entry: Entry) {
         if let segment = entry.buffer?.segment { bySegment[segment] = nil }
+        if lastCompleted === entry.buffer { lastCompleted = nil }
         entry.buffer?.release(connectionAlive: !connection.isLost)
         entry.buffer = nil
     }
@@ -328,6 +343,7 @@ package final class X11Presenter {
         dropBuffer(entry)
         if !connection.isLost { XDestroyWindow(connection.display, Window(entry.xid)) }
         entries[id] = nil
+        if lastEntry === entry { lastEntry = nil }
         byXID[entry.xid] = nil
     }
 
@@ -360,6 +376,7 @@ package final class X11Presenter {
         guard let id = byXID[xid], let e = entries[id] else { return nil }
         dropBuffer(e)
         entries[id] = nil
+        if lastEntry === e { lastEntry = nil }
         byXID[xid] = nil
         appliedOrder.removeAll { $0 == xid }
         return e.window
