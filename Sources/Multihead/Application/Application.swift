@@ -17,7 +17,7 @@ public final class Application: Responder {
     nonisolated public static let logger = Logger(label: "multihead")
 
     /// The backend that reports screens and shows windows.
-    public private(set) var backend: any DisplayBackend
+    @exclusivity(unchecked) public private(set) var backend: any DisplayBackend
     /// The connected screens, main first, then by (y, x).
     public internal(set) var screens: [Screen] = []
     /// Receives the application's lifecycle events.
@@ -32,7 +32,7 @@ public final class Application: Responder {
     /// and written several times on every change of a view.
     @exclusivity(unchecked) var loop = RunLoopState()
     /// The windows, their order and the key window.
-    var stack = WindowStack()
+    @exclusivity(unchecked) var stack = WindowStack()
     /// The touches and presses in progress, and where each goes.
     var tracking = InputTracking()
     let screenListeners = EventRegistry<ScreenEvent>()

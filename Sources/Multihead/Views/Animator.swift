@@ -34,9 +34,9 @@ final class Animator {
     final class Group {
         let duration: Double, delay: Double, options: AnimationOptions
         let completion: ((Bool) -> Void)?
-        var start = 0.0
-        var running = 0
-        var finished = true
+        @exclusivity(unchecked) var start = 0.0
+        @exclusivity(unchecked) var running = 0
+        @exclusivity(unchecked) var finished = true
 
         init(duration: Double, delay: Double, options: AnimationOptions, completion: ((Bool) -> Void)?) {
             self.duration = duration
@@ -77,9 +77,9 @@ final class Animator {
         let from: Value, to: Value
         let group: Group
         /// A frame animation's rectangle drawn last, in its window's coordinates: damaged when it moves on.
-        var drawn: Rect?
+        @exclusivity(unchecked) var drawn: Rect?
         /// Whether its window's application is among the clocked ones (found once, not every frame).
-        var isClocked = false
+        @exclusivity(unchecked) var isClocked = false
 
         init(view: View, property: Property, from: Value, to: Value, group: Group, drawn: Rect?) {
             self.view = view
@@ -94,21 +94,21 @@ final class Animator {
 
     /// Unchecked exclusivity: main-actor state whose changes call nothing back, read on every view drawn.
     @exclusivity(unchecked) private var running: [Running] = []
-    private var stack: [Group] = []
-    private var suppressed = 0
-    private var timer: (any FrameTimer)?
+    @exclusivity(unchecked) private var stack: [Group] = []
+    @exclusivity(unchecked) private var suppressed = 0
+    @exclusivity(unchecked) private var timer: (any FrameTimer)?
     /// The applications whose windows the running animations draw in, while the timer runs: this is a
     /// frame clock of each, which reads its events at each tick.
-    private var clocked: [ClockedApplication] = []
+    @exclusivity(unchecked) private var clocked: [ClockedApplication] = []
     /// The clock, in seconds; tests replace it.
     var now: () -> Double = { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 } {
         didSet { frameDrawn() }
     }
     /// The time of the frame being drawn, from its tick (or the flush that drew it) to the end of that
     /// flush: what is damaged and what is drawn are the same positions.
-    private var frameTime: Double?
+    @exclusivity(unchecked) private var frameTime: Double?
     /// Whether this frame's moving views have been damaged (`prepareFrame`).
-    private var prepared = false
+    @exclusivity(unchecked) private var prepared = false
 
     /// Runs `animations` with every change of an animatable property recorded in a new group.
     func animate(duration: Double, delay: Double, options: AnimationOptions, animations: () -> Void,

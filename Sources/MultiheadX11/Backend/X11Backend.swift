@@ -13,20 +13,23 @@ import Multihead
 public final class X11Backend: DisplayBackend {
     /// The display name asked for (nil: `DISPLAY`).
     public let requestedDisplay: String?
-    var connection: XConnection?
+    // Unchecked exclusivity on what a frame reads (here and in the presenter, the main loop's timers and
+    // the model's application and animator): main-actor state set in single statements, each access a
+    // runtime call (a thread-local lookup) when checked, 14 a frame.
+    @exclusivity(unchecked) var connection: XConnection?
     var reader: MonitorReader?
-    var input: BackendInput?
+    @exclusivity(unchecked) var input: BackendInput?
     var source: (any DispatchSourceRead)?
     var randrEventBase: Int32 = 0
-    var reportedLoss = false
+    @exclusivity(unchecked) var reportedLoss = false
     private var sourceSuspended = false
     /// Whether `waitForEvents` reads the connection on this thread (the source stays suspended for good).
     private var waitsOnItsOwn = false
     /// Whether a frame clock runs: the application reads the events once a frame.
-    private var framesRead = false
+    @exclusivity(unchecked) private var framesRead = false
     /// Whether the read source's cancellation is done, and the connection to close then.
     private var sourceEnd: SourceEnd?
-    package var presenter: X11Presenter?
+    @exclusivity(unchecked) package var presenter: X11Presenter?
     /// Whether pixels may travel through MIT-SHM (when the server offers it).
     public let useSharedMemory: Bool
     /// Seconds the server may take to answer (connecting included) before the connection counts as lost
