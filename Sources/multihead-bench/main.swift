@@ -31,9 +31,10 @@ func main() async throws {
     if only == nil || only == "present" {
         let server = try await VirtualServer.start(monitors: [.init("MAIN", "1920x1080+0+0", primary: true)])
         defer { server.stop() }
-        // A second argument picks rows by a word of their function's name (`present animation`: profiling).
-        let pick = CommandLine.arguments.dropFirst(2).first?.lowercased()
-        func wanted(_ name: String) -> Bool { pick.map { name.lowercased().contains($0) } ?? true }
+        // A second argument picks rows by words of their function's name, comma-separated (`present
+        // animation`: profiling; `present push,animation`: one row after another).
+        let picks = CommandLine.arguments.dropFirst(2).first.map { $0.lowercased().split(separator: ",") }
+        func wanted(_ name: String) -> Bool { picks.map { $0.contains { name.lowercased().contains($0) } } ?? true }
         if wanted("createWindows") { try benchCreateWindows(server, count: 1000) }
         if wanted("push") { try benchPush(server) }
         if wanted("labelTick") { try benchLabelTick(server) }
