@@ -169,7 +169,7 @@ extension Application {
                 changed.swapAt(i, visible)
                 visible += 1
             }
-            changed.removeLast(changed.count - visible)
+            if visible < changed.count { changed.removeLast(changed.count - visible) }
             layout(changed)
             for w in changed { windows.append(presented(w)) }
         }
