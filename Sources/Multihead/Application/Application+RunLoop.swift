@@ -22,7 +22,7 @@ extension Application {
             return
         }
         try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, any Error>) in
-            loop.runContinuation = c
+            loop.runContinuation = RunContinuation(c)
         }
     }
 
@@ -30,7 +30,7 @@ extension Application {
     public func stop() {
         if let c = loop.runContinuation {
             loop.runContinuation = nil
-            c.resume()
+            c.continuation.resume()
         } else {
             loop.stopRequested = true
         }

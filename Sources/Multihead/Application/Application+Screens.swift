@@ -178,7 +178,7 @@ extension Application {
         Application.logger.error("display backend stopped: \(error)")
         if let c = loop.runContinuation {
             loop.runContinuation = nil
-            c.resume(throwing: error)
+            c.continuation.resume(throwing: error)
         }
     }
 }

@@ -5,8 +5,10 @@ struct RunLoopState {
     var launched = false
     /// A `stop()` came while `run()` was not waiting: the next `run()` returns at once.
     var stopRequested = false
-    /// The `run()` waiting to end.
-    var runContinuation: CheckedContinuation<Void, any Error>?
+    /// The `run()` waiting to end. Boxed: `CheckedContinuation` comes from a library built for evolution,
+    /// so its size is known only at run time, and held here it made every field after it, and the
+    /// application's `loop` itself, be found through type metadata at each access (a frame made 13).
+    var runContinuation: RunContinuation?
     /// Screen notifications held while the application is suspended, in order.
     var queuedWhileSuspended: [() -> Void] = []
     /// Whether a change waits to be pushed to the backend.
@@ -25,6 +27,12 @@ struct RunLoopState {
     var frameClocks: Set<ObjectIdentifier> = []
     /// Whether a clock's frame is being made: its end flushes (`endFrame`).
     var inClockedFrame = false
+}
+
+/// The continuation of a waiting `run()`.
+final class RunContinuation {
+    let continuation: CheckedContinuation<Void, any Error>
+    init(_ continuation: CheckedContinuation<Void, any Error>) { self.continuation = continuation }
 }
 
 /// The touches and presses in progress: each ends where it began, or is cancelled with its window.
