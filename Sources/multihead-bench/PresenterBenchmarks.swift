@@ -118,7 +118,8 @@ func benchOneOfMany(_ server: VirtualServer) throws {
 /// process's CPU time per frame, against C moving a square as far in as many frames. Three rounds, in each
 /// C's animation and the Swift one run in the same seconds, their frames half a frame apart (C is set up
 /// first): a frame's CPU time follows the machine's state (the same code measured 128 µs and 176 µs in
-/// runs a minute apart), and two animations at the same time meet the same state. The medians are shown.
+/// runs a minute apart), and two animations at the same time meet the same state. The medians are shown;
+/// `MULTIHEAD_BENCH_ROUNDS` set prints each round's two figures too.
 @MainActor
 func benchAnimation(_ server: VirtualServer) async throws {
     let (app, backend) = try makeX11App(server)
