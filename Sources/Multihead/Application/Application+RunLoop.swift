@@ -178,11 +178,12 @@ extension Application {
         // A window drawn again is drawn whole: its views' marks go with its own. Hidden windows keep their
         // marks: they are drawn when shown again.
         for item in windows where item.needsDisplay { item.window.clearNeedsDisplayInSubtree() }
-        // Both buffers back for the next flush, empty: no frame allocates an array.
-        windows.removeAll(keepingCapacity: true)
+        // Both buffers back for the next flush, empty: no frame allocates an array. Emptied from the end:
+        // removeAll goes through the runtime, which reads the element type's metadata (pages of their own).
+        while !windows.isEmpty { windows.removeLast() }
         loop.sceneBuffer = windows
         if loop.changedWindows.isEmpty {
-            changed.removeAll(keepingCapacity: true)
+            while !changed.isEmpty { changed.removeLast() }
             loop.changedWindows = changed
         }
     }
