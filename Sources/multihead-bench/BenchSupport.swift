@@ -25,11 +25,14 @@ func baselinePath() -> String {
     return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("XlibBaseline").path
 }
 
+/// Swift only, under a profiler (`MULTIHEAD_BENCH_SWIFT_ONLY`; Scripts/order-frame-symbols): valgrind
+/// cannot start the C side, whose figures are then 0.
+let swiftOnly = ProcessInfo.processInfo.environment["MULTIHEAD_BENCH_SWIFT_ONLY"] != nil
+
 /// Runs the C baseline and returns its median in µs.
 @MainActor
 func baseline(_ args: [String], environment: [String: String] = [:]) throws -> Double {
-    // Swift only under a profiler (valgrind cannot start the C side): C's figure is 0.
-    if ProcessInfo.processInfo.environment["MULTIHEAD_BENCH_SWIFT_ONLY"] != nil { return 0 }
+    if swiftOnly { return 0 }
     return try RunningBaseline(args, environment: environment).median()
 }
 

@@ -132,14 +132,12 @@ func benchAnimation(_ server: VirtualServer) async throws {
     w.isHidden = false
     let frames = Int(ProcessInfo.processInfo.environment["MULTIHEAD_BENCH_FRAMES"] ?? "") ?? 120
     var swift: [Double] = [], c: [Double] = [], seen: [Int] = []
-    let profiling = ProcessInfo.processInfo.environment["MULTIHEAD_BENCH_SWIFT_ONLY"] != nil
     for _ in 0..<3 {
         square.frame.origin.x = 0
         app.flush()
         backend.waitForReads()
         let pushedBefore = backend.framesPushed
-        // Without C under a profiler (Scripts/order-frame-symbols): valgrind cannot start it.
-        let running = profiling ? nil : try RunningBaseline(["animate", "1920", "1080", "\(frames)"], environment: server.environment)
+        let running = swiftOnly ? nil : try RunningBaseline(["animate", "1920", "1080", "\(frames)"], environment: server.environment)
         try running?.waitUntilReady()
         // C's frames half a frame after ours: neither runs right after the other, whose work (the
         // kernel's, the server's) would have warmed what it runs next.

@@ -219,11 +219,7 @@ final class CairoCanvas: GraphicsContext {
             let row = UnsafeMutableRawPointer(data + y * stride + box.x0 * 4).bindMemory(to: wchar_t.self, capacity: width)
             _ = wmemset(row, wchar_t(bitPattern: pixel), width)
         }
-        if let told = storedUntold {
-            storedUntold = PixelBox(x0: min(told.x0, box.x0), y0: min(told.y0, box.y0), x1: max(told.x1, box.x1), y1: max(told.y1, box.y1))
-        } else {
-            storedUntold = box
-        }
+        if let told = storedUntold { storedUntold = told.union(box) } else { storedUntold = box }
     }
 
     /// Fills everything with opaque black: a window's pixels start black, as X windows have no alpha.

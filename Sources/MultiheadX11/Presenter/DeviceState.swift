@@ -11,6 +11,11 @@ struct PixelBox: Equatable {
         PixelBox(x0: max(x0, o.x0), y0: max(y0, o.y0), x1: min(x1, o.x1), y1: min(y1, o.y1))
     }
 
+    /// The smallest box holding both.
+    func union(_ o: PixelBox) -> PixelBox {
+        PixelBox(x0: min(x0, o.x0), y0: min(y0, o.y0), x1: max(x1, o.x1), y1: max(y1, o.y1))
+    }
+
     /// Whether every pixel of `o` is in this box.
     func contains(_ o: PixelBox) -> Bool { x0 <= o.x0 && y0 <= o.y0 && x1 >= o.x1 && y1 >= o.y1 }
 }
