@@ -30,6 +30,10 @@ static inline unsigned long mh_black_pixel(Display *d, int s) { return BlackPixe
 static inline int mh_destroy_image(XImage *i) { return XDestroyImage(i); }
 static inline unsigned long mh_get_pixel(XImage *i, int x, int y) { return XGetPixel(i, x, y); }
 static inline unsigned long mh_all_planes(void) { return AllPlanes; }
+/* The event queue's length and the last request the server is known to have processed, read from the
+   Display as Xlib's public macros do: no call into libX11 (and no lock) for what a frame asks each time. */
+static inline int mh_q_length(Display *d) { return QLength(d); }
+static inline unsigned long mh_last_known_request_processed(Display *d) { return LastKnownRequestProcessed(d); }
 
 /* xcb_randr_id is an incomplete type to Swift, which cannot take its address. */
 static inline const xcb_query_extension_reply_t *mh_randr_extension_data(xcb_connection_t *c) { return xcb_get_extension_data(c, &xcb_randr_id); }

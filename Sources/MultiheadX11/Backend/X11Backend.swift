@@ -203,7 +203,7 @@ public final class X11Backend: DisplayBackend {
                 XNextEvent(c.display, &e)
                 if handle(&e) { changed = true }
                 queued -= 1
-                if queued == 0, !c.isLost { queued = framesRead ? XEventsQueued(c.display, QueuedAlready) : XPending(c.display) }
+                if queued == 0, !c.isLost { queued = framesRead ? mh_q_length(c.display) : XPending(c.display) }
             }
             if c.isLost { return lost(c) }
             // The frames' own errors first (a put the server refused fails the app); the rest are strays.

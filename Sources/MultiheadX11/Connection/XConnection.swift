@@ -7,6 +7,9 @@ import Multihead
 @MainActor
 package final class XConnection {
     package let display: OpaquePointer
+    /// The display's XCB side, fixed for its life: read once here, not by `XGetXCBConnection` (a call into
+    /// another library) at each of a frame's `isLost` checks.
+    private let xcb: OpaquePointer?
     /// The display name as the user gave it (or `DISPLAY`).
     package let name: String
     private var closed = false
@@ -41,6 +44,7 @@ package final class XConnection {
         XErrorTrap.forget(d)
         XErrorTrap.ours.insert(XErrorTrap.key(d))
         display = d
+        xcb = XGetXCBConnection(d)
         self.name = name
         XSetIOErrorExitHandler(d, XErrorTrap.exitHandler, nil)
     }
@@ -64,9 +68,9 @@ package final class XConnection {
         // A closed Display is freed memory: never look inside it, and never let a caller that guards with
         // `isLost` hand it to Xlib.
         if closed { return true }
-        if XErrorTrap.lost.contains(XErrorTrap.key(display)) { return true }
-        // No closure: on the main actor, one passed to the standard library checks the executor at each call.
-        guard let xcb = XGetXCBConnection(display) else { return false }
+        // The set only once a display was lost at all: its lookup hashes, and a frame asks several times.
+        if XErrorTrap.anyLost, XErrorTrap.lost.contains(XErrorTrap.key(display)) { return true }
+        guard let xcb else { return false }
         return xcb_connection_has_error(xcb) != 0
     }
 

@@ -19,6 +19,9 @@ enum XErrorTrap {
     @exclusivity(unchecked) nonisolated(unsafe) static var records: [XErrorRecord] = []
     /// Displays whose connection Xlib reported lost (the IO error exit handler ran).
     @exclusivity(unchecked) nonisolated(unsafe) static var lost = IDSet()
+    /// Whether any display was ever marked lost: a constant-initialised flag, read without the lazy
+    /// global's once-check and hashing that `lost` costs.
+    nonisolated(unsafe) static var anyLost = false
     nonisolated(unsafe) static var installed = false
     /// The displays our connections opened; errors of any other display go to the handler installed before.
     @exclusivity(unchecked) nonisolated(unsafe) static var ours = IDSet()
@@ -50,7 +53,7 @@ enum XErrorTrap {
             guard let display, XErrorTrap.ours.contains(XErrorTrap.key(display)) else {
                 return display.flatMap { XErrorTrap.previousIOHandler?($0) } ?? 0
             }
-            XErrorTrap.lost.insert(XErrorTrap.key(display))
+            XErrorTrap.markLost(display)
             return 0
         }
     }
@@ -79,6 +82,12 @@ enum XErrorTrap {
         }
     }
 
+    /// Marks a display's connection lost (the IO error handlers).
+    static func markLost(_ d: OpaquePointer) {
+        anyLost = true
+        lost.insert(key(d))
+    }
+
     /// Drops what was recorded for a display address (when it is opened anew or closed).
     static func forget(_ d: OpaquePointer) {
         let k = key(d)
@@ -89,7 +98,7 @@ enum XErrorTrap {
 
     /// The per-display exit handler: a C function that only sets a flag, so that Xlib returns.
     static let exitHandler: XIOErrorExitHandler = { display, _ in
-        if let display { XErrorTrap.lost.insert(XErrorTrap.key(display)) }
+        if let display { XErrorTrap.markLost(display) }
     }
 
     static func describe(_ d: OpaquePointer, _ e: XErrorEvent) -> XErrorRecord {

@@ -257,7 +257,7 @@ package final class X11Presenter {
     /// backend's stray-error pass.
     func claimFrameErrors() {
         guard !uncheckedFrames.isEmpty, !connection.isLost else { return }
-        let processed = UInt(XLastKnownRequestProcessed(connection.display))
+        let processed = UInt(mh_last_known_request_processed(connection.display))
         var errors: [XErrorRecord] = []
         while let r = uncheckedFrames.first, r.lowerBound <= processed {
             let upTo = min(r.upperBound, processed + 1)
