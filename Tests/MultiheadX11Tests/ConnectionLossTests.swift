@@ -1,3 +1,4 @@
+internal import CXlib
 import Foundation
 import Multihead
 import MultiheadTesting
@@ -97,5 +98,37 @@ struct ConnectionLossTests {
             }
             #expect(heard, "the read source never reported the server's end")
         }
+    }
+
+    /// libX11 takes the display's user-level lock for the thread that sees an IO error and never gives
+    /// it back, since it expects the process to exit. Under `dispatchMain()` the main queue moves between
+    /// libdispatch's threads, and a later Xlib call from another thread waited for ever: an app's
+    /// teardown hung in `XFreeGC`. The thread that saw the loss stays alive while the other one calls,
+    /// so the second thread cannot reuse the first one's ID.
+    @Test("a loss seen on one thread leaves the display usable from another")
+    func lossSeenOnOneThreadThenAnother() async throws {
+        let server = try await VirtualServer.start(monitors: [.init("MAIN", "640x480+0+0", primary: true)])
+        let connection = try XConnection(name: server.display)
+        server.stop()
+        let display = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(connection.display)))
+        let lossSeen = DispatchSemaphore(value: 0), otherDone = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        // The loss, seen by a round trip on a thread of its own, which then waits.
+        Thread.detachNewThread {
+            XSync(OpaquePointer(bitPattern: display), 0)
+            lossSeen.signal()
+            release.wait()
+        }
+        let seen = await onOwnThread { lossSeen.wait(timeout: .now() + 10) == .success }
+        #expect(seen)
+        #expect(connection.isLost)
+        // A second thread: a request Xlib drops on a lost display. Without the lock released it waits.
+        Thread.detachNewThread {
+            XNoOp(OpaquePointer(bitPattern: display))
+            otherDone.signal()
+        }
+        let returned = await onOwnThread { otherDone.wait(timeout: .now() + 10) == .success }
+        release.signal()
+        #expect(returned, "an Xlib call from a second thread waited for the lock the loss left")
+        connection.close()
     }
 }

@@ -96,9 +96,17 @@ enum XErrorTrap {
         records.removeAll { $0.display == k }
     }
 
-    /// The per-display exit handler: a C function that only sets a flag, so that Xlib returns.
+    /// The per-display exit handler: a C function that marks the display lost, so that Xlib returns.
+    /// libX11's `_XIOError` takes the display's user-level lock (what `XLockDisplay` takes) for this
+    /// thread before it calls the handlers, and never releases it: it expects the process to exit. When
+    /// the handler returns, every later Xlib call on the display from another thread waits for that lock
+    /// for ever. Under `dispatchMain()` any of libdispatch's threads serves the main queue, so a
+    /// `tearDown`'s `XFreeGC` hung that way in a test run. The lock is released here, on the thread that
+    /// holds it.
     static let exitHandler: XIOErrorExitHandler = { display, _ in
-        if let display { XErrorTrap.markLost(display) }
+        guard let display else { return }
+        XErrorTrap.markLost(display)
+        XUnlockDisplay(display)
     }
 
     static func describe(_ d: OpaquePointer, _ e: XErrorEvent) -> XErrorRecord {
