@@ -110,7 +110,7 @@ struct ConnectionLossTests {
         let server = try await VirtualServer.start(monitors: [.init("MAIN", "640x480+0+0", primary: true)])
         let connection = try XConnection(name: server.display)
         server.stop()
-        let display = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(connection.display)))
+        let display = UInt(bitPattern: connection.display)
         let lossSeen = DispatchSemaphore(value: 0), otherDone = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
         // The loss, seen by a round trip on a thread of its own, which then waits.
         Thread.detachNewThread {
