@@ -27,6 +27,8 @@ public final class X11Backend: DisplayBackend {
     private var waitsOnItsOwn = false
     /// Whether a frame clock runs: the application reads the events once a frame.
     @exclusivity(unchecked) private var framesRead = false
+    /// Whether a turn of the main queue is on its way to handle what a frame's flush read.
+    @exclusivity(unchecked) private var eventTurnScheduled = false
     /// Whether the read source's cancellation is done, and the connection to close then.
     private var sourceEnd: SourceEnd?
     @exclusivity(unchecked) package var presenter: X11Presenter?
@@ -379,9 +381,16 @@ public final class X11Backend: DisplayBackend {
         // Sending took what the server had sent off the socket (a frame ends with `XFlush`, which reads
         // after it writes; a frame waiting for the server's read of a buffer reads): handle it in the next
         // turn, as the read source would have (it will not fire for it). Queued already: the flush read.
-        // A clocked frame leaves it to the next frame.
-        if !framesRead, let c = connection, !c.isLost, XEventsQueued(c.display, QueuedAlready) > 0 {
-            DispatchQueue.main.async { MainActor.assumeIsolated { self.processPendingEvents() } }
+        // A clocked frame leaves it to the next frame. One turn at a time: frames drawn back to back
+        // before it runs (a loop that flushes) need no turn each, as it handles all that is queued.
+        if !framesRead, !eventTurnScheduled, let c = connection, !c.isLost, mh_q_length(c.display) > 0 {
+            eventTurnScheduled = true
+            DispatchQueue.main.async {
+                MainActor.assumeIsolated {
+                    self.eventTurnScheduled = false
+                    self.processPendingEvents()
+                }
+            }
         }
     }
 
