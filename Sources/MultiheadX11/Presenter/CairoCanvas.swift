@@ -199,7 +199,8 @@ final class CairoCanvas: GraphicsContext {
         cairo.cairo_font_extents(cr, &extents)
         cairo.cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha)
         cairo.cairo_move_to(cr, point.x, point.y + extents.ascent)
-        cairo.cairo_show_text(cr, text)
+        // withCString: a short string's bytes go on the stack; the implicit conversion makes an array.
+        text.withCString { cairo.cairo_show_text(cr, $0) }
     }
 
     /// Whether a fill of `color` on whole pixels is stored rather than drawn: opaque, outside any layer.

@@ -62,6 +62,8 @@ enum CairoText {
     /// Per font, the printable ASCII characters measured so far (index: the byte − 0x20). At most 16
     /// fonts: a font size that animates makes a new font every frame, and must not grow the table for ever.
     private static var asciiGlyphs: [Font: [Glyph?]] = [:]
+    /// The font `asciiWidth` measured last, and its entry of `asciiGlyphs`.
+    private static var lastASCII: (font: Font, glyphs: [Glyph?])?
 
     /// The width of a line of printable ASCII, as `cairo_text_extents` would give it, from each character
     /// measured once: cairo's toy API draws one glyph a byte, without kerning, each at the pen moved by the
@@ -71,31 +73,41 @@ enum CairoText {
     /// any other text.
     static func asciiWidth(of text: String, font: Font) -> Double? {
         for byte in text.utf8 where byte < 0x20 || byte > 0x7E { return nil }
-        var glyphs: [Glyph?]
-        if let known = asciiGlyphs[font] { glyphs = known } else { glyphs = Array(repeating: nil, count: 0x7F - 0x20) }
-        var added = false
+        // The font measured last, all of whose characters here are known: a clock's label, with no hashing.
+        if let last = lastASCII, last.font == font, let w = width(of: text, from: last.glyphs) { return w }
+        return measureASCII(text, font: font)
+    }
+
+    /// A line's width from its characters' measures, or nil when one of them has none yet.
+    private static func width(of text: String, from glyphs: [Glyph?]) -> Double? {
         var pen = 0.0, right = -Double.infinity
         for byte in text.utf8 {
-            let i = Int(byte - 0x20)
-            let g: Glyph
-            if let measured = glyphs[i] {
-                g = measured
-            } else {
-                selectForMeasuring(font)
-                var e = cairo_text_extents_t()
-                cairo.cairo_text_extents(context, String(UnicodeScalar(byte)), &e)
-                g = Glyph(advance: e.x_advance, bearing: e.x_bearing, width: e.width)
-                glyphs[i] = g
-                added = true
-            }
+            guard let g = glyphs[Int(byte &- 0x20)] else { return nil }
             if g.width > 0 { right = max(right, pen + g.bearing + g.width) }
             pen += g.advance
+        }
+        return max(pen, right)
+    }
+
+    /// Measures the characters of a line of printable ASCII not measured yet in `font`, keeps them, and
+    /// returns the line's width. Apart from `asciiWidth`, whose usual run then stays short.
+    @inline(never)
+    private static func measureASCII(_ text: String, font: Font) -> Double {
+        var glyphs = asciiGlyphs[font] ?? Array(repeating: nil, count: 0x7F - 0x20)
+        var added = false
+        for byte in text.utf8 where glyphs[Int(byte - 0x20)] == nil {
+            selectForMeasuring(font)
+            var e = cairo_text_extents_t()
+            cairo.cairo_text_extents(context, String(UnicodeScalar(byte)), &e)
+            glyphs[Int(byte - 0x20)] = Glyph(advance: e.x_advance, bearing: e.x_bearing, width: e.width)
+            added = true
         }
         if added {
             if asciiGlyphs[font] == nil, asciiGlyphs.count >= 16 { asciiGlyphs.removeAll() }
             asciiGlyphs[font] = glyphs
         }
-        return max(pen, right)
+        lastASCII = (font, glyphs)
+        return width(of: text, from: glyphs) ?? 0
     }
 
     /// Measures with cairo: what `CairoCanvas.drawText` draws.
