@@ -344,6 +344,30 @@ static int windows(int n) {
     return 0;
 }
 
+/* Lock step, for `push` and `label` when MULTIHEAD_BASELINE_STEPPED is set: after its set-up the program
+ * prints "ready", then runs each iteration when a line comes on stdin and prints its time, so that the
+ * Swift side's iterations and C's alternate in the same seconds (a slow stretch of the machine then slows
+ * both). MULTIHEAD_BASELINE_X places the window, beside the Swift side's rather than over it: a covered
+ * window's pushes would cost the server less. */
+static int stepped, origin_x;
+
+static void step_ready(void) {
+    if (!stepped) return;
+    printf("ready\n");
+    fflush(stdout);
+}
+
+static void step_wait(void) {
+    char line[16];
+    if (stepped && !fgets(line, sizeof line, stdin)) stepped = 0;
+}
+
+static void step_done(double us) {
+    if (!stepped) return;
+    printf("%.1f\n", us);
+    fflush(stdout);
+}
+
 /* An override-redirect w×h window with a shared w×h image: what `push`, `label` and `animate` draw in. */
 typedef struct { Display *d; Window win; GC gc; XShmSegmentInfo info; XImage *img; } frame_window;
 
@@ -356,7 +380,7 @@ static int open_frame_window(frame_window *f, int w, int h) {
     XSetWindowAttributes a = {0};
     a.override_redirect = True;
     a.colormap = XCreateColormap(f->d, root, vi.visual, AllocNone);
-    f->win = XCreateWindow(f->d, root, 0, 0, w, h, 0, 24, InputOutput, vi.visual,
+    f->win = XCreateWindow(f->d, root, origin_x, 0, w, h, 0, 24, InputOutput, vi.visual,
                            CWOverrideRedirect | CWBorderPixel | CWColormap, &a);
     XMapWindow(f->d, f->win);
     f->gc = XCreateGC(f->d, f->win, 0, NULL);
@@ -379,7 +403,9 @@ static int label(int w, int h, int iters, int rx, int ry, int rw, int rh) {
     XSync(f.d, False);
     double *t = calloc(iters, sizeof *t);
     char text[32];
+    step_ready();
     for (int i = 0; i < iters; i++) {
+        step_wait();
         double st = now_us();
         snprintf(text, sizeof text, "12:00:%d", i % 60);
         cairo_save(cr);
@@ -399,6 +425,7 @@ static int label(int w, int h, int iters, int rx, int ry, int rw, int rh) {
         XShmPutImage(f.d, f.win, f.gc, f.img, rx, ry, rx, ry, rw, rh, False);
         XSync(f.d, False);
         t[i] = now_us() - st;
+        step_done(t[i]);
     }
     printf("median_us=%.1f\n", median(t, iters));
     cairo_destroy(cr);
@@ -469,12 +496,15 @@ static int push(int w, int h, int iters, int fill, int rx, int ry, int rw, int r
     frame_window f;
     if (!open_frame_window(&f, w, h)) return 69;
     double *t = calloc(iters, sizeof *t);
+    step_ready();
     for (int i = 0; i < iters; i++) {
+        step_wait();
         double s = now_us();
         if (fill) fill_rect(f.img, rx, ry, rw, rh, (i & 1) ? 0xFF0000 : 0x0000FF);
         XShmPutImage(f.d, f.win, f.gc, f.img, rx, ry, rx, ry, rw, rh, False);
         XSync(f.d, False);
         t[i] = now_us() - s;
+        step_done(t[i]);
     }
     printf("median_us=%.1f\n", median(t, iters));
     XCloseDisplay(f.d);
@@ -613,6 +643,8 @@ static int maxrss(char **argv) {
 }
 
 int main(int argc, char **argv) {
+    stepped = getenv("MULTIHEAD_BASELINE_STEPPED") != NULL;
+    origin_x = getenv("MULTIHEAD_BASELINE_X") ? atoi(getenv("MULTIHEAD_BASELINE_X")) : 0;
     if (argc == 2 && !strcmp(argv[1], "listen")) return listen_monitors();
     if (argc > 2 && !strcmp(argv[1], "maxrss")) return maxrss(argv + 2);
     if (argc > 2 && !strcmp(argv[1], "plugloop")) return plugloop(atoi(argv[2]));

@@ -58,15 +58,26 @@ final class RunningBaseline {
         try input.fileHandleForWriting.close()
     }
 
-    /// Blocks until the baseline prints its first line (`ready` once it is set up), read byte by byte so
-    /// that nothing after it is taken from the pipe.
-    func waitUntilReady() throws {
+    /// Blocks until the baseline prints its first line (`ready` once it is set up).
+    func waitUntilReady() throws { _ = try readLine() }
+
+    /// One iteration of a baseline in lock step (`MULTIHEAD_BASELINE_STEPPED`): runs it and returns the
+    /// µs it took.
+    func step() throws -> Double {
+        try input.fileHandleForWriting.write(contentsOf: Array("\n".utf8))
+        let line = try readLine()
+        guard let us = Double(line) else { throw VirtualServerError.didNotStart(binary: "XlibBaseline", log: line) }
+        return us
+    }
+
+    /// The baseline's next line, read byte by byte so that nothing after it is taken from the pipe.
+    private func readLine() throws -> String {
         var line: [UInt8] = []
         while true {
             guard let byte = try out.fileHandleForReading.read(upToCount: 1)?.first else {
                 throw VirtualServerError.didNotStart(binary: "XlibBaseline", log: String(decoding: line, as: UTF8.self))
             }
-            if byte == UInt8(ascii: "\n") { return }
+            if byte == UInt8(ascii: "\n") { return String(decoding: line, as: UTF8.self) }
             line.append(byte)
         }
     }

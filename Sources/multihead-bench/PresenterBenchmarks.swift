@@ -71,6 +71,7 @@ func benchLabelTick(_ server: VirtualServer) throws {
     w.isHidden = false
     app.flush()
     let iters = Int(ProcessInfo.processInfo.environment["MULTIHEAD_BENCH_FRAMES"] ?? "") ?? 200
+    let c = try SteppedBaseline(["label", "1920", "1080", "\(iters)", "100", "100", "200", "40"], server: server)
     var t: [Double] = []
     for i in 0..<iters {
         t.append(micros {
@@ -79,15 +80,48 @@ func benchLabelTick(_ server: VirtualServer) throws {
             backend.waitForReads()
         })
         precondition(backend.lastPushedPixels == 200 * 40)
+        try c.step()
     }
-    row("a 200×40 label's text changes in a 1920×1080 window (draw and push the damage), median of \(iters)", median(t),
-        try baseline(["label", "1920", "1080", "\(iters)", "100", "100", "200", "40"], environment: server.environment))
+    row("a 200×40 label's text changes in a 1920×1080 window (draw and push the damage), median of \(iters), "
+        + "C in lock step", median(t), try c.result())
+}
+
+/// A C baseline in lock step with the Swift loop beside it: one C iteration after each Swift one, its
+/// window on the second monitor (beside the Swift side's, not over it). Under a profiler
+/// (`MULTIHEAD_BENCH_SWIFT_ONLY`), nothing runs and the median is 0.
+@MainActor
+final class SteppedBaseline {
+    private let running: RunningBaseline?
+    private var times: [Double] = []
+
+    init(_ args: [String], server: VirtualServer) throws {
+        guard !swiftOnly else {
+            running = nil
+            return
+        }
+        let environment = server.environment.merging(["MULTIHEAD_BASELINE_STEPPED": "1", "MULTIHEAD_BASELINE_X": "1920"]) { $1 }
+        let r = try RunningBaseline(args, environment: environment)
+        try r.waitUntilReady()
+        running = r
+    }
+
+    /// Runs one C iteration.
+    func step() throws {
+        if let running { times.append(try running.step()) }
+    }
+
+    /// The median of the C iterations, once the baseline has ended.
+    func result() throws -> Double {
+        guard let running else { return 0 }
+        _ = try running.median()
+        return median(times)
+    }
 }
 
 /// 100 windows of which one changes, against 1 window that changes: the frame should cost the same.
 @MainActor
 func benchOneOfMany(_ server: VirtualServer) throws {
-    func frameCost(windows n: Int) throws -> Double {
+    func frameCost(windows n: Int) throws -> (swift: Double, c: Double) {
         let (app, backend) = try makeX11App(server)
         defer { backend.stop() }
         let ws = (0..<n).map { i -> Window in
@@ -99,6 +133,7 @@ func benchOneOfMany(_ server: VirtualServer) throws {
         app.flush()
         var t: [Double] = []
         let iters = Int(ProcessInfo.processInfo.environment["MULTIHEAD_BENCH_FRAMES"] ?? "") ?? 300
+        let c = try SteppedBaseline(["push", "192", "108", "\(iters)", "1"], server: server)
         for i in 0..<iters {
             t.append(micros {
                 ws[n / 2].backgroundColor = i % 2 == 0 ? .blue : .red
@@ -106,12 +141,14 @@ func benchOneOfMany(_ server: VirtualServer) throws {
                 backend.waitForReads()
             })
             precondition(backend.lastPushedPixels == 192 * 108 && backend.lastSceneCount <= n)
+            try c.step()
         }
-        return median(t)
+        return (median(t), try c.result())
     }
-    let c = try baseline(["push", "192", "108", "300", "1"], environment: server.environment)
-    row("frame of 100 windows, 1 changed (192×108), median of 300", try frameCost(windows: 100), c)
-    row("frame of 1 window, changed (192×108), median of 300", try frameCost(windows: 1), c)
+    let (many, c100) = try frameCost(windows: 100)
+    row("frame of 100 windows, 1 changed (192×108), median of 300, C's 1-window frame in lock step", many, c100)
+    let (one, c1) = try frameCost(windows: 1)
+    row("frame of 1 window, changed (192×108), median of 300, C in lock step", one, c1)
 }
 
 /// A 100×100 view animated across a 1920×1080 window at 60 Hz (`View.animate`, linear, 2 s): the

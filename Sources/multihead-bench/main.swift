@@ -29,7 +29,9 @@ func main() async throws {
         try await benchServerStart()
     }
     if only == nil || only == "present" {
-        let server = try await VirtualServer.start(monitors: [.init("MAIN", "1920x1080+0+0", primary: true)])
+        // A second monitor holds the C baselines' windows that run in lock step beside the Swift side's.
+        let server = try await VirtualServer.start(monitors: [.init("MAIN", "1920x1080+0+0", primary: true),
+                                                              .init("SIDE", "1920x1080+1920+0")])
         defer { server.stop() }
         // A second argument picks rows by words of their function's name, comma-separated (`present
         // animation`: profiling; `present push,animation`: one row after another).
