@@ -14,6 +14,18 @@ public struct TextLayout {
         Size(width: (widths.max() ?? 0).rounded(.up), height: (Double(lines.count) * lineHeight).rounded(.up))
     }
 
+    /// Most labels: one paragraph that fits on its line, which is then the whole layout (whatever the
+    /// number of lines and the break mode). Its width, or nil for any other text: the same line as the
+    /// full layout, without the paragraph split and the table of widths (a label's text ticking each
+    /// second pays for them).
+    static func fittingLineWidth(_ text: String, font: Font, width: Double, measurer: any TextMeasuring) -> Double? {
+        guard let last = text.utf8.last, last != UInt8(ascii: " "), !text.utf8.contains(UInt8(ascii: "\n"))
+        else { return nil }
+        let maxWidth = width.isFinite && width > 0 ? width : .infinity
+        let w = measurer.width(of: text, font: font)
+        return w <= maxWidth + 1e-9 ? w : nil
+    }
+
     /// Lays out `text` within `width` (infinite: each paragraph on one line) in at most `numberOfLines`
     /// lines (0: no limit). Paragraphs end at "\n". Lines break between words (`.byCharWrapping`: between
     /// characters); what is left after the last line allowed is dropped, and with `.byTruncatingTail` that
@@ -25,15 +37,10 @@ public struct TextLayout {
         ascent = metrics.ascent
         let limit = numberOfLines > 0 ? numberOfLines : Int.max
         let maxWidth = width.isFinite && width > 0 ? width : .infinity
-        // Most labels: one paragraph that fits on its line. The same lines as below, without the
-        // paragraph split and the table of widths (a label's text ticking each second pays for them).
-        if let last = text.utf8.last, last != UInt8(ascii: " "), !text.utf8.contains(UInt8(ascii: "\n")) {
-            let w = measurer.width(of: text, font: font)
-            if w <= maxWidth + 1e-9 {
-                lines = [text]
-                widths = [w]
-                return
-            }
+        if let w = Self.fittingLineWidth(text, font: font, width: width, measurer: measurer) {
+            lines = [text]
+            widths = [w]
+            return
         }
         // Each string measured once: a line that fits is measured to know it, and its width is kept.
         var measured: [String: Double] = [:]

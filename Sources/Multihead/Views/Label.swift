@@ -68,18 +68,30 @@ open class Label: View {
     /// Draws the lines centred vertically in the bounds, each placed by `textAlignment`.
     open override func draw(_ rect: Rect, in context: any GraphicsContext) {
         guard !text.isEmpty else { return }
-        let l = layout(width: bounds.width)
+        let measurer = textMeasurer
+        // One line that fits, the usual label: drawn as the layout would, without making its arrays.
+        if let width = TextLayout.fittingLineWidth(text, font: font, width: bounds.width, measurer: measurer) {
+            let y = bounds.minY + ((bounds.height - measurer.lineMetrics(font: font).height) / 2).rounded()
+            return drawLine(text, width: width, y: y, in: context)
+        }
+        let l = TextLayout(text, font: font, width: bounds.width, numberOfLines: numberOfLines,
+                           lineBreakMode: lineBreakMode, measurer: measurer)
         var y = bounds.minY + ((bounds.height - Double(l.lines.count) * l.lineHeight) / 2).rounded()
         for (line, width) in zip(l.lines, l.widths) {
-            let x: Double
-            switch textAlignment {
-            case .left, .natural, .justified: x = bounds.minX
-            case .center: x = bounds.minX + ((bounds.width - width) / 2).rounded()
-            case .right: x = bounds.maxX - width.rounded(.up)
-            }
-            context.drawText(line, at: Point(x: x, y: y), font: font, color: textColor)
+            drawLine(line, width: width, y: y, in: context)
             y += l.lineHeight
         }
+    }
+
+    /// Draws one line at `y`, placed by `textAlignment`.
+    private func drawLine(_ line: String, width: Double, y: Double, in context: any GraphicsContext) {
+        let x: Double
+        switch textAlignment {
+        case .left, .natural, .justified: x = bounds.minX
+        case .center: x = bounds.minX + ((bounds.width - width) / 2).rounded()
+        case .right: x = bounds.maxX - width.rounded(.up)
+        }
+        context.drawText(line, at: Point(x: x, y: y), font: font, color: textColor)
     }
 
     private func textDidChange() {
