@@ -82,6 +82,7 @@ struct DamageTests {
         w.isHidden = false
         app.flush()
         let before = backend.syncCount
+        let turnsBefore = backend.eventTurnsScheduled
         // A new colour and place each frame: any frame drawn over pixels still being read would tear.
         func colour(_ i: Int) -> Color { Color(red: Double(i % 256) / 255, green: Double((i / 256) % 256) / 255, blue: 0.5) }
         for i in 0..<600 {
@@ -91,6 +92,8 @@ struct DamageTests {
             #expect(backend.lastPushedPixels > 0)
         }
         #expect(backend.syncCount == before)
+        // What the flushes read waits for one main-queue turn, not one per frame (600 before).
+        #expect(backend.eventTurnsScheduled - turnsBefore <= 1)
         #expect(backend.isUsingSharedMemory)
         // Frames back to back outrun the server: they waited for its reads (completion events), and none
         // drew into pixels it was still reading. The pixels are the last frame's.

@@ -80,6 +80,10 @@ public final class X11Backend: DisplayBackend {
     /// Times the read source woke for the connection: while frames are clocked, none.
     package private(set) var sourceWakeups = 0
 
+    /// Main-queue turns asked for to handle what a frame's flush read: one for frames flushed back to
+    /// back before it runs.
+    package private(set) var eventTurnsScheduled = 0
+
     /// Waits until the server has read every frame sent so far: a change's pixels are on the server.
     package func waitForReads() { presenter?.waitForReads() }
 
@@ -385,6 +389,7 @@ public final class X11Backend: DisplayBackend {
         // before it runs (a loop that flushes) need no turn each, as it handles all that is queued.
         if !framesRead, !eventTurnScheduled, let c = connection, !c.isLost, mh_q_length(c.display) > 0 {
             eventTurnScheduled = true
+            eventTurnsScheduled += 1
             DispatchQueue.main.async {
                 MainActor.assumeIsolated {
                     self.eventTurnScheduled = false
