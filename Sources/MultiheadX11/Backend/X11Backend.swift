@@ -50,33 +50,6 @@ public final class X11Backend: DisplayBackend {
     /// Whether pixels travel through MIT-SHM on this connection.
     public var isUsingSharedMemory: Bool { presenter?.useSharedMemory ?? false }
 
-    /// The System V shared memory segments the backend's windows use now.
-    package var sharedSegmentIDs: [Int32] { presenter?.sharedSegmentIDs ?? [] }
-
-    /// How many windows the last presentation drew again.
-    package var lastRedrawCount: Int { presenter?.lastRedrawCount ?? 0 }
-
-    /// How many pixels the last presentation sent.
-    package var lastPushedPixels: Int { presenter?.lastPushedPixels ?? 0 }
-
-    /// How many pixels every presentation so far sent, Expose repairs included.
-    package var totalPushedPixels: Int { presenter?.totalPushedPixels ?? 0 }
-
-    /// How many windows the last scene listed.
-    package var lastSceneCount: Int { presenter?.lastSceneCount ?? 0 }
-
-    /// How many presentations sent pixels.
-    package var framesPushed: Int { presenter?.framesPushed ?? 0 }
-
-    /// The barriers (`XSync`) made over the backend's connection so far: a frame makes none.
-    package var syncCount: Int { connection?.syncCount ?? 0 }
-
-    /// Times a frame waited for the server to finish reading a window's shared pixels before drawing.
-    package var readWaits: Int { presenter?.readWaits ?? 0 }
-
-    /// Draws into pixels the server was still reading: 0, or the frame path is broken.
-    package var drawsOverUnreadPixels: Int { presenter?.drawsOverUnreadPixels ?? 0 }
-
     /// Times the read source woke for the connection: while frames are clocked, none.
     package private(set) var sourceWakeups = 0
 

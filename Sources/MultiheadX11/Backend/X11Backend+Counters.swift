@@ -1,0 +1,31 @@
+import Multihead
+
+/// What tests and benchmarks read of the frame path: the presenter's and the connection's counters.
+extension X11Backend {
+    /// The System V shared memory segments the backend's windows use now.
+    package var sharedSegmentIDs: [Int32] { presenter?.sharedSegmentIDs ?? [] }
+
+    /// How many windows the last presentation drew again.
+    package var lastRedrawCount: Int { presenter?.lastRedrawCount ?? 0 }
+
+    /// How many pixels the last presentation sent.
+    package var lastPushedPixels: Int { presenter?.lastPushedPixels ?? 0 }
+
+    /// How many pixels every presentation so far sent, Expose repairs included.
+    package var totalPushedPixels: Int { presenter?.totalPushedPixels ?? 0 }
+
+    /// How many windows the last scene listed.
+    package var lastSceneCount: Int { presenter?.lastSceneCount ?? 0 }
+
+    /// How many presentations sent pixels.
+    package var framesPushed: Int { presenter?.framesPushed ?? 0 }
+
+    /// The barriers (`XSync`) made over the backend's connection so far: a frame makes none.
+    package var syncCount: Int { connection?.syncCount ?? 0 }
+
+    /// Times a frame waited for the server to finish reading a window's shared pixels before drawing.
+    package var readWaits: Int { presenter?.readWaits ?? 0 }
+
+    /// Draws into pixels the server was still reading: 0, or the frame path is broken.
+    package var drawsOverUnreadPixels: Int { presenter?.drawsOverUnreadPixels ?? 0 }
+}
