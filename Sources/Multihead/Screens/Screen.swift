@@ -9,8 +9,10 @@ import Logging
 public final class Screen {
     /// The application whose backend reports this screen.
     public private(set) weak var application: Application?
+    // Unchecked exclusivity (here and on `softwareBrightness`): main-actor state set in single statements,
+    // which every frame reads; each checked access is a runtime call.
     /// The latest description the backend gave.
-    public private(set) var snapshot: ScreenDescription
+    @exclusivity(unchecked) public private(set) var snapshot: ScreenDescription
     /// Whether the monitor is still connected; false once its disconnect notification is posted.
     public private(set) var isConnected = true
     /// Another screen that shows the same rectangle of the desktop, earlier in `screens` (UIKit's
@@ -23,7 +25,7 @@ public final class Screen {
     /// The model's brightness; `snapshot.brightness` is what the hardware reports.
     private var brightnessStorage: Double
     /// The brightness our own drawing applies (1 when the hardware dims).
-    public private(set) var softwareBrightness: Double = 1
+    @exclusivity(unchecked) public private(set) var softwareBrightness: Double = 1
     var displayLinks: [WeakDisplayLink] = []
 
     init(_ snapshot: ScreenDescription, application: Application) {

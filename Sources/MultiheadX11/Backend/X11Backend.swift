@@ -17,7 +17,7 @@ public final class X11Backend: DisplayBackend {
     // the model's application and animator): main-actor state set in single statements, each access a
     // runtime call (a thread-local lookup) when checked, 14 a frame.
     @exclusivity(unchecked) var connection: XConnection?
-    var reader: MonitorReader?
+    @exclusivity(unchecked) var reader: MonitorReader?
     @exclusivity(unchecked) var input: BackendInput?
     var source: (any DispatchSourceRead)?
     var randrEventBase: Int32 = 0
