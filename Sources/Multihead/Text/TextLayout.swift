@@ -32,12 +32,19 @@ public struct TextLayout {
     /// last line ends in "…", as UILabel does.
     public init(_ text: String, font: Font, width: Double, numberOfLines: Int, lineBreakMode: LineBreakMode,
                 measurer: any TextMeasuring) {
+        self.init(text, font: font, width: width, numberOfLines: numberOfLines, lineBreakMode: lineBreakMode,
+                  measurer: measurer, fittingLineTried: false)
+    }
+
+    /// The layout, without trying `fittingLineWidth` again when the caller did (a label drawing).
+    init(_ text: String, font: Font, width: Double, numberOfLines: Int, lineBreakMode: LineBreakMode,
+         measurer: any TextMeasuring, fittingLineTried: Bool) {
         let metrics = measurer.lineMetrics(font: font)
         lineHeight = metrics.height
         ascent = metrics.ascent
         let limit = numberOfLines > 0 ? numberOfLines : Int.max
         let maxWidth = width.isFinite && width > 0 ? width : .infinity
-        if let w = Self.fittingLineWidth(text, font: font, width: width, measurer: measurer) {
+        if !fittingLineTried, let w = Self.fittingLineWidth(text, font: font, width: width, measurer: measurer) {
             lines = [text]
             widths = [w]
             return

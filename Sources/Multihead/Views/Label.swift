@@ -75,7 +75,7 @@ open class Label: View {
             return drawLine(text, width: width, y: y, in: context)
         }
         let l = TextLayout(text, font: font, width: bounds.width, numberOfLines: numberOfLines,
-                           lineBreakMode: lineBreakMode, measurer: measurer)
+                           lineBreakMode: lineBreakMode, measurer: measurer, fittingLineTried: true)
         var y = bounds.minY + ((bounds.height - Double(l.lines.count) * l.lineHeight) / 2).rounded()
         for (line, width) in zip(l.lines, l.widths) {
             drawLine(line, width: width, y: y, in: context)
