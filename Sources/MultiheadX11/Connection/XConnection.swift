@@ -42,7 +42,7 @@ package final class XConnection {
         self.watchdog = watchdog
         // malloc may hand out the address of a Display closed earlier: whatever was recorded for it is not ours.
         XErrorTrap.forget(d)
-        XErrorTrap.ours.insert(XErrorTrap.key(d))
+        XErrorTrap.setOurs(d, true)
         display = d
         xcb = XGetXCBConnection(d)
         self.name = name
@@ -61,7 +61,7 @@ package final class XConnection {
 
     /// How many connections of this process are open (closed ones, by a cancelled read source's handler,
     /// leave the count): what a leak check waits on before it counts descriptors.
-    package static var openCount: Int { XErrorTrap.ours.entries.count }
+    package static var openCount: Int { XErrorTrap.oursCount }
 
     /// Whether Xlib reported the connection lost, or its XCB side failed (`RandRBatch` reads through it).
     package var isLost: Bool {
@@ -69,7 +69,7 @@ package final class XConnection {
         // `isLost` hand it to Xlib.
         if closed { return true }
         // The set only once a display was lost at all: its lookup hashes, and a frame asks several times.
-        if XErrorTrap.anyLost, XErrorTrap.lost.contains(XErrorTrap.key(display)) { return true }
+        if XErrorTrap.anyLost, XErrorTrap.isMarkedLost(display) { return true }
         guard let xcb else { return false }
         return xcb_connection_has_error(xcb) != 0
     }
@@ -221,8 +221,7 @@ package final class XConnection {
         closed = true
         watchdog.cancel()
         XErrorTrap.forget(display)
-        XErrorTrap.ours.remove(XErrorTrap.key(display))
-        if XErrorTrap.ours.isEmpty { XErrorTrap.uninstall() }
+        if XErrorTrap.setOurs(display, false) == 0 { XErrorTrap.uninstall() }
     }
 
     isolated deinit { close() }

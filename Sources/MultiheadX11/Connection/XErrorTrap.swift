@@ -1,4 +1,5 @@
 internal import CXlib
+import Synchronization
 
 /// One X protocol error as the process-global handler saw it.
 struct XErrorRecord: Sendable {
@@ -11,10 +12,12 @@ struct XErrorRecord: Sendable {
 
 /// Xlib's error handlers are process-global and errors arrive late, so every error is recorded here
 /// with its request serial, and `XConnection.trap` collects those of its own request range.
-/// Xlib is driven from the main thread only, so these globals are only touched there. Displays are keyed
-/// by address in an `IDSet` or `IDTable`, not a `Set` or `Dictionary`, for the reason `IDTable` gives.
-/// Their exclusivity is unchecked: each frame reads them several times, and no access spans an Xlib call
-/// that could run a handler.
+/// Xlib is driven from the main actor, so these globals are touched there, except `ours` and `lost`: the
+/// IO error handlers read and write them on whatever thread saw a loss (a test's own thread, while the
+/// main actor opens and closes other connections), so every access to those two holds `tablesLock`.
+/// Displays are keyed by address in an `IDSet` or `IDTable`, not a `Set` or `Dictionary`, for the reason
+/// `IDTable` gives. Their exclusivity is unchecked: each frame reads them several times, and no access
+/// spans an Xlib call that could run a handler.
 enum XErrorTrap {
     @exclusivity(unchecked) nonisolated(unsafe) static var records: [XErrorRecord] = []
     /// Displays whose connection Xlib reported lost (the IO error exit handler ran).
@@ -31,6 +34,26 @@ enum XErrorTrap {
     nonisolated(unsafe) static var previousIOHandler: XIOErrorHandler?
     /// How many unclaimed errors are kept.
     static let cap = 1000
+    /// Held for every access to `ours` and `lost`.
+    static let tablesLock = Mutex(())
+
+    /// Whether the display is one our connections opened. Any thread.
+    static func isOurs(_ d: OpaquePointer) -> Bool { tablesLock.withLock { _ in ours.contains(key(d)) } }
+
+    /// Whether the display was marked lost. Any thread.
+    static func isMarkedLost(_ d: OpaquePointer) -> Bool { tablesLock.withLock { _ in lost.contains(key(d)) } }
+
+    /// Counts a display ours (opened) or no longer (closed); returns how many are ours then.
+    @discardableResult
+    static func setOurs(_ d: OpaquePointer, _ isOurs: Bool) -> Int {
+        tablesLock.withLock { _ in
+            if isOurs { ours.insert(key(d)) } else { ours.remove(key(d)) }
+            return ours.entries.count
+        }
+    }
+
+    /// How many displays are ours.
+    static var oursCount: Int { tablesLock.withLock { _ in ours.entries.count } }
 
     static func key(_ d: OpaquePointer) -> UInt { UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(d))) }
 
@@ -41,7 +64,7 @@ enum XErrorTrap {
         installed = true
         previousErrorHandler = XSetErrorHandler { display, event in
             guard let display, let e = event?.pointee else { return 0 }
-            guard XErrorTrap.ours.contains(XErrorTrap.key(display)) else {
+            guard XErrorTrap.isOurs(display) else {
                 // Another library's display: its handler decides (Xlib's default would exit, as it always did).
                 return XErrorTrap.previousErrorHandler?(display, event) ?? 0
             }
@@ -50,7 +73,7 @@ enum XErrorTrap {
             return 0
         }
         previousIOHandler = XSetIOErrorHandler { display in
-            guard let display, XErrorTrap.ours.contains(XErrorTrap.key(display)) else {
+            guard let display, XErrorTrap.isOurs(display) else {
                 return display.flatMap { XErrorTrap.previousIOHandler?($0) } ?? 0
             }
             XErrorTrap.markLost(display)
@@ -84,14 +107,14 @@ enum XErrorTrap {
 
     /// Marks a display's connection lost (the IO error handlers).
     static func markLost(_ d: OpaquePointer) {
+        tablesLock.withLock { _ in lost.insert(key(d)) }
         anyLost = true
-        lost.insert(key(d))
     }
 
     /// Drops what was recorded for a display address (when it is opened anew or closed).
     static func forget(_ d: OpaquePointer) {
         let k = key(d)
-        lost.remove(k)
+        tablesLock.withLock { _ in lost.remove(k) }
         activeTraps[k] = nil
         records.removeAll { $0.display == k }
     }
