@@ -74,6 +74,13 @@ open class Label: View {
             let y = bounds.minY + ((bounds.height - measurer.lineMetrics(font: font).height) / 2).rounded()
             return drawLine(text, width: width, y: y, in: context)
         }
+        drawLines(measurer: measurer, in: context)
+    }
+
+    /// Draws the text laid out in lines (it does not fit on one), centred vertically. Apart from `draw`,
+    /// whose usual run (one line) then stays short.
+    @inline(never)
+    private func drawLines(measurer: any TextMeasuring, in context: any GraphicsContext) {
         let l = TextLayout(text, font: font, width: bounds.width, numberOfLines: numberOfLines,
                            lineBreakMode: lineBreakMode, measurer: measurer, fittingLineTried: true)
         var y = bounds.minY + ((bounds.height - Double(l.lines.count) * l.lineHeight) / 2).rounded()
