@@ -100,4 +100,36 @@ struct FrameClockTests {
         #expect(try await self.await { disconnected.names == ["EXT-1"] }, "the read source did not wake again")
         #expect(backend.sourceWakeups > wakeups)
     }
+
+    @Test("a clocked frame's pixels reach the server by its own end, not with the next frame's read")
+    func clockedFrameIsSentAtItsEnd() async throws {
+        let (server, app, backend) = try await start()
+        defer { server.stop() }
+        let w = Window(frame: Rect(x: 0, y: 0, width: 200, height: 100), screen: app.mainScreen)
+        w.backgroundColor = .white
+        w.isHidden = false
+        app.flush()
+        // Frames read the socket while the clock runs, so a frame's flush only writes: this checks that it
+        // does write. Between frames (a main-queue turn after the one that turned red) the main thread
+        // makes no frame and no other flush, so red shows only if that frame's own end sent it.
+        var seen: UInt32?
+        var turned = false
+        var checked = false
+        let link = app.mainScreen.displayLink { _ in
+            guard !turned, backend.framesPushed > 0 else { return }
+            turned = true
+            w.backgroundColor = .red
+            DispatchQueue.main.async {
+                MainActor.assumeIsolated {
+                    let end = ContinuousClock.now.advanced(by: .seconds(10))
+                    repeat { seen = try? server.screenshot(of: "MAIN").pixel(x: 100, y: 50) }
+                    while seen != 0xFF0000 && ContinuousClock.now < end
+                    checked = true
+                }
+            }
+        }
+        defer { link.invalidate() }
+        #expect(try await self.await({ checked }, timeout: .seconds(30)))
+        #expect(seen == 0xFF0000, "the frame's put waited for the next frame")
+    }
 }

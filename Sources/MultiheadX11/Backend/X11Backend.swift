@@ -130,6 +130,7 @@ public final class X11Backend: DisplayBackend {
         EstimatedTextMeasurer.lastStarted = textMeasurer
         let p = X11Presenter(connection: c, useSharedMemory: useSharedMemory)
         p.onFailure = { input.failed($0) }
+        p.nextFrameReads = framesRead
         presenter = p
         reportedLoss = false
         watch(c)
@@ -342,6 +343,7 @@ public final class X11Backend: DisplayBackend {
     /// what the last frame read and left queued is handled in the next turn (the socket may be empty).
     public func frameClockChanged(isRunning: Bool) {
         framesRead = isRunning
+        presenter?.nextFrameReads = isRunning
         setSourceSuspended(isRunning || waitsOnItsOwn)
         if !isRunning {
             // Strong, as in `present`: a weak reference gives the backend a side table LeakSanitizer cannot

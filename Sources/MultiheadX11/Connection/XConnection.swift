@@ -203,6 +203,15 @@ package final class XConnection {
         flushedBefore = UInt(mh_next_request(display))
     }
 
+    /// Sends the requests made so far without reading what the server sent: for a frame whose clock runs,
+    /// as the next frame reads the socket anyway, and `XFlush`'s read after its write was then a system
+    /// call that found nothing yet. A write that fails is Xlib's IO error, as with `XFlush`. `_XSend`.
+    package func flushWithoutReading() {
+        guard !isLost else { return }
+        mh_send_requests(display)
+        flushedBefore = UInt(mh_next_request(display))
+    }
+
     /// Sends buffered requests unless none was made since the last `flush()`: Xlib's flush also reads
     /// the socket, a system call a frame waiting for the server need not make twice. `XFlush`.
     package func flushIfNeeded() {

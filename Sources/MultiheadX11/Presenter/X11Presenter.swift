@@ -74,6 +74,8 @@ package final class X11Presenter {
     /// How many presentations sent pixels (benchmarks count frames with it).
     private(set) var framesPushed = 0
     private var pushed = 0
+    /// Whether the next frame reads the socket (a frame clock runs): a frame's flush then only writes.
+    var nextFrameReads = false
 
     init(connection: XConnection, useSharedMemory: Bool) {
         self.connection = connection
@@ -196,7 +198,8 @@ package final class X11Presenter {
             if uncheckedFrames.count >= 64 { uncheckedFrames.removeFirst() }
             uncheckedFrames.append(firstRequest..<end)
         }
-        connection.flush()
+        // Unclocked, the read source must hear of what the flush read: `X11Backend.present` looks.
+        if nextFrameReads { connection.flushWithoutReading() } else { connection.flush() }
     }
 
     /// Takes a completion event (MIT-SHM says the server has read a shared put); false for any other event.
