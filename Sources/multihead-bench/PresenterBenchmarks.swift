@@ -30,7 +30,7 @@ func benchCreateWindows(_ server: VirtualServer, count n: Int) throws {
 }
 
 /// A 1920×1080 frame: the push alone, and a full frame (fill and push), each until the server has read
-/// the pixels (Swift: its completion event; C: XSync).
+/// the pixels (Swift: its completion event; C: XSync), C in lock step.
 @MainActor
 func benchPush(_ server: VirtualServer) throws {
     let (app, backend) = try makeX11App(server)
@@ -41,20 +41,23 @@ func benchPush(_ server: VirtualServer) throws {
     app.flush()
     let iters = 200
     guard let presenter = backend.presenter else { return }
-    var push: [Double] = []
-    for _ in 0..<iters { push.append(micros { presenter.pushAgain(w) }) }
-    row("push a 1920×1080 frame (XShmPutImage, until read), median of \(iters)", median(push),
-        try baseline(["push", "1920", "1080", "\(iters)", "0"], environment: server.environment))
-    var full: [Double] = []
-    for i in 0..<iters {
-        full.append(micros {
+    func place(_ x: Double) {
+        w.frame.origin.x = x
+        app.flush()
+        backend.waitForReads()
+    }
+    let (push, cPush) = try lockStep(["push", "1920", "1080", "\(iters)", "0"], server: server, iterations: iters, place: place) { _ in
+        micros { presenter.pushAgain(w) }
+    }
+    row("push a 1920×1080 frame (XShmPutImage, until read), median of \(iters), C in lock step", push, cPush)
+    let (full, cFull) = try lockStep(["push", "1920", "1080", "\(iters)", "1"], server: server, iterations: iters, place: place) { i in
+        micros {
             w.backgroundColor = i % 2 == 0 ? .blue : .red
             app.flush()
             backend.waitForReads()
-        })
+        }
     }
-    row("draw (cairo fill) and push a 1920×1080 frame, median of \(iters)", median(full),
-        try baseline(["push", "1920", "1080", "\(iters)", "1"], environment: server.environment))
+    row("draw (cairo fill) and push a 1920×1080 frame, median of \(iters), C in lock step", full, cFull)
 }
 
 /// A 200×40 label whose text changes in a 1920×1080 window: change → pixels on the server (the damage
@@ -71,48 +74,48 @@ func benchLabelTick(_ server: VirtualServer) throws {
     w.isHidden = false
     app.flush()
     let iters = Int(ProcessInfo.processInfo.environment["MULTIHEAD_BENCH_FRAMES"] ?? "") ?? 200
-    let c = try SteppedBaseline(["label", "1920", "1080", "\(iters)", "100", "100", "200", "40"], server: server)
-    var t: [Double] = []
-    for i in 0..<iters {
-        t.append(micros {
+    let (t, c) = try lockStep(["label", "1920", "1080", "\(iters)", "100", "100", "200", "40"], server: server, iterations: iters,
+                              place: { x in
+                                  w.frame.origin.x = x
+                                  app.flush()
+                                  backend.waitForReads()
+                              }) { i in
+        let us = micros {
             label.text = "12:00:\(i % 60)"
             app.flush()
             backend.waitForReads()
-        })
+        }
         precondition(backend.lastPushedPixels == 200 * 40)
-        try c.step()
+        return us
     }
     row("a 200×40 label's text changes in a 1920×1080 window (draw and push the damage), median of \(iters), "
-        + "C in lock step", median(t), try c.result())
+        + "C in lock step", t, c)
 }
 
-/// A C baseline in lock step with the Swift loop beside it: one C iteration after each Swift one, its
-/// window on the second monitor (beside the Swift side's, not over it). Under a profiler
-/// (`MULTIHEAD_BENCH_SWIFT_ONLY`), nothing runs and the median is 0.
+/// Runs a C baseline in lock step with the Swift loop beside it: one C iteration after each Swift one,
+/// their windows on the two monitors, the Swift side's on MAIN for the first half of the iterations and on
+/// SIDE for the second (`place` moves them by the x it is given; C's start where the Swift side's are not).
+/// Where a window sits changes what the server's copy of its pixels costs: a full-HD push at x 0 took 7%
+/// longer than the same push at x 1920, whichever side made it. Returns both sides' medians; under a
+/// profiler (`MULTIHEAD_BENCH_SWIFT_ONLY`), no C runs and its median is 0.
 @MainActor
-final class SteppedBaseline {
-    private let running: RunningBaseline?
-
-    init(_ args: [String], server: VirtualServer) throws {
-        guard !swiftOnly else {
-            running = nil
-            return
+func lockStep(_ args: [String], server: VirtualServer, iterations n: Int, place: (Double) -> Void,
+              iteration: (Int) throws -> Double) throws -> (swift: Double, c: Double) {
+    var swift: [Double] = [], c: [Double] = []
+    for (half, (swiftX, cX)) in [(0.0, "1920"), (1920.0, "0")].enumerated() {
+        if half > 0 { place(swiftX) }
+        let running = swiftOnly ? nil : try RunningBaseline(args, environment: server.environment.merging(
+            ["MULTIHEAD_BASELINE_STEPPED": "1", "MULTIHEAD_BASELINE_X": cX]) { $1 })
+        try running?.waitUntilReady()
+        for i in (half * n / 2)..<((half + 1) * n / 2) {
+            swift.append(try iteration(i))
+            c.append(try running?.step() ?? 0)
         }
-        let environment = server.environment.merging(["MULTIHEAD_BASELINE_STEPPED": "1", "MULTIHEAD_BASELINE_X": "1920"]) { $1 }
-        let r = try RunningBaseline(args, environment: environment)
-        try r.waitUntilReady()
-        running = r
+        // Ends it: it has made its share of iterations.
+        _ = try? running?.median()
     }
-
-    /// Runs one C iteration.
-    func step() throws {
-        _ = try running?.step()
-    }
-
-    /// The median of the C iterations (C's own), once the baseline has ended.
-    func result() throws -> Double {
-        try running?.median() ?? 0
-    }
+    place(0)
+    return (median(swift), median(c))
 }
 
 /// 100 windows of which one changes, against 1 window that changes: the frame should cost the same.
@@ -128,19 +131,21 @@ func benchOneOfMany(_ server: VirtualServer) throws {
             return w
         }
         app.flush()
-        var t: [Double] = []
         let iters = Int(ProcessInfo.processInfo.environment["MULTIHEAD_BENCH_FRAMES"] ?? "") ?? 300
-        let c = try SteppedBaseline(["push", "192", "108", "\(iters)", "1"], server: server)
-        for i in 0..<iters {
-            t.append(micros {
-                ws[n / 2].backgroundColor = i % 2 == 0 ? .blue : .red
+        let changed = n / 2
+        return try lockStep(["push", "192", "108", "\(iters)", "1"], server: server, iterations: iters, place: { x in
+            for (i, w) in ws.enumerated() { w.frame.origin.x = Double((i % 10) * 192) + x }
+            app.flush()
+            backend.waitForReads()
+        }) { i in
+            let us = micros {
+                ws[changed].backgroundColor = i % 2 == 0 ? .blue : .red
                 app.flush()
                 backend.waitForReads()
-            })
+            }
             precondition(backend.lastPushedPixels == 192 * 108 && backend.lastSceneCount <= n)
-            try c.step()
+            return us
         }
-        return (median(t), try c.result())
     }
     let (many, c100) = try frameCost(windows: 100)
     row("frame of 100 windows, 1 changed (192×108), median of 300, C's 1-window frame in lock step", many, c100)
