@@ -41,11 +41,7 @@ func benchPush(_ server: VirtualServer) throws {
     app.flush()
     let iters = 200
     guard let presenter = backend.presenter else { return }
-    func place(_ x: Double) {
-        w.frame.origin.x = x
-        app.flush()
-        backend.waitForReads()
-    }
+    let place = placer([w], app, backend)
     let (push, cPush) = try lockStep(["push", "1920", "1080", "\(iters)", "0"], server: server, iterations: iters, place: place) { _ in
         micros { presenter.pushAgain(w) }
     }
@@ -75,11 +71,7 @@ func benchLabelTick(_ server: VirtualServer) throws {
     app.flush()
     let iters = Int(ProcessInfo.processInfo.environment["MULTIHEAD_BENCH_FRAMES"] ?? "") ?? 200
     let (t, c) = try lockStep(["label", "1920", "1080", "\(iters)", "100", "100", "200", "40"], server: server, iterations: iters,
-                              place: { x in
-                                  w.frame.origin.x = x
-                                  app.flush()
-                                  backend.waitForReads()
-                              }) { i in
+                              place: placer([w], app, backend)) { i in
         let us = micros {
             label.text = "12:00:\(i % 60)"
             app.flush()
@@ -112,10 +104,21 @@ func lockStep(_ args: [String], server: VirtualServer, iterations n: Int, place:
             c.append(try running?.step() ?? 0)
         }
         // Ends it: it has made its share of iterations.
-        _ = try? running?.median()
+        _ = try running?.median()
     }
     place(0)
     return (median(swift), median(c))
+}
+
+/// What `lockStep` moves: `windows` by the x it is given from where they are now, shown and read.
+@MainActor
+func placer(_ windows: [Window], _ app: Application, _ backend: X11Backend) -> (Double) -> Void {
+    let origins = windows.map(\.frame.origin.x)
+    return { dx in
+        for (w, x) in zip(windows, origins) { w.frame.origin.x = x + dx }
+        app.flush()
+        backend.waitForReads()
+    }
 }
 
 /// 100 windows of which one changes, against 1 window that changes: the frame should cost the same.
@@ -133,11 +136,7 @@ func benchOneOfMany(_ server: VirtualServer) throws {
         app.flush()
         let iters = Int(ProcessInfo.processInfo.environment["MULTIHEAD_BENCH_FRAMES"] ?? "") ?? 300
         let changed = n / 2
-        return try lockStep(["push", "192", "108", "\(iters)", "1"], server: server, iterations: iters, place: { x in
-            for (i, w) in ws.enumerated() { w.frame.origin.x = Double((i % 10) * 192) + x }
-            app.flush()
-            backend.waitForReads()
-        }) { i in
+        return try lockStep(["push", "192", "108", "\(iters)", "1"], server: server, iterations: iters, place: placer(ws, app, backend)) { i in
             let us = micros {
                 ws[changed].backgroundColor = i % 2 == 0 ? .blue : .red
                 app.flush()

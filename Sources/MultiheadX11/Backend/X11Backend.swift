@@ -130,7 +130,6 @@ public final class X11Backend: DisplayBackend {
         EstimatedTextMeasurer.lastStarted = textMeasurer
         let p = X11Presenter(connection: c, useSharedMemory: useSharedMemory)
         p.onFailure = { input.failed($0) }
-        p.nextFrameReads = framesRead
         presenter = p
         reportedLoss = false
         watch(c)
@@ -343,7 +342,6 @@ public final class X11Backend: DisplayBackend {
     /// what the last frame read and left queued is handled in the next turn (the socket may be empty).
     public func frameClockChanged(isRunning: Bool) {
         framesRead = isRunning
-        presenter?.nextFrameReads = isRunning
         setSourceSuspended(isRunning || waitsOnItsOwn)
         if !isRunning {
             // Strong, as in `present`: a weak reference gives the backend a side table LeakSanitizer cannot
@@ -354,15 +352,20 @@ public final class X11Backend: DisplayBackend {
 
     isolated deinit { stop() }
 
-    /// Shows the scene: an override-redirect X window per visible window, drawn with cairo, stacked.
+    /// Shows the scene: an override-redirect X window per visible window, drawn with cairo, stacked; then
+    /// sends it.
     public func present(_ scene: Scene) {
-        presenter?.present(scene)
-        // Sending took what the server had sent off the socket (a frame ends with `XFlush`, which reads
-        // after it writes; a frame waiting for the server's read of a buffer reads): handle it in the next
-        // turn, as the read source would have (it will not fire for it). Queued already: the flush read.
-        // A clocked frame leaves it to the next frame. One turn at a time: frames drawn back to back
+        guard let p = presenter, let c = connection else { return }
+        p.present(scene)
+        // A clocked frame only writes: the next frame reads the socket, and a read now would find the
+        // frame's answer not there yet.
+        if framesRead { return c.flushWithoutReading() }
+        c.flush()
+        // `XFlush` reads after it writes (and a frame waiting for the server's read of a buffer reads):
+        // what it took off the socket is handled in the next turn, as the read source would have (it will
+        // not fire for it). Queued already: the flush read. One turn at a time: frames drawn back to back
         // before it runs (a loop that flushes) need no turn each, as it handles all that is queued.
-        if !framesRead, !eventTurnScheduled, let c = connection, !c.isLost, mh_q_length(c.display) > 0 {
+        if !eventTurnScheduled, !c.isLost, mh_q_length(c.display) > 0 {
             eventTurnScheduled = true
             eventTurnsScheduled += 1
             DispatchQueue.main.async {

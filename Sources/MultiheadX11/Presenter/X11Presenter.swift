@@ -74,8 +74,6 @@ package final class X11Presenter {
     /// How many presentations sent pixels (benchmarks count frames with it).
     private(set) var framesPushed = 0
     private var pushed = 0
-    /// Whether the next frame reads the socket (a frame clock runs): a frame's flush then only writes.
-    var nextFrameReads = false
 
     init(connection: XConnection, useSharedMemory: Bool) {
         self.connection = connection
@@ -122,7 +120,7 @@ package final class X11Presenter {
     func xid(for window: Multihead.Window) -> UInt? { entries[ObjectIdentifier(window)]?.xid }
 
     /// Brings X in line with the scene: create, move, map, draw, unmap and destroy as needed, then one
-    /// `XRestackWindows` when the order changed.
+    /// `XRestackWindows` when the order changed. The caller sends it (`X11Backend.present`).
     func present(_ scene: Scene) {
         guard !connection.isLost else { return }
         guard format != nil else {
@@ -198,8 +196,6 @@ package final class X11Presenter {
             if uncheckedFrames.count >= 64 { uncheckedFrames.removeFirst() }
             uncheckedFrames.append(firstRequest..<end)
         }
-        // Unclocked, the read source must hear of what the flush read: `X11Backend.present` looks.
-        if nextFrameReads { connection.flushWithoutReading() } else { connection.flush() }
     }
 
     /// Takes a completion event (MIT-SHM says the server has read a shared put); false for any other event.
