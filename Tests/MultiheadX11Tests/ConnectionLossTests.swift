@@ -71,6 +71,29 @@ struct ConnectionLossTests {
         app.flush()
     }
 
+    @Test("the server going away while a view animates: the clocked frames' writes fail quietly, the loss is reported")
+    func serverDiesWhileAnimating() async throws {
+        let (server, app, backend) = try await startX11App(monitors: [.init("MAIN", "800x600+0+0", primary: true)])
+        let w = Window(frame: Rect(x: 0, y: 0, width: 800, height: 600), screen: app.mainScreen)
+        w.backgroundColor = .white
+        let square = View(frame: Rect(x: 0, y: 100, width: 50, height: 50))
+        square.backgroundColor = .blue
+        w.addSubview(square)
+        w.isHidden = false
+        app.flush()
+        var finished: Bool?
+        View.animate(withDuration: 30, delay: 0, options: .curveLinear, animations: { square.frame.origin.x = 700 },
+                     completion: { finished = $0 })
+        // Frames run (their flush only writes while the clock runs), then the server goes.
+        let framesBefore = backend.framesPushed
+        #expect(await app.run(until: { backend.framesPushed > framesBefore + 2 }, timeout: .seconds(10)))
+        server.stop()
+        #expect(await app.run(until: { app.connectionError != nil }, timeout: .seconds(5)))
+        #expect(app.connectionError as? X11Error == .connectionLost(server.display))
+        square.frame.origin.x = 0
+        #expect(finished == false)
+    }
+
     /// A connection lost and its app released at once, then a new connection (which gets the same
     /// descriptor number): the new app's read source must still report its own server's end. It did not
     /// when the old descriptor was closed before libdispatch had let go of it: the new source joined the
