@@ -1,6 +1,7 @@
 internal import CXlib
 import Foundation
 import Multihead
+import Synchronization
 
 /// One connection to an X server, used from the main actor only: error trapping per request range,
 /// and a lost connection turned into thrown errors instead of Xlib's `exit()`.
@@ -69,7 +70,7 @@ package final class XConnection {
         // `isLost` hand it to Xlib.
         if closed { return true }
         // The set only once a display was lost at all: its lookup hashes, and a frame asks several times.
-        if XErrorTrap.anyLost, XErrorTrap.isMarkedLost(display) { return true }
+        if XErrorTrap.anyLost.load(ordering: .relaxed), XErrorTrap.isMarkedLost(display) { return true }
         guard let xcb else { return false }
         return xcb_connection_has_error(xcb) != 0
     }

@@ -1,4 +1,5 @@
 internal import CXlib
+import Foundation
 import Synchronization
 
 /// One X protocol error as the process-global handler saw it.
@@ -22,9 +23,10 @@ enum XErrorTrap {
     @exclusivity(unchecked) nonisolated(unsafe) static var records: [XErrorRecord] = []
     /// Displays whose connection Xlib reported lost (the IO error exit handler ran).
     @exclusivity(unchecked) nonisolated(unsafe) static var lost = IDSet()
-    /// Whether any display was ever marked lost: a constant-initialised flag, read without the lazy
-    /// global's once-check and hashing that `lost` costs.
-    nonisolated(unsafe) static var anyLost = false
+    /// Whether any display was ever marked lost: a flag read without the lock and hashing that `lost`
+    /// costs. Atomic, as the handlers set it on whatever thread saw the loss; relaxed, as a reader that
+    /// finds it set takes the lock before it trusts `lost`.
+    static let anyLost = Atomic<Bool>(false)
     nonisolated(unsafe) static var installed = false
     /// The displays our connections opened; errors of any other display go to the handler installed before.
     @exclusivity(unchecked) nonisolated(unsafe) static var ours = IDSet()
@@ -34,26 +36,28 @@ enum XErrorTrap {
     nonisolated(unsafe) static var previousIOHandler: XIOErrorHandler?
     /// How many unclaimed errors are kept.
     static let cap = 1000
-    /// Held for every access to `ours` and `lost`.
-    static let tablesLock = Mutex(())
+    /// Held for every access to `ours` and `lost`. A pthread mutex (`NSLock`), not `Mutex`: on Linux a
+    /// contended `Mutex` hands itself over in the kernel (a priority-inheriting futex), where
+    /// ThreadSanitizer sees no ordering, and it reported the two handlers' accesses under it as a race.
+    static let tablesLock = NSLock()
 
     /// Whether the display is one our connections opened. Any thread.
-    static func isOurs(_ d: OpaquePointer) -> Bool { tablesLock.withLock { _ in ours.contains(key(d)) } }
+    static func isOurs(_ d: OpaquePointer) -> Bool { tablesLock.withLock { ours.contains(key(d)) } }
 
     /// Whether the display was marked lost. Any thread.
-    static func isMarkedLost(_ d: OpaquePointer) -> Bool { tablesLock.withLock { _ in lost.contains(key(d)) } }
+    static func isMarkedLost(_ d: OpaquePointer) -> Bool { tablesLock.withLock { lost.contains(key(d)) } }
 
     /// Counts a display ours (opened) or no longer (closed); returns how many are ours then.
     @discardableResult
     static func setOurs(_ d: OpaquePointer, _ isOurs: Bool) -> Int {
-        tablesLock.withLock { _ in
+        tablesLock.withLock {
             if isOurs { ours.insert(key(d)) } else { ours.remove(key(d)) }
             return ours.entries.count
         }
     }
 
     /// How many displays are ours.
-    static var oursCount: Int { tablesLock.withLock { _ in ours.entries.count } }
+    static var oursCount: Int { tablesLock.withLock { ours.entries.count } }
 
     static func key(_ d: OpaquePointer) -> UInt { UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(d))) }
 
@@ -107,14 +111,14 @@ enum XErrorTrap {
 
     /// Marks a display's connection lost (the IO error handlers).
     static func markLost(_ d: OpaquePointer) {
-        tablesLock.withLock { _ in lost.insert(key(d)) }
-        anyLost = true
+        tablesLock.withLock { lost.insert(key(d)) }
+        anyLost.store(true, ordering: .relaxed)
     }
 
     /// Drops what was recorded for a display address (when it is opened anew or closed).
     static func forget(_ d: OpaquePointer) {
         let k = key(d)
-        tablesLock.withLock { _ in lost.remove(k) }
+        tablesLock.withLock { lost.remove(k) }
         activeTraps[k] = nil
         records.removeAll { $0.display == k }
     }
