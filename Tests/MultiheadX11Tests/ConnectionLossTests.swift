@@ -74,13 +74,9 @@ struct ConnectionLossTests {
     @Test("the server going away while a view animates: the clocked frames' writes fail quietly, the loss is reported")
     func serverDiesWhileAnimating() async throws {
         let (server, app, backend) = try await startX11App(monitors: [.init("MAIN", "800x600+0+0", primary: true)])
-        let w = Window(frame: Rect(x: 0, y: 0, width: 800, height: 600), screen: app.mainScreen)
-        w.backgroundColor = .white
-        let square = View(frame: Rect(x: 0, y: 100, width: 50, height: 50))
-        square.backgroundColor = .blue
-        w.addSubview(square)
-        w.isHidden = false
-        app.flush()
+        let (window, square) = showSquare(in: app, width: 800, height: 600)
+        // The app holds its windows unretained, as UIKit does: this test keeps its own.
+        defer { withExtendedLifetime(window) {} }
         var finished: Bool?
         View.animate(withDuration: 30, delay: 0, options: .curveLinear, animations: { square.frame.origin.x = 700 },
                      completion: { finished = $0 })

@@ -114,13 +114,9 @@ struct DamageTests {
         let realClock = Animator.shared.now
         Animator.shared.now = { now }
         defer { Animator.shared.now = realClock }
-        let w = Window(frame: Rect(x: 0, y: 0, width: 640, height: 480), screen: app.mainScreen)
-        w.backgroundColor = .white
-        let square = View(frame: Rect(x: 0, y: 100, width: 50, height: 50))
-        square.backgroundColor = .blue
-        w.addSubview(square)
-        w.isHidden = false
-        app.flush()
+        let (window, square) = showSquare(in: app, width: 640, height: 480)
+        // The app holds its windows unretained, as UIKit does: this test keeps its own.
+        defer { withExtendedLifetime(window) {} }
         var finished: Bool?
         View.animate(withDuration: 1, delay: 0, options: .curveLinear, animations: { square.frame.origin.x = 400 },
                      completion: { finished = $0 })

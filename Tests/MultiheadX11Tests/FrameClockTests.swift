@@ -42,13 +42,9 @@ struct FrameClockTests {
     func animationReadsEvents() async throws {
         let (server, app, backend) = try await start()
         defer { server.stop() }
-        let w = Window(frame: Rect(x: 0, y: 0, width: 400, height: 300), screen: app.mainScreen)
-        w.backgroundColor = .white
-        let square = View(frame: Rect(x: 0, y: 100, width: 50, height: 50))
-        square.backgroundColor = .blue
-        w.addSubview(square)
-        w.isHidden = false
-        app.flush()
+        let (window, square) = showSquare(in: app, width: 400, height: 300)
+        // The app holds its windows unretained, as UIKit does: this test keeps its own.
+        defer { withExtendedLifetime(window) {} }
         let (connected, t1) = listen(app, Screen.didConnectNotification)
         let (disconnected, t2) = listen(app, Screen.didDisconnectNotification)
         defer { [t1, t2].forEach(NotificationCenter.default.removeObserver) }

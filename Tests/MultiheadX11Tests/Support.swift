@@ -11,3 +11,17 @@ func startX11App(monitors: [VirtualServer.Monitor]? = nil) async throws -> (Virt
     let app = try server.makeApplication()
     return (server, app, try #require(app.backend as? X11Backend))
 }
+
+/// A white window of `width`×`height` at the main screen's origin holding a 50×50 blue square at (0, 100),
+/// shown and flushed: what the animation tests move.
+@MainActor
+func showSquare(in app: Application, width: Double, height: Double) -> (window: Window, square: View) {
+    let w = Window(frame: Rect(x: 0, y: 0, width: width, height: height), screen: app.mainScreen)
+    w.backgroundColor = .white
+    let square = View(frame: Rect(x: 0, y: 100, width: 50, height: 50))
+    square.backgroundColor = .blue
+    w.addSubview(square)
+    w.isHidden = false
+    app.flush()
+    return (w, square)
+}
