@@ -15,21 +15,22 @@ struct XErrorRecord: Sendable {
 /// with its request serial, and `XConnection.trap` collects those of its own request range.
 /// Xlib is driven from the main actor, so these globals are touched there, except `ours` and `lost`: the
 /// IO error handlers read and write them on whatever thread saw a loss (a test's own thread, while the
-/// main actor opens and closes other connections), so every access to those two holds `tablesLock`.
+/// main actor opens and closes other connections), so those two are private, and every access to them
+/// holds `tablesLock`.
 /// Displays are keyed by address in an `IDSet` or `IDTable`, not a `Set` or `Dictionary`, for the reason
 /// `IDTable` gives. Their exclusivity is unchecked: each frame reads them several times, and no access
 /// spans an Xlib call that could run a handler.
 enum XErrorTrap {
     @exclusivity(unchecked) nonisolated(unsafe) static var records: [XErrorRecord] = []
     /// Displays whose connection Xlib reported lost (the IO error exit handler ran).
-    @exclusivity(unchecked) nonisolated(unsafe) static var lost = IDSet()
+    @exclusivity(unchecked) nonisolated(unsafe) private static var lost = IDSet()
     /// Whether any display was ever marked lost: a flag read without the lock and hashing that `lost`
     /// costs. Atomic, as the handlers set it on whatever thread saw the loss; relaxed, as a reader that
     /// finds it set takes the lock before it trusts `lost`.
     static let anyLost = Atomic<Bool>(false)
     nonisolated(unsafe) static var installed = false
     /// The displays our connections opened; errors of any other display go to the handler installed before.
-    @exclusivity(unchecked) nonisolated(unsafe) static var ours = IDSet()
+    @exclusivity(unchecked) nonisolated(unsafe) private static var ours = IDSet()
     /// Per display, the first serial of the trap in progress: its errors are never dropped by the cap.
     @exclusivity(unchecked) nonisolated(unsafe) static var activeTraps = IDTable<UInt>()
     nonisolated(unsafe) static var previousErrorHandler: XErrorHandler?
