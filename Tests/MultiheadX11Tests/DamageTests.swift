@@ -123,8 +123,9 @@ struct DamageTests {
         now += 0.25
         Animator.shared.tick()
         app.flush()
-        // The first frame: where the model moved from (0) and to (400), and where it is drawn (100).
-        #expect(backend.lastPushedPixels == 450 * 50)
+        // The first frame: where it was drawn (0…50) and where it is drawn (100…150), not the path to where
+        // the model went (400): nothing is drawn there before the move ends.
+        #expect(backend.lastPushedPixels == 150 * 50)
         now += 0.25
         Animator.shared.tick()
         app.flush()
@@ -139,6 +140,41 @@ struct DamageTests {
         #expect(backend.lastPushedPixels == 250 * 50)
         #expect(finished == true)
         #expect(await app.run(until: { pixel(server, 425, 125) == 0x0000FF && pixel(server, 225, 125) == 0xFFFFFF }))
+    }
+
+    @Test("a move across a full-HD window sends only where the view is drawn: nothing at its start, nothing while it waits")
+    func moveStartsWithoutStrip() async throws {
+        let (server, app, backend) = try await start()
+        defer { server.stop() }
+        var now = 20_000.0
+        let realClock = Animator.shared.now
+        Animator.shared.now = { now }
+        defer { Animator.shared.now = realClock }
+        let (window, square) = showSquare(in: app, width: 1920, height: 1080)
+        defer { withExtendedLifetime(window) {} }
+        // The map's Expose handled first: its repair is no frame's.
+        try app.synchronize()
+        let before = backend.totalPushedPixels
+        View.animate(withDuration: 1, delay: 0.5, options: .curveLinear, animations: { square.frame.origin.x = 1870 })
+        // The block's change draws nothing: the view rests where it was until the delay is over.
+        app.flush()
+        now += 0.25
+        Animator.shared.tick()
+        app.flush()
+        #expect(backend.totalPushedPixels == before)
+        // Half-way: where it rested (0…50) and where it is drawn (935…985), as two rectangles or one.
+        now += 0.75
+        Animator.shared.tick()
+        app.flush()
+        #expect(backend.totalPushedPixels - before <= 985 * 50)
+        #expect(backend.totalPushedPixels - before >= 2 * 50 * 50)
+        #expect(await app.run(until: { pixel(server, 960, 125) == 0x0000FF && pixel(server, 25, 125) == 0xFFFFFF }))
+        // The end: where it was drawn and where it rests.
+        now += 1
+        Animator.shared.tick()
+        app.flush()
+        #expect(!Animator.shared.isAnimating)
+        #expect(await app.run(until: { pixel(server, 1895, 125) == 0x0000FF && pixel(server, 960, 125) == 0xFFFFFF }))
     }
 
     @Test("one window of twenty changes: the frame lists and draws that window only; a window shown later goes on top")

@@ -124,6 +124,7 @@ final class Animator {
             if let completion { DispatchQueue.main.async { completion(true) } }
         } else {
             startTimer()
+            clockApplications()
         }
     }
 
@@ -135,22 +136,31 @@ final class Animator {
     }
 
     /// A property of `view` changed from `old` to `new`: inside an animation block it animates from what
-    /// is drawn now; an animation of it already running ends (completion false).
-    func record(_ view: View, _ property: Property, from old: Value, to new: Value) {
+    /// is drawn now; an animation of it already running ends (completion false). Returns whether the
+    /// change animates: a move that does damages nothing now, as its frames damage where it is drawn.
+    @discardableResult
+    func record(_ view: View, _ property: Property, from old: Value, to new: Value) -> Bool {
         // Outside any block with nothing running: a plain change (the common case, kept cheap).
-        if stack.isEmpty && running.isEmpty { return }
+        if stack.isEmpty && running.isEmpty { return false }
         let current = presentation(of: view, property) ?? old
         // Where a moving view was drawn stays damage for the animation that takes over.
-        let drawn = last(of: view, property)?.drawn
+        var drawn = last(of: view, property)?.drawn
         cancel(view, property)
         guard suppressed == 0, let group = stack.last else {
             if let drawn { view.window?.addDamage(drawn) }
-            return
+            return false
+        }
+        // A move from rest: it is drawn where it rests, which its first frame damages. Not the path to the
+        // model's new place: nothing is drawn there before the move ends (a move across a full-HD window
+        // redrew the whole strip at its start).
+        if drawn == nil, property == .frame, case .rect(let from) = current, let s = view.superview {
+            drawn = s.rectInWindow(view.extentInSuperview(at: from))?.1
         }
         running.append(Running(view: view, property: property, from: current, to: new, group: group, drawn: drawn))
         // A move that starts between a tick and its flush must be placed by that flush.
         prepared = false
         group.running += 1
+        return true
     }
 
     /// What is drawn for a property now, while it animates.
@@ -244,7 +254,11 @@ final class Animator {
                 r.drawn = nil
                 continue
             }
-            if let drawn = r.drawn { w.addDamage(drawn) }
+            // Not moved since drawn (a delay, a clock that stood still): nothing to draw again.
+            if let drawn = r.drawn {
+                if drawn == now { continue }
+                w.addDamage(drawn)
+            }
             w.addDamage(now)
             r.drawn = now
         }
@@ -277,10 +291,25 @@ final class Animator {
         }
     }
 
+    /// Makes this the frame clock of each application a running animation draws in: from then on its
+    /// frames read its events (the first one included, a refresh after the animation starts). An
+    /// animation's application is found once: a view that leaves its window ends its animations, so one
+    /// found stays right. One not in a window yet is looked for again at each frame.
+    private func clockApplications() {
+        for r in running where !r.isClocked {
+            guard let app = r.view?.window?.application else { continue }
+            r.isClocked = true
+            if clocks(app) { continue }
+            clocked.append(ClockedApplication(application: app))
+            app.frameClockStarted(by: self)
+        }
+    }
+
     private func startTimer() {
         guard timer == nil else { return }
         let t = FrameTimers.make { Animator.shared.tick() }
-        t.schedule(deadline: FrameTimers.now(), repeating: 16_666_667)
+        // The first frame at the next refresh, as a display's are: one now would draw what is drawn already.
+        t.schedule(deadline: FrameTimers.now() + 16_666_667, repeating: 16_666_667)
         timer = t
     }
 
@@ -293,15 +322,7 @@ final class Animator {
 
     /// Each application the running animations draw in handles its events before the frame.
     private func beginFrames() {
-        // An animation's application is found once: a view that leaves its window ends its animations, so
-        // one found stays right. One not in a window yet is looked for again at each frame.
-        for r in running where !r.isClocked {
-            guard let app = r.view?.window?.application else { continue }
-            r.isClocked = true
-            if clocks(app) { continue }
-            clocked.append(ClockedApplication(application: app))
-            app.frameClockStarted(by: self)
-        }
+        clockApplications()
         // Events first: a touch that moves or ends an animation does so in this frame.
         for i in clocked.indices {
             guard let app = clocked[i].application else { continue }

@@ -46,7 +46,7 @@ open class View: Responder {
             let new = newValue.standardized
             guard new != frameStorage else { return }
             let old = frameStorage
-            Animator.shared.record(self, .frame, from: .rect(old), to: .rect(new))
+            let animates = Animator.shared.record(self, .frame, from: .rect(old), to: .rect(new))
             // Where it was and where it is, in the superview: both must be drawn again.
             let before = extentInSuperview(at: old)
             frameStorage = new
@@ -54,7 +54,10 @@ open class View: Responder {
                 boundsSizeDidChange()
                 setNeedsLayout()
             }
-            if let parent = superviewStorage {
+            // A move that animates: its frames damage where it is drawn, from where it rests now.
+            if animates, superviewStorage != nil {
+                needsDisplay = true
+            } else if let parent = superviewStorage {
                 needsDisplay = true
                 parent.setNeedsDisplay(before.union(extentInSuperview(at: new)))
             } else {
