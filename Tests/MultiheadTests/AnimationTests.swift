@@ -62,6 +62,38 @@ struct AnimationTests {
         }
     }
 
+    @Test("an application released while its view animates: the frames and the clock's end go on without it")
+    func applicationReleasedWhileAnimating() throws {
+        var finished: [Bool] = []
+        try withClock { now in
+            var app: Application? = try makeApp(extra: false).0
+            weak let released = app
+            let v = View(frame: Rect(x: 0, y: 0, width: 100, height: 100))
+            var w: Window? = app.map { Window(frame: Rect(x: 0, y: 0, width: 400, height: 400), screen: $0.mainScreen) }
+            w?.addSubview(v)
+            w?.isHidden = false
+            View.animate(withDuration: 1, delay: 0, options: .curveLinear, animations: { v.frame.origin.x = 200 },
+                         completion: { finished.append($0) })
+            // The animation's application is clocked from its start: its frames read its events.
+            #expect(app?.loop.frameClocks.count == 1)
+            now += 0.1
+            Animator.shared.tick()
+            // The window and the application go while the view moves (the animator holds neither; ASan
+            // runs this too: the frames and the stopping clock must not reach the released application).
+            w = nil
+            app = nil
+            #expect(released == nil)
+            now += 0.1
+            Animator.shared.tick()
+            now += 1
+            Animator.shared.tick()
+            // The view, still alive, saw its move to the end; the clock stopped.
+            #expect(finished == [true])
+            #expect(!Animator.shared.isAnimating)
+            withExtendedLifetime(v) {}
+        }
+    }
+
     @Test("a new animation of the property ends the old one with false and starts from what is drawn")
     func interrupted() throws {
         let (app, _) = try makeApp(extra: false)

@@ -45,6 +45,9 @@ public final class Application: Responder {
         try start(backend)
     }
 
+    // Its frames' clock holds it unretained (`Animator`): it must hear that the application is gone.
+    isolated deinit { Animator.shared.applicationDeallocated(ObjectIdentifier(self)) }
+
     /// The default application: no backend yet.
     override convenience init() {
         // The detached backend cannot fail to start.

@@ -226,7 +226,7 @@ final class Animator {
         end(released, finished: false)
         end(completed, finished: true)
         // By index: a copy of each record would copy its weak reference.
-        for i in clocked.indices { if let app = clocked[i].application { app.endFrame() } }
+        for i in clocked.indices { clocked[i].application.endFrame() }
         if running.isEmpty { stopTimer() }
     }
 
@@ -268,6 +268,11 @@ final class Animator {
     func frameDrawn() {
         frameTime = nil
         prepared = false
+    }
+
+    /// An application is being deallocated: the frames no longer draw in it.
+    func applicationDeallocated(_ id: ObjectIdentifier) {
+        clocked.removeAll { ObjectIdentifier($0.application) == id }
     }
 
     /// Whether `app` is among the applications the animations clock.
@@ -316,7 +321,7 @@ final class Animator {
     private func stopTimer() {
         timer?.cancel()
         timer = nil
-        for c in clocked { c.application?.frameClockStopped(by: self) }
+        for c in clocked { c.application.frameClockStopped(by: self) }
         clocked.removeAll()
     }
 
@@ -325,7 +330,7 @@ final class Animator {
         clockApplications()
         // Events first: a touch that moves or ends an animation does so in this frame.
         for i in clocked.indices {
-            guard let app = clocked[i].application else { continue }
+            let app = clocked[i].application
             app.beginFrame()
             app.handleFrameEvents()
         }
@@ -371,7 +376,9 @@ extension View {
     }
 }
 
-/// An application the animator's frames draw in.
+/// An application the animator's frames draw in. Not retained, and not weak: a weak reference is read
+/// through the application's side table twice a frame, and every retain of the application then takes
+/// the runtime's slow path. The application's deinit takes it off the list (`applicationDeallocated`).
 private struct ClockedApplication {
-    weak var application: Application?
+    unowned(unsafe) let application: Application
 }

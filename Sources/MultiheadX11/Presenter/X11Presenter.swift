@@ -257,6 +257,12 @@ package final class X11Presenter {
     func claimFrameErrors() {
         guard !uncheckedFrames.isEmpty, !connection.isLost else { return }
         let processed = UInt(mh_last_known_request_processed(connection.display))
+        // No error recorded at all (a frame's usual case): what the server processed is done with.
+        if XErrorTrap.records.isEmpty {
+            while let r = uncheckedFrames.first, r.upperBound <= processed + 1 { uncheckedFrames.removeFirst() }
+            if let r = uncheckedFrames.first, r.lowerBound <= processed { uncheckedFrames[0] = (processed + 1)..<r.upperBound }
+            return
+        }
         var errors: [XErrorRecord] = []
         while let r = uncheckedFrames.first, r.lowerBound <= processed {
             let upTo = min(r.upperBound, processed + 1)
