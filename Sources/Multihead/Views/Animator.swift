@@ -225,7 +225,6 @@ final class Animator {
         for r in done { if r.view == nil { released.append(r) } else { completed.append(r) } }
         end(released, finished: false)
         end(completed, finished: true)
-        // By index: a copy of each record would copy its weak reference.
         for i in clocked.indices { clocked[i].application.endFrame() }
         if running.isEmpty { stopTimer() }
     }
