@@ -110,23 +110,21 @@ struct DamageTests {
     func movingViewDamage() async throws {
         let (server, app, backend) = try await start()
         defer { server.stop() }
-        var now = 10_000.0
-        let realClock = Animator.shared.now
-        Animator.shared.now = { now }
-        defer { Animator.shared.now = realClock }
+        let clock = AnimationClock(at: 10_000)
+        defer { clock.restore() }
         let (window, square) = showSquare(in: app, width: 640, height: 480)
         // The app holds its windows unretained, as UIKit does: this test keeps its own.
         defer { withExtendedLifetime(window) {} }
         var finished: Bool?
         View.animate(withDuration: 1, delay: 0, options: .curveLinear, animations: { square.frame.origin.x = 400 },
                      completion: { finished = $0 })
-        now += 0.25
+        clock.now += 0.25
         Animator.shared.tick()
         app.flush()
         // The first frame: where it was drawn (0…50) and where it is drawn (100…150), not the path to where
         // the model went (400): nothing is drawn there before the move ends.
         #expect(backend.lastPushedPixels == 150 * 50)
-        now += 0.25
+        clock.now += 0.25
         Animator.shared.tick()
         app.flush()
         // Then where it was drawn (100…150) and is drawn (200…250): one rectangle of 150×50.
@@ -134,7 +132,7 @@ struct DamageTests {
         #expect(await app.run(until: {
             pixel(server, 225, 125) == 0x0000FF && pixel(server, 125, 125) == 0xFFFFFF && pixel(server, 425, 125) == 0xFFFFFF
         }))
-        now += 0.6
+        clock.now += 0.6
         Animator.shared.tick()
         app.flush()
         #expect(backend.lastPushedPixels == 250 * 50)
@@ -146,10 +144,8 @@ struct DamageTests {
     func moveStartsWithoutStrip() async throws {
         let (server, app, backend) = try await start()
         defer { server.stop() }
-        var now = 20_000.0
-        let realClock = Animator.shared.now
-        Animator.shared.now = { now }
-        defer { Animator.shared.now = realClock }
+        let clock = AnimationClock(at: 20_000)
+        defer { clock.restore() }
         let (window, square) = showSquare(in: app, width: 1920, height: 1080)
         defer { withExtendedLifetime(window) {} }
         // The map's Expose handled first: its repair is no frame's.
@@ -158,19 +154,19 @@ struct DamageTests {
         View.animate(withDuration: 1, delay: 0.5, options: .curveLinear, animations: { square.frame.origin.x = 1870 })
         // The block's change draws nothing: the view rests where it was until the delay is over.
         app.flush()
-        now += 0.25
+        clock.now += 0.25
         Animator.shared.tick()
         app.flush()
         #expect(backend.totalPushedPixels == before)
         // Half-way: where it rested (0…50) and where it is drawn (935…985), as two rectangles or one.
-        now += 0.75
+        clock.now += 0.75
         Animator.shared.tick()
         app.flush()
         #expect(backend.totalPushedPixels - before <= 985 * 50)
         #expect(backend.totalPushedPixels - before >= 2 * 50 * 50)
         #expect(await app.run(until: { pixel(server, 960, 125) == 0x0000FF && pixel(server, 25, 125) == 0xFFFFFF }))
         // The end: where it was drawn and where it rests.
-        now += 1
+        clock.now += 1
         Animator.shared.tick()
         app.flush()
         #expect(!Animator.shared.isAnimating)

@@ -1,4 +1,4 @@
-import Multihead
+@testable import Multihead
 import MultiheadTesting
 import MultiheadX11
 import Testing
@@ -24,4 +24,22 @@ func showSquare(in app: Application, width: Double, height: Double) -> (window: 
     w.isHidden = false
     app.flush()
     return (w, square)
+}
+
+/// The animator's clock, moved by the test (`Animator.shared.now`): a frame's progress is then a fact, not
+/// a moment to catch under load. `restore()` puts the real clock back.
+final class AnimationClock {
+    /// Seconds, as the animator reads them.
+    var now: Double
+    private let real: () -> Double
+
+    @MainActor
+    init(at start: Double) {
+        now = start
+        real = Animator.shared.now
+        Animator.shared.now = { self.now }
+    }
+
+    @MainActor
+    func restore() { Animator.shared.now = real }
 }

@@ -150,14 +150,12 @@ struct TextOnX11Tests {
         func pixel() -> UInt32? { try? server.controlConnection().screenshot(of: Rect(x: 150, y: 150, width: 1, height: 1)).pixels.first }
         #expect(await app.run(until: { pixel() == 0xFF0000 }))
         // The animator's clock is the test's: mid-way is a fact, not a moment to catch under load.
-        var now = 5_000.0
-        let realClock = Animator.shared.now
-        Animator.shared.now = { now }
-        defer { Animator.shared.now = realClock }
+        let clock = AnimationClock(at: 5_000)
+        defer { clock.restore() }
         var ended: Bool?
         View.animate(withDuration: 1, delay: 0, options: .curveLinear, animations: { v.alpha = 0 }, completion: { ended = $0 })
         #expect(v.alpha == 0)
-        now += 0.5
+        clock.now += 0.5
         Animator.shared.tick()
         // Red at half opacity over white: full red, green and blue half way.
         var seen: UInt32?
@@ -168,7 +166,7 @@ struct TextOnX11Tests {
             return p >> 16 == 0xFF && (0x7E...0x81).contains(g) && (0x7E...0x81).contains(b)
         }), "mid-way pixel \(String(seen ?? 0, radix: 16))")
         #expect(ended == nil)
-        now += 0.6
+        clock.now += 0.6
         Animator.shared.tick()
         #expect(ended == true)
         #expect(await app.run(until: { pixel() == 0xFFFFFF }))
