@@ -54,12 +54,11 @@ open class View: Responder {
                 boundsSizeDidChange()
                 setNeedsLayout()
             }
-            // A move that animates: its frames damage where it is drawn, from where it rests now.
-            if animates, superviewStorage != nil {
+            if let parent = superviewStorage {
                 needsDisplay = true
-            } else if let parent = superviewStorage {
-                needsDisplay = true
-                parent.setNeedsDisplay(before.union(extentInSuperview(at: new)))
+                // A move that animates damages nothing now: its frames damage where it is drawn, from
+                // where it rests.
+                if !animates { parent.setNeedsDisplay(before.union(extentInSuperview(at: new))) }
             } else {
                 setNeedsDisplay()
             }
