@@ -4,6 +4,7 @@
 #include <X11/Xlib.h>
 #include <X11/Xutil.h>
 #include <X11/Xatom.h>
+#include <X11/Xproto.h>
 #include <X11/extensions/Xrandr.h>
 #include <sys/ipc.h>
 #include <sys/shm.h>
@@ -34,13 +35,6 @@ static inline unsigned long mh_all_planes(void) { return AllPlanes; }
    Display as Xlib's public macros do: no call into libX11 (and no lock) for what a frame asks each time. */
 static inline int mh_q_length(Display *d) { return QLength(d); }
 static inline unsigned long mh_last_known_request_processed(Display *d) { return LastKnownRequestProcessed(d); }
-
-/* Sends Xlib's buffered requests without reading the socket after, as XFlush does. _XSend is Xlib's own
-   sender, exported for the extension libraries; its header (Xlibint.h) is not included, as its complete
-   Display would change how Swift imports every Display pointer. Xlib keeps requests in its own buffer
-   until a flush, so XCB's flush alone would send nothing. */
-extern void _XSend(Display *dpy, const char *data, long size);
-static inline void mh_send_requests(Display *d) { XLockDisplay(d); _XSend(d, NULL, 0); XUnlockDisplay(d); }
 
 /* xcb_randr_id is an incomplete type to Swift, which cannot take its address. */
 static inline const xcb_query_extension_reply_t *mh_randr_extension_data(xcb_connection_t *c) { return xcb_get_extension_data(c, &xcb_randr_id); }

@@ -3,33 +3,34 @@ import Glibc
 #endif
 import Dispatch
 import Foundation
+import Synchronization
 
 /// Every X server this process started, so that they end with it however it ends: on SIGINT, SIGTERM and
 /// SIGHUP (stop them, remove the session directory, exit 128 + signal), at `exit` (atexit), and on SIGKILL
 /// (the kernel's parent-death signal, set in each server before it runs). Also owns the session directory:
 /// made on first use (sweeping those whose owner process is gone), removed when the last server stops.
 enum ServerRegistry {
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var live: Set<pid_t> = []
-    nonisolated(unsafe) private static var directory: String?
-    /// Starts under way that have files in the session directory but no registered server yet: the
-    /// directory stays while any is held (another server stopping meanwhile must not take a starting
-    /// server's config or cookie with it).
-    nonisolated(unsafe) private static var holds = 0
-    nonisolated(unsafe) private static var handlersInstalled = false
-    /// Set once a signal's handling began: the servers end because this process is ending (128 + signal).
-    nonisolated(unsafe) private static var stoppingForSignal = false
+    /// What the registry knows, behind one lock: any thread may start or stop a server.
+    private struct State {
+        var live: Set<pid_t> = []
+        var directory: String?
+        /// Starts under way that have files in the session directory but no registered server yet: the
+        /// directory stays while any is held (another server stopping meanwhile must not take a starting
+        /// server's config or cookie with it).
+        var holds = 0
+        var handlersInstalled = false
+        /// Set once a signal's handling began: the servers end because this process is ending (128 + signal).
+        var stoppingForSignal = false
+    }
+    private static let state = Locked(State())
 
     /// Whether this process is stopping its servers for SIGINT, SIGTERM or SIGHUP (and will exit with
     /// 128 + the signal): a server's end is then no news to report.
-    static var isStoppingForSignal: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return stoppingForSignal
-    }
+    static var isStoppingForSignal: Bool { state.withLock { $0.stoppingForSignal } }
 
-    /// The write end of the pipe the signal handler writes the signal number to.
-    nonisolated(unsafe) static var signalPipe: Int32 = -1
+    /// The write end of the pipe the signal handler writes the signal number to (-1 before there is one):
+    /// atomic, as a signal handler reads it.
+    static let signalPipe = Atomic<Int32>(-1)
     /// This process's session directory name: one per process, made again when needed after removal.
     static let directoryPath = NSTemporaryDirectory() + "multihead-\(getpid())-\(UUID().uuidString.prefix(8))"
 
@@ -39,57 +40,59 @@ enum ServerRegistry {
     /// is registered, or has failed. The temporary directory itself is never created: a missing one is
     /// `temporaryDirectoryMissing`.
     static func holdDirectory() throws -> String {
-        lock.lock()
-        defer { lock.unlock() }
+        try state.withLock { s in try holdDirectoryLocked(&s) }
+    }
+
+    private static func holdDirectoryLocked(_ s: inout State) throws -> String {
         var isDirectory: ObjCBool = false
         let tmp = NSTemporaryDirectory()
         guard FileManager.default.fileExists(atPath: tmp, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw VirtualServerError.temporaryDirectoryMissing(ProcessInfo.processInfo.environment["TMPDIR"] ?? tmp)
         }
         sweepStaleDirectories()
-        if directory == nil || !FileManager.default.fileExists(atPath: directoryPath) {
+        if s.directory == nil || !FileManager.default.fileExists(atPath: directoryPath) {
             guard mkdir(directoryPath, 0o700) == 0 || errno == EEXIST else {
                 throw VirtualServerError.cannotCreate(path: directoryPath, reason: String(cString: strerror(errno)))
             }
-            directory = directoryPath
+            s.directory = directoryPath
         }
-        holds += 1
+        s.holds += 1
         return directoryPath
     }
 
     /// Gives back a hold; with no server running and no start under way, the session directory goes.
     static func releaseDirectory() {
-        lock.lock()
-        defer { lock.unlock() }
-        holds -= 1
-        removeDirectoryIfIdleLocked()
+        state.withLock { s in
+            s.holds -= 1
+            removeDirectoryIfIdleLocked(&s)
+        }
     }
 
     /// Records a running server and makes sure the process cleans up after it.
     static func register(_ pid: pid_t) {
-        lock.lock()
-        live.insert(pid)
-        let install = !handlersInstalled
-        handlersInstalled = true
-        lock.unlock()
+        let install = state.withLock { s in
+            s.live.insert(pid)
+            defer { s.handlersInstalled = true }
+            return !s.handlersInstalled
+        }
         if install { installHandlers() }
     }
 
     /// Forgets a server that stopped; with none left, the session directory goes.
     static func unregister(_ pid: pid_t) {
-        lock.lock()
-        defer { lock.unlock() }
-        live.remove(pid)
-        removeDirectoryIfIdleLocked()
+        state.withLock { s in
+            s.live.remove(pid)
+            removeDirectoryIfIdleLocked(&s)
+        }
     }
 
     /// SIGTERM to every live server, then SIGKILL to those still there after a short grace; reaps them and
     /// removes the session directory. Safe from any thread.
     static func terminateAll() {
-        lock.lock()
-        let pids = live
-        live.removeAll()
-        lock.unlock()
+        let pids = state.withLock { s in
+            defer { s.live.removeAll() }
+            return s.live
+        }
         for pid in pids { kill(pid, SIGTERM) }
         let deadline = Date().addingTimeInterval(2)
         var left = pids
@@ -99,19 +102,18 @@ enum ServerRegistry {
             if !left.isEmpty { usleep(2_000) }
         }
         for pid in left { kill(pid, SIGKILL); var s: Int32 = 0; waitpid(pid, &s, 0) }
-        lock.lock()
-        removeDirectoryLocked()
-        lock.unlock()
+        state.withLock { removeDirectoryLocked(&$0) }
+        TemporaryFiles.removeAll()
     }
 
-    private static func removeDirectoryIfIdleLocked() {
-        if live.isEmpty && holds == 0 { removeDirectoryLocked() }
+    private static func removeDirectoryIfIdleLocked(_ s: inout State) {
+        if s.live.isEmpty && s.holds == 0 { removeDirectoryLocked(&s) }
     }
 
-    private static func removeDirectoryLocked() {
-        guard let dir = directory else { return }
+    private static func removeDirectoryLocked(_ s: inout State) {
+        guard let dir = s.directory else { return }
         try? FileManager.default.removeItem(atPath: dir)
-        directory = nil
+        s.directory = nil
     }
 
     /// Removes `multihead-PID-XXXXXXXX` directories in the temporary directory whose PID no longer runs.
@@ -135,7 +137,7 @@ enum ServerRegistry {
         guard pipe(&fds) == 0 else { return }
         _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
         _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
-        signalPipe = fds[1]
+        signalPipe.store(fds[1], ordering: .releasing)
         let readEnd = fds[0]
         Thread.detachNewThread {
             // A process started by Swift may have these blocked in every thread (the spawning thread's mask
@@ -146,9 +148,7 @@ enum ServerRegistry {
             pthread_sigmask(SIG_UNBLOCK, &set, nil)
             var sig: UInt8 = 0
             while read(readEnd, &sig, 1) == 1 {
-                lock.lock()
-                stoppingForSignal = true
-                lock.unlock()
+                state.withLock { $0.stoppingForSignal = true }
                 terminateAll()
                 _exit(128 + Int32(sig))
             }
@@ -156,11 +156,12 @@ enum ServerRegistry {
         for sig in [SIGINT, SIGTERM, SIGHUP] {
             var current = sigaction()
             sigaction(sig, nil, &current)
-            guard current.__sigaction_handler.sa_handler == nil else { continue }
+            // The default action, or the temporary files' handler, whose work `terminateAll` does too.
+            guard TemporaryFiles.isDefaultOrOurs(current) else { continue }
             var action = sigaction()
             action.__sigaction_handler.sa_handler = { sig in
                 var byte = UInt8(truncatingIfNeeded: sig)
-                _ = write(ServerRegistry.signalPipe, &byte, 1)
+                _ = write(ServerRegistry.signalPipe.load(ordering: .acquiring), &byte, 1)
             }
             sigemptyset(&action.sa_mask)
             action.sa_flags = SA_RESTART

@@ -8,7 +8,6 @@ import Foundation
 enum XauthFile {
     /// FamilyWild: the entry matches any host address.
     private static let familyWild: UInt16 = 0xFFFF
-    private static let lock = NSLock()
 
     /// A fresh random 16-byte cookie.
     static func makeCookie() -> [UInt8] {
@@ -39,22 +38,23 @@ enum XauthFile {
     }
 
     /// The cookies of this process's servers, by display number, as the shared file holds them.
-    nonisolated(unsafe) private static var cookies: [String: [UInt8]] = [:]
+    private static let cookies = Locked<[String: [UInt8]]>([:])
 
     /// Sets (or, with nil, removes) a display's cookie in the file shared by this process's servers and
     /// rewrites it: a display number used again must not find its old cookie first.
     static func set(_ path: String, display: String, cookie: [UInt8]?) throws {
-        lock.lock()
-        defer { lock.unlock() }
-        cookies[display] = cookie
-        var data = Data()
-        for (d, c) in cookies.sorted(by: { $0.key < $1.key }) { data.append(entry(display: d, cookie: c)) }
-        let tmp = path + ".new"
-        try writeFile(tmp, data)
-        guard rename(tmp, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(tmp)
-            throw VirtualServerError.cannotCreate(path: path, reason: reason)
+        // The lock spans the write: two servers starting at once must not interleave their rewrites.
+        try cookies.withLock { cookies in
+            cookies[display] = cookie
+            var data = Data()
+            for (d, c) in cookies.sorted(by: { $0.key < $1.key }) { data.append(entry(display: d, cookie: c)) }
+            let tmp = path + ".new"
+            try writeFile(tmp, data)
+            guard rename(tmp, path) == 0 else {
+                let reason = String(cString: strerror(errno))
+                unlink(tmp)
+                throw VirtualServerError.cannotCreate(path: path, reason: reason)
+            }
         }
     }
 }

@@ -12,7 +12,7 @@ extension Application {
     /// The frontmost visible window whose frame contains a desktop point (on the named screen, if given).
     public func window(at desktopPoint: Point, onScreenNamed screenName: String? = nil) -> Window? {
         guard desktopPoint.isFinite else { return nil }
-        return stack.frontmost { w in
+        return frontmostWindow { w in
             guard !w.isHidden else { return false }
             if let screenName, w.screen.name != screenName { return false }
             return w.frameOnDesktop.contains(desktopPoint)
@@ -26,7 +26,7 @@ extension Application {
             // The frontmost window whose hit test finds a view; a window that lets the touch pass (its hit
             // test says nil) hands it to the windows behind, as pass-through overlays do in UIKit.
             var hit: (Window, View)?
-            _ = stack.frontmost { w in
+            _ = frontmostWindow { w in
                 guard !w.isHidden else { return false }
                 if let name = event.screenName, w.screen.name != name { return false }
                 guard w.frameOnDesktop.contains(p), let view = w.hitTest(w.pointFromDesktop(p), with: event) else { return false }

@@ -21,18 +21,38 @@ extension Application {
             loop.stopRequested = false
             return
         }
-        try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, any Error>) in
-            loop.runContinuation = RunContinuation(c)
+        // Every waiting run() ends on every path: stop(), the connection's loss, or its task's cancellation.
+        let waiter = RunContinuation.ID()
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, any Error>) in
+                if Task.isCancelled {
+                    c.resume(throwing: CancellationError())
+                } else {
+                    loop.runContinuations.append(RunContinuation(waiter, c))
+                }
+            }
+        } onCancel: {
+            Task { @MainActor in self.endRuns(where: { $0.id === waiter }, throwing: CancellationError()) }
         }
     }
 
-    /// Ends `run()`; called before `run()`, the next `run()` returns at once.
+    /// Ends `run()` (every one waiting); called before `run()`, the next `run()` returns at once.
     public func stop() {
-        if let c = loop.runContinuation {
-            loop.runContinuation = nil
-            c.continuation.resume()
-        } else {
+        if loop.runContinuations.isEmpty {
             loop.stopRequested = true
+        } else {
+            endRuns(throwing: nil)
+        }
+    }
+
+    /// Resumes the waiting runs that `which` picks (all by default), with an error or without; each is
+    /// taken off the list before it is resumed, so none is resumed twice.
+    func endRuns(where which: (RunContinuation) -> Bool = { _ in true }, throwing error: (any Error)?) {
+        let ending = loop.runContinuations.filter(which)
+        guard !ending.isEmpty else { return }
+        loop.runContinuations.removeAll(where: which)
+        for r in ending {
+            if let error { r.continuation.resume(throwing: error) } else { r.continuation.resume() }
         }
     }
 
@@ -124,7 +144,7 @@ extension Application {
     func windowNeedsFlush(_ w: Window) {
         if !loop.sceneNeedsAll, !w.isListedForFlush {
             w.isListedForFlush = true
-            loop.changedWindows.append(w)
+            loop.changedWindows.append(UnretainedWindow(window: w))
         }
         scheduleFlush()
     }
@@ -150,10 +170,15 @@ extension Application {
         loop.needsFlush = false
         // Taken before layout: what layout asks for again belongs to the next flush.
         let needsAll = loop.sceneNeedsAll || !backend.acceptsPartialScenes
-        // The list is taken whole (what layout adds goes to a new one) and its buffer given back after.
+        // The list is taken whole (what layout adds goes to a new one); a window released since it was
+        // listed is simply gone from it.
         var changed: [Window] = []
-        swap(&changed, &loop.changedWindows)
-        for w in changed { w.isListedForFlush = false }
+        for entry in loop.changedWindows {
+            guard let w = entry.window else { continue }
+            w.isListedForFlush = false
+            changed.append(w)
+        }
+        loop.changedWindows.removeAll(keepingCapacity: true)
         loop.sceneNeedsAll = false
         var windows: [PresentedWindow] = []
         swap(&windows, &loop.sceneBuffer)
@@ -178,13 +203,8 @@ extension Application {
         // A window drawn again is drawn whole: its views' marks go with its own. Hidden windows keep their
         // marks: they are drawn when shown again.
         for item in windows where item.needsDisplay { item.window.clearNeedsDisplayInSubtree() }
-        // Both buffers back for the next flush, empty: no frame allocates an array. Emptied from the end:
-        // removeAll goes through the runtime, which reads the element type's metadata (pages of their own).
-        while !windows.isEmpty { windows.removeLast() }
+        // The scene's buffer back for the next flush, empty: a frame allocates no array for it.
+        windows.removeAll(keepingCapacity: true)
         loop.sceneBuffer = windows
-        if loop.changedWindows.isEmpty {
-            while !changed.isEmpty { changed.removeLast() }
-            loop.changedWindows = changed
-        }
     }
 }

@@ -176,9 +176,6 @@ extension Application {
         guard connectionError == nil else { return }
         connectionError = error
         Application.logger.error("display backend stopped: \(error)")
-        if let c = loop.runContinuation {
-            loop.runContinuation = nil
-            c.continuation.resume(throwing: error)
-        }
+        endRuns(throwing: error)
     }
 }

@@ -79,9 +79,17 @@ extension Application {
     /// The seed's `findKeyWindow`: the frontmost visible window at the normal level on the main screen.
     func keyWindowCandidate() -> Window? {
         let main = mainScreen
-        return stack.frontmost { w in
+        return frontmostWindow { w in
             !w.isHidden && w.alpha > 0 && w.windowLevel == .normal && w.screen === main && w.canBecomeKey
         }
+    }
+
+    /// The frontmost live window for which `body` is true. The windows are listed first, and `body` runs
+    /// outside any access to the stack: it may call a user's override (`canBecomeKey`, `hitTest`) that
+    /// shows, hides, makes or releases windows.
+    func frontmostWindow(where body: (Window) -> Bool) -> Window? {
+        for w in stack.backToFront.reversed() where body(w) { return w }
+        return nil
     }
 
     func restack(_ w: Window, bringToFront: Bool) {

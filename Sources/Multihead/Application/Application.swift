@@ -17,7 +17,7 @@ public final class Application: Responder {
     nonisolated public static let logger = Logger(label: "multihead")
 
     /// The backend that reports screens and shows windows.
-    @exclusivity(unchecked) public private(set) var backend: any DisplayBackend
+    public private(set) var backend: any DisplayBackend
     /// The connected screens, main first, then by (y, x).
     public internal(set) var screens: [Screen] = []
     /// Receives the application's lifecycle events.
@@ -28,11 +28,9 @@ public final class Application: Responder {
     public internal(set) var connectionError: (any Error)?
 
     /// The run loop's state: launched, a stop asked for, work queued while suspended, a flush pending.
-    /// Unchecked exclusivity: main-actor state changed in single statements that call nothing back, read
-    /// and written several times on every change of a view.
-    @exclusivity(unchecked) var loop = RunLoopState()
+    var loop = RunLoopState()
     /// The windows, their order and the key window.
-    @exclusivity(unchecked) var stack = WindowStack()
+    var stack = WindowStack()
     /// The touches and presses in progress, and where each goes.
     var tracking = InputTracking()
     let screenListeners = EventRegistry<ScreenEvent>()
@@ -44,9 +42,6 @@ public final class Application: Responder {
         super.init()
         try start(backend)
     }
-
-    // Its frames' clock holds it unretained (`Animator`): it must hear that the application is gone.
-    isolated deinit { Animator.shared.applicationDeallocated(ObjectIdentifier(self)) }
 
     /// The default application: no backend yet.
     override convenience init() {

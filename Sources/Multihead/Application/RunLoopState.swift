@@ -5,10 +5,9 @@ struct RunLoopState {
     var launched = false
     /// A `stop()` came while `run()` was not waiting: the next `run()` returns at once.
     var stopRequested = false
-    /// The `run()` waiting to end. Boxed: `CheckedContinuation` comes from a library built for evolution,
-    /// so its size is known only at run time, and held here it made every field after it, and the
-    /// application's `loop` itself, be found through type metadata at each access (a frame made 13).
-    var runContinuation: RunContinuation?
+    /// The `run()`s waiting to end, oldest first (two tasks may wait on one application). Boxed:
+    /// `CheckedContinuation`'s size is known only at run time.
+    var runContinuations: [RunContinuation] = []
     /// Screen notifications held while the application is suspended, in order.
     var queuedWhileSuspended: [() -> Void] = []
     /// Whether a change waits to be pushed to the backend.
@@ -19,7 +18,8 @@ struct RunLoopState {
     var sceneNeedsAll = true
     /// The windows whose pixels changed since the last flush, when only they did (each once: a window in
     /// it is marked `isListedForFlush`, no set is hashed at each change).
-    var changedWindows: [Window] = []
+    /// Not retained: a window released before the flush is not drawn for it.
+    var changedWindows: [UnretainedWindow] = []
     /// The buffer of the last flush's scene, kept for the next one (a frame allocates no array).
     var sceneBuffer: [PresentedWindow] = []
     /// The frame clocks running for this application (the animator, display links): while any runs, the
@@ -29,10 +29,16 @@ struct RunLoopState {
     var inClockedFrame = false
 }
 
-/// The continuation of a waiting `run()`.
+/// The continuation of a waiting `run()`, and which call it is (its cancellation ends only it).
 final class RunContinuation {
+    /// One `run()` call.
+    final class ID: Sendable {}
+    let id: ID
     let continuation: CheckedContinuation<Void, any Error>
-    init(_ continuation: CheckedContinuation<Void, any Error>) { self.continuation = continuation }
+    init(_ id: ID, _ continuation: CheckedContinuation<Void, any Error>) {
+        self.id = id
+        self.continuation = continuation
+    }
 }
 
 /// The touches and presses in progress: each ends where it began, or is cancelled with its window.

@@ -9,10 +9,8 @@ import Logging
 public final class Screen {
     /// The application whose backend reports this screen.
     public private(set) weak var application: Application?
-    // Unchecked exclusivity (here and on `softwareBrightness`): main-actor state set in single statements,
-    // which every frame reads; each checked access is a runtime call.
     /// The latest description the backend gave.
-    @exclusivity(unchecked) public private(set) var snapshot: ScreenDescription
+    public private(set) var snapshot: ScreenDescription
     /// Whether the monitor is still connected; false once its disconnect notification is posted.
     public private(set) var isConnected = true
     /// Another screen that shows the same rectangle of the desktop, earlier in `screens` (UIKit's
@@ -25,7 +23,7 @@ public final class Screen {
     /// The model's brightness; `snapshot.brightness` is what the hardware reports.
     private var brightnessStorage: Double
     /// The brightness our own drawing applies (1 when the hardware dims).
-    @exclusivity(unchecked) public private(set) var softwareBrightness: Double = 1
+    public private(set) var softwareBrightness: Double = 1
     var displayLinks: [WeakDisplayLink] = []
 
     init(_ snapshot: ScreenDescription, application: Application) {

@@ -34,9 +34,9 @@ final class Animator {
     final class Group {
         let duration: Double, delay: Double, options: AnimationOptions
         let completion: ((Bool) -> Void)?
-        @exclusivity(unchecked) var start = 0.0
-        @exclusivity(unchecked) var running = 0
-        @exclusivity(unchecked) var finished = true
+        var start = 0.0
+        var running = 0
+        var finished = true
 
         init(duration: Double, delay: Double, options: AnimationOptions, completion: ((Bool) -> Void)?) {
             self.duration = duration
@@ -68,18 +68,17 @@ final class Animator {
 
     /// One property of one view animating. A class: the frame's scans copy each one.
     final class Running {
-        /// Not retained (a detached view animating does not live on for it), and not weak: a weak
-        /// reference gives the view a side table, and each retain of it on the frame path a slow one. The
-        /// view's deinit clears it (`viewDeallocated`); the next frame ends the animation.
-        unowned(unsafe) var view: View?
+        /// Not retained: a detached view animating does not live on for it. Once the view is gone the
+        /// next frame ends the animation.
+        weak var view: View?
         let viewID: ObjectIdentifier
         let property: Property
         let from: Value, to: Value
         let group: Group
         /// A frame animation's rectangle drawn last, in its window's coordinates: damaged when it moves on.
-        @exclusivity(unchecked) var drawn: Rect?
+        var drawn: Rect?
         /// Whether its window's application is among the clocked ones (found once, not every frame).
-        @exclusivity(unchecked) var isClocked = false
+        var isClocked = false
 
         init(view: View, property: Property, from: Value, to: Value, group: Group, drawn: Rect?) {
             self.view = view
@@ -92,23 +91,22 @@ final class Animator {
         }
     }
 
-    /// Unchecked exclusivity: main-actor state whose changes call nothing back, read on every view drawn.
-    @exclusivity(unchecked) private var running: [Running] = []
-    @exclusivity(unchecked) private var stack: [Group] = []
-    @exclusivity(unchecked) private var suppressed = 0
-    @exclusivity(unchecked) private var timer: (any FrameTimer)?
+    private var running: [Running] = []
+    private var stack: [Group] = []
+    private var suppressed = 0
+    private var timer: (any FrameTimer)?
     /// The applications whose windows the running animations draw in, while the timer runs: this is a
     /// frame clock of each, which reads its events at each tick.
-    @exclusivity(unchecked) private var clocked: [ClockedApplication] = []
+    private var clocked: [ClockedApplication] = []
     /// The clock, in seconds; tests replace it.
     var now: () -> Double = { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 } {
         didSet { frameDrawn() }
     }
     /// The time of the frame being drawn, from its tick (or the flush that drew it) to the end of that
     /// flush: what is damaged and what is drawn are the same positions.
-    @exclusivity(unchecked) private var frameTime: Double?
+    private var frameTime: Double?
     /// Whether this frame's moving views have been damaged (`prepareFrame`).
-    @exclusivity(unchecked) private var prepared = false
+    private var prepared = false
 
     /// Runs `animations` with every change of an animatable property recorded in a new group.
     func animate(duration: Double, delay: Double, options: AnimationOptions, animations: () -> Void,
@@ -178,11 +176,6 @@ final class Animator {
         return nil
     }
 
-    /// A view is being deallocated: its animations no longer point at it (the next frame ends them).
-    func viewDeallocated(_ id: ObjectIdentifier) {
-        for r in running where r.viewID == id { r.view = nil }
-    }
-
     /// Whether anything runs.
     var isAnimating: Bool { !running.isEmpty }
 
@@ -225,7 +218,7 @@ final class Animator {
         for r in done { if r.view == nil { released.append(r) } else { completed.append(r) } }
         end(released, finished: false)
         end(completed, finished: true)
-        for i in clocked.indices { clocked[i].application.endFrame() }
+        for c in clocked { c.application?.endFrame() }
         if running.isEmpty { stopTimer() }
     }
 
@@ -269,14 +262,9 @@ final class Animator {
         prepared = false
     }
 
-    /// An application is being deallocated: the frames no longer draw in it.
-    func applicationDeallocated(_ id: ObjectIdentifier) {
-        clocked.removeAll { ObjectIdentifier($0.application) == id }
-    }
-
     /// Whether `app` is among the applications the animations clock.
     private func clocks(_ app: Application) -> Bool {
-        for i in clocked.indices where clocked[i].application === app { return true }
+        for c in clocked where c.application === app { return true }
         return false
     }
 
@@ -320,7 +308,7 @@ final class Animator {
     private func stopTimer() {
         timer?.cancel()
         timer = nil
-        for c in clocked { c.application.frameClockStopped(by: self) }
+        for c in clocked { c.application?.frameClockStopped(by: self) }
         clocked.removeAll()
     }
 
@@ -328,8 +316,9 @@ final class Animator {
     private func beginFrames() {
         clockApplications()
         // Events first: a touch that moves or ends an animation does so in this frame.
-        for i in clocked.indices {
-            let app = clocked[i].application
+        clocked.removeAll { $0.application == nil }
+        for c in clocked {
+            guard let app = c.application else { continue }
             app.beginFrame()
             app.handleFrameEvents()
         }
@@ -375,9 +364,8 @@ extension View {
     }
 }
 
-/// An application the animator's frames draw in. Not retained, and not weak: a weak reference is read
-/// through the application's side table twice a frame, and every retain of the application then takes
-/// the runtime's slow path. The application's deinit takes it off the list (`applicationDeallocated`).
+/// An application the animator's frames draw in, not retained: an application released while its
+/// windows animate is simply no longer clocked.
 private struct ClockedApplication {
-    unowned(unsafe) let application: Application
+    weak var application: Application?
 }

@@ -2,25 +2,18 @@
 /// and subviews drawn back to front.
 @MainActor
 open class View: Responder {
-    // Unchecked exclusivity on what every frame reads: main-actor state changed in single statements.
-    @exclusivity(unchecked) var frameStorage: Rect
-    @exclusivity(unchecked) var boundsOrigin: Point = .zero
-    @exclusivity(unchecked) var subviewStorage: [View] = []
-    /// Not retained, as UIKit's superview is not: the superview holds its subviews, and clears this when it
-    /// goes (its deinit) or lets one go (`detach`). A weak reference would give every view that has
-    /// subviews a side table, and make each retain of it on the drawing and hit-testing paths a slow one.
-    unowned(unsafe) var superviewStorage: View?
+    var frameStorage: Rect
+    var boundsOrigin: Point = .zero
+    var subviewStorage: [View] = []
+    /// Not retained, as UIKit's superview is not: the superview holds its subviews. Weak, so that a
+    /// subview that outlives its superview (held elsewhere, or reached while the superview is being
+    /// released on any thread) finds no superview rather than freed memory.
+    weak var superviewStorage: View?
     weak var viewController: ViewController?
-    @exclusivity(unchecked) var hiddenStorage = false
+    var hiddenStorage = false
     var needsLayoutStorage = true
     var subtreeNeedsLayout = false
     var recognizerStorage: [GestureRecognizer] = []
-
-    /// Subviews held elsewhere outlive this view: none may point at it once it is gone.
-    isolated deinit {
-        for s in subviewStorage { s.superviewStorage = nil }
-        Animator.shared.viewDeallocated(ObjectIdentifier(self))
-    }
 
     /// Makes a view with a frame in its future superview's coordinates; a non-finite frame becomes `.zero`.
     public init(frame: Rect) {
@@ -96,7 +89,7 @@ open class View: Responder {
     }
 
     /// The colour that fills the bounds before `draw`; `nil` is transparent.
-    @exclusivity(unchecked) open var backgroundColor: Color? {
+    open var backgroundColor: Color? {
         didSet {
             guard backgroundColor != oldValue else { return }
             Animator.shared.record(self, .backgroundColor, from: .color(oldValue), to: .color(backgroundColor))
@@ -120,7 +113,7 @@ open class View: Responder {
             }
         }
     }
-    @exclusivity(unchecked) var alphaStorage: Double = 1
+    var alphaStorage: Double = 1
 
     /// Whether the view (and its subviews) is not drawn and takes no touches.
     open var isHidden: Bool {
@@ -134,7 +127,7 @@ open class View: Responder {
     }
 
     /// Whether subviews are cut off at the bounds.
-    @exclusivity(unchecked) open var clipsToBounds = false {
+    open var clipsToBounds = false {
         didSet {
             guard clipsToBounds != oldValue else { return }
             // What was drawn outside the bounds goes, or comes back: the unclipped extent either way.
@@ -147,13 +140,13 @@ open class View: Responder {
         get { interactionStorage }
         set { interactionStorage = newValue }
     }
-    @exclusivity(unchecked) var interactionStorage = true
+    var interactionStorage = true
 
     /// A number to find the view by (`viewWithTag(_:)`); 0 by default.
     open var tag: Int = 0
 
     /// Whether the view asked to be drawn again.
-    @exclusivity(unchecked) public internal(set) var needsDisplay = true
+    public internal(set) var needsDisplay = true
 
     /// Marks the whole view for drawing at the next flush (its bounds become damage of its window).
     open func setNeedsDisplay() { setNeedsDisplay(bounds) }

@@ -49,14 +49,6 @@ struct StackingOrder {
     /// The ordered windows, back to front.
     var backToFront: [ObjectIdentifier] { chunks.flatMap { $0.map(\.id) } }
 
-    /// Walks the windows from front to back until `body` returns true; returns that window.
-    func firstFromFront(where body: (ObjectIdentifier) -> Bool) -> ObjectIdentifier? {
-        for chunk in chunks.reversed() {
-            for key in chunk.reversed() where body(key.id) { return key.id }
-        }
-        return nil
-    }
-
     /// The first chunk whose last key is not below `key` (binary search).
     private func chunkIndex(for key: Key) -> Int {
         var lo = 0, hi = chunks.count

@@ -162,11 +162,11 @@ open class Window: View {
 
     /// What must be drawn again at the next flush, in the window's drawing coordinates (points); nil:
     /// nothing.
-    @exclusivity(unchecked) private(set) var damage: Rect?
+    private(set) var damage: Rect?
 
     /// Whether the application's list of windows changed since the last flush holds this one: the mark
     /// that keeps it there once, set and cleared only by that list's owner (`windowNeedsFlush`, `flush`).
-    @exclusivity(unchecked) var isListedForFlush = false
+    var isListedForFlush = false
 
     /// Adds a rectangle to what must be drawn again, and asks for a flush.
     func addDamage(_ r: Rect) {

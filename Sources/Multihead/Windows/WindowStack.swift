@@ -19,7 +19,7 @@ struct WindowStack {
     var backToFront: [Window] { order.backToFront.compactMap { live[$0]?.window } }
 
     /// Every live window, in no order.
-    var all: [Window] { live.values.map(\.window) }
+    var all: [Window] { live.values.compactMap(\.window) }
 
     /// A new window, behind the windows shown after it.
     mutating func add(_ w: Window) {
@@ -47,23 +47,11 @@ struct WindowStack {
         }
         order.set(id, level: w.windowLevel.rawValue, sequence: sequence)
     }
-
-    /// The frontmost live window for which `body` is true.
-    func frontmost(where body: (Window) -> Bool) -> Window? {
-        var found: Window?
-        _ = order.firstFromFront { id in
-            guard let w = live[id]?.window, body(w) else { return false }
-            found = w
-            return true
-        }
-        return found
-    }
 }
 
-/// A window in the registry of live windows, not retained, and not weak either: a weak reference gives
-/// the window a side table, and every retain and release of it on the frame path then takes the slow
-/// path. The window's deinit takes it out of the registry (`Application.unregister`), as a superview's
-/// deinit clears its subviews' `superviewStorage`.
+/// A window in the registry of live windows, not retained (the application does not keep windows
+/// alive). Weak: a window whose last reference goes, on any thread, reads as gone from that moment, before
+/// its deinit reaches the main actor and takes it out of the registry (`Application.unregister`).
 struct UnretainedWindow {
-    unowned(unsafe) let window: Window
+    weak var window: Window?
 }

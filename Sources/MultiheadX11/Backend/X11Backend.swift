@@ -13,25 +13,22 @@ import Multihead
 public final class X11Backend: DisplayBackend {
     /// The display name asked for (nil: `DISPLAY`).
     public let requestedDisplay: String?
-    // Unchecked exclusivity on what a frame reads (here and in the presenter, the main loop's timers and
-    // the model's application and animator): main-actor state set in single statements, each access a
-    // runtime call (a thread-local lookup) when checked, 14 a frame.
-    @exclusivity(unchecked) var connection: XConnection?
-    @exclusivity(unchecked) var reader: MonitorReader?
-    @exclusivity(unchecked) var input: BackendInput?
+    var connection: XConnection?
+    var reader: MonitorReader?
+    var input: BackendInput?
     var source: (any DispatchSourceRead)?
     var randrEventBase: Int32 = 0
-    @exclusivity(unchecked) var reportedLoss = false
+    var reportedLoss = false
     private var sourceSuspended = false
     /// Whether `waitForEvents` reads the connection on this thread (the source stays suspended for good).
     private var waitsOnItsOwn = false
     /// Whether a frame clock runs: the application reads the events once a frame.
-    @exclusivity(unchecked) private var framesRead = false
+    private var framesRead = false
     /// Whether a turn of the main queue is on its way to handle what a frame's flush read.
-    @exclusivity(unchecked) private var eventTurnScheduled = false
+    private var eventTurnScheduled = false
     /// Whether the read source's cancellation is done, and the connection to close then.
     private var sourceEnd: SourceEnd?
-    @exclusivity(unchecked) package var presenter: X11Presenter?
+    package var presenter: X11Presenter?
     /// Whether pixels may travel through MIT-SHM (when the server offers it).
     public let useSharedMemory: Bool
     /// Seconds the server may take to answer (connecting included) before the connection counts as lost
@@ -138,11 +135,11 @@ public final class X11Backend: DisplayBackend {
 
     private func watch(_ c: XConnection) {
         let s = DispatchSource.makeReadSource(fileDescriptor: c.fileDescriptor, queue: .main)
-        // Unowned, not weak: the source is cancelled in `stop()` (deinit calls it) on the main queue, the
-        // only queue its handler runs on, so the handler never outlives the backend; and a weak reference
-        // would give the backend a side table that LeakSanitizer cannot see is still referenced.
-        s.setEventHandler { [unowned self] in
+        // Weak: a handler already queued on the main queue may run after the backend's last reference went
+        // (its deinit cancels the source, but cannot take back a turn that was scheduled).
+        s.setEventHandler { [weak self] in
             MainActor.assumeIsolated {
+                guard let self else { return }
                 self.sourceWakeups += 1
                 self.processPendingEvents()
             }
@@ -357,9 +354,6 @@ public final class X11Backend: DisplayBackend {
     public func present(_ scene: Scene) {
         guard let p = presenter, let c = connection else { return }
         p.present(scene)
-        // A clocked frame only writes: the next frame reads the socket, and a read now would find the
-        // frame's answer not there yet.
-        if framesRead { return c.flushWithoutReading() }
         c.flush()
         // `XFlush` reads after it writes (and a frame waiting for the server's read of a buffer reads):
         // what it took off the socket is handled in the next turn, as the read source would have (it will

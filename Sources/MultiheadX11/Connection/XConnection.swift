@@ -102,21 +102,15 @@ package final class XConnection {
         try checkAlive()
         let start = UInt(mh_next_request(display))
         let mine = XErrorTrap.key(display)
-        let outer = XErrorTrap.activeTraps[mine]
-        if outer == nil { XErrorTrap.activeTraps[mine] = start }
-        defer { if outer == nil { XErrorTrap.activeTraps[mine] = nil } }
+        let outermost = XErrorTrap.beginTrap(mine, at: start)
+        defer { if outermost { XErrorTrap.endTrap(mine) } }
         let result = try body()
         let end = UInt(mh_next_request(display))
         // Replies come in request order: once the last request was answered, every error of the range is
         // in, and an extra round trip (XSync) would only wait.
         if UInt(XLastKnownRequestProcessed(display)) + 1 < end { syncNow() }
         try checkAlive()
-        var first: XErrorRecord?
-        XErrorTrap.records.removeAll { r in
-            guard r.display == mine, r.serial >= start, r.serial < end else { return false }
-            if first == nil { first = r }
-            return true
-        }
+        let first = XErrorTrap.take { $0.display == mine && $0.serial >= start && $0.serial < end }.first
         if let e = first { throw X11Error.protocolError(display: name, request: "\(what) (\(e.request))", error: e.text) }
         return result
     }
@@ -124,35 +118,21 @@ package final class XConnection {
     /// Takes the recorded X errors of this connection's requests in `[start, end)` (answered already: the
     /// caller synced), oldest first.
     func takeErrors(from start: UInt, to end: UInt) -> [XErrorRecord] {
-        // A frame's usual case: no error at all, and no array made to say so.
-        guard !XErrorTrap.records.isEmpty else { return [] }
         let mine = XErrorTrap.key(display)
-        var taken: [XErrorRecord] = []
-        XErrorTrap.records.removeAll { r in
-            guard r.display == mine, r.serial >= start, r.serial < end else { return false }
-            taken.append(r)
-            return true
-        }
-        return taken
+        return XErrorTrap.take { $0.display == mine && $0.serial >= start && $0.serial < end }
     }
 
     /// Gives back errors taken but not handled, for `drainStrayErrors`.
-    func putBack(_ errors: [XErrorRecord]) { XErrorTrap.records.append(contentsOf: errors) }
+    func putBack(_ errors: [XErrorRecord]) { XErrorTrap.putBack(errors) }
 
     /// Logs and forgets X errors no trap claimed (from requests whose answer nobody waited for); returns
     /// the resource IDs they named, so that the caller can re-sync what they were about.
     @discardableResult
     package func drainStrayErrors() -> [UInt] {
-        guard !XErrorTrap.records.isEmpty else { return [] }
         let mine = XErrorTrap.key(display)
-        var resources: [UInt] = []
-        XErrorTrap.records.removeAll { r in
-            guard r.display == mine else { return false }
-            Application.logger.warning("X error on \(name): \(r.request): \(r.text)")
-            resources.append(r.resource)
-            return true
-        }
-        return resources
+        let stray = XErrorTrap.take { $0.display == mine }
+        for r in stray { Application.logger.warning("X error on \(name): \(r.request): \(r.text)") }
+        return stray.map(\.resource)
     }
 
     /// Runs `body` under a server grab, so that other clients see its changes as one; nested calls share
@@ -201,15 +181,6 @@ package final class XConnection {
     package func flush() {
         guard !isLost else { return }
         XFlush(display)
-        flushedBefore = UInt(mh_next_request(display))
-    }
-
-    /// Sends the requests made so far without reading what the server sent: for a frame whose clock runs,
-    /// as the next frame reads the socket anyway, and `XFlush`'s read after its write was then a system
-    /// call that found nothing yet. A write that fails is Xlib's IO error, as with `XFlush`. `_XSend`.
-    package func flushWithoutReading() {
-        guard !isLost else { return }
-        mh_send_requests(display)
         flushedBefore = UInt(mh_next_request(display))
     }
 

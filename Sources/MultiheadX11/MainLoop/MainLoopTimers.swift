@@ -4,7 +4,7 @@ import Multihead
 @MainActor
 final class MainLoopTimers: FrameTimerScheduler {
     /// The scheduled timers, in the order they were scheduled.
-    @exclusivity(unchecked) private var scheduled: [MainLoopTimer] = []
+    private var scheduled: [MainLoopTimer] = []
 
     func makeTimer(_ fire: @escaping @MainActor () -> Void) -> any FrameTimer {
         MainLoopTimer(timers: self, fire: fire)
@@ -46,10 +46,10 @@ final class MainLoopTimers: FrameTimerScheduler {
 final class MainLoopTimer: FrameTimer {
     // Unowned: the scheduler holds its scheduled timers, and lives as long as the loop (for ever).
     private unowned let timers: MainLoopTimers
-    @exclusivity(unchecked) private var fire: (@MainActor () -> Void)?
+    private var fire: (@MainActor () -> Void)?
     /// When it fires next; nil when it is not scheduled.
-    @exclusivity(unchecked) private(set) var deadline: UInt64?
-    @exclusivity(unchecked) private var interval: UInt64?
+    private(set) var deadline: UInt64?
+    private var interval: UInt64?
 
     init(timers: MainLoopTimers, fire: @escaping @MainActor () -> Void) {
         self.timers = timers

@@ -29,10 +29,10 @@ final class CairoCanvas: GraphicsContext {
     private let stride: Int
     /// Whether cairo may have drawn since its surface was last flushed: a store flushes it first, and only
     /// then (a frame of stored fills calls cairo not at all).
-    @exclusivity(unchecked) private var cairoMayHaveDrawn = true
+    private var cairoMayHaveDrawn = true
     /// Pixels stored since cairo was last told (`cairo_surface_mark_dirty_rectangle`): it is told before
     /// it draws again, the only time it could use what it knew of them.
-    @exclusivity(unchecked) private var storedUntold: PixelBox?
+    private var storedUntold: PixelBox?
 
     /// Fills stored straight into pixels so far: what tests check the shortcut was taken by.
     static var storedFills = 0
@@ -40,16 +40,14 @@ final class CairoCanvas: GraphicsContext {
     static var cairoClips = 0
     /// Whether whole-pixel opaque fills are stored straight into the surface's pixels.
     private let storesSolidFills: Bool
-    // Unchecked exclusivity (here and below): the canvas is the main actor's, nothing it calls calls back
-    // into it, and a frame makes dozens of these accesses, each a runtime call when checked.
     /// Where user space lands in pixels and what the clip leaves, as the drawing sees them (cairo gets
     /// them when it draws); saved and restored with the state.
-    @exclusivity(unchecked) private var device: DeviceState
+    private var device: DeviceState
     /// State changes made here and not yet given to cairo, in order: a frame whose every fill is stored
     /// never calls cairo's save, clip and restore at all (each costs more than a small fill).
-    @exclusivity(unchecked) private var journal: [StateChange] = []
+    private var journal: [StateChange] = []
     /// Each open save: the state it restores, and its place in `journal` (nil once cairo has it).
-    @exclusivity(unchecked) private var saves: [(device: DeviceState, place: Int?)] = []
+    private var saves: [(device: DeviceState, place: Int?)] = []
 
     /// A change to cairo's state, held until cairo draws.
     private enum StateChange {
@@ -154,7 +152,7 @@ final class CairoCanvas: GraphicsContext {
         cairo.cairo_paint_with_alpha(cr, layerAlphas.popLast() ?? 1)
     }
 
-    @exclusivity(unchecked) private var layerAlphas: [Double] = []
+    private var layerAlphas: [Double] = []
 
     func fill(_ rect: Rect, with color: Color) {
         // Most of what views draw: an opaque rectangle on whole pixels. cairo's path, clip and compositor

@@ -11,9 +11,10 @@ import Multihead
 package final class X11Presenter {
     /// One model window's X window and pixels.
     package final class Entry {
-        /// Not retained, and not weak (a weak reference gives the window a side table, and each retain of
-        /// it on the frame path a slow one): the window's deinit ends the entry (`forget`) through the backend.
-        unowned(unsafe) var window: Multihead.Window?
+        /// Not retained: the window's deinit ends the entry (`forget`) through the backend, and a backend
+        /// that never passes that on finds the window gone here (weak) and the entry's X window is
+        /// destroyed at the next complete scene.
+        weak var window: Multihead.Window?
         /// The window's identity, the key of `entries`.
         let windowID: ObjectIdentifier
         package let xid: UInt
@@ -56,9 +57,8 @@ package final class X11Presenter {
     /// The buffer the last completion event named (the next one most often names it too). Cleared with it.
     private var lastCompleted: PixelBuffer?
     /// Request ranges of frames sent and not yet checked for X errors: no frame waits for the server, so
-    /// a frame's errors are claimed once the server is known to have processed its requests. Unchecked
-    /// exclusivity: main-actor state changed in single statements, read twice a frame.
-    @exclusivity(unchecked) private var uncheckedFrames: [Range<UInt>] = []
+    /// a frame's errors are claimed once the server is known to have processed its requests.
+    private var uncheckedFrames: [Range<UInt>] = []
     /// Times a frame had to wait for the server to finish reading a buffer before drawing into it.
     private(set) var readWaits = 0
     /// Draws into a buffer the server had not finished reading (must stay 0; tests check it).
@@ -145,8 +145,14 @@ package final class X11Presenter {
             // Only a complete scene says which windows are gone: a partial one makes no set.
             if scene.isComplete { visible.insert(id) }
             let g = geometry(item.frameOnDesktop)
-            let entry = lastEntry?.windowID == id ? lastEntry : entries[id] ?? create(item.window, g)
-            guard let entry else { continue }
+            var found = lastEntry?.windowID == id ? lastEntry : entries[id]
+            // An entry left by a window whose release the backend never heard of (a wrapper that did not
+            // pass `windowDeallocated` on), at the address a new window now has: not this window's.
+            if let stale = found, stale.window !== item.window {
+                destroy(id, stale)
+                found = nil
+            }
+            guard let entry = found ?? create(item.window, g) else { continue }
             lastEntry = entry
             // A new buffer, a new size or a new dimming: all of it; else only the damage.
             var whole = entry.buffer == nil || entry.drawnBrightness != item.softwareBrightness
@@ -168,10 +174,15 @@ package final class X11Presenter {
         }
         // A partial scene lists only windows that changed: the others, and the order, stay as they are.
         guard scene.isComplete else { return endFrame(from: firstRequest, redrawn: redrawn) }
-        // Hidden windows are unmapped; released ones are gone already (`forget`).
-        for (id, entry) in entries where !visible.contains(id) && entry.mapped {
-            XUnmapWindow(d, Window(entry.xid))
-            entry.mapped = false
+        // Hidden windows are unmapped; released ones are gone already (`forget`), or go now if nobody
+        // passed their release on.
+        for (id, entry) in entries where !visible.contains(id) {
+            if entry.window == nil {
+                destroy(id, entry)
+            } else if entry.mapped {
+                XUnmapWindow(d, Window(entry.xid))
+                entry.mapped = false
+            }
         }
         if topToBottom != appliedOrder, !topToBottom.isEmpty {
             var order = topToBottom.map { Window($0) }
@@ -258,7 +269,7 @@ package final class X11Presenter {
         guard !uncheckedFrames.isEmpty, !connection.isLost else { return }
         let processed = UInt(mh_last_known_request_processed(connection.display))
         // No error recorded at all (a frame's usual case): what the server processed is done with.
-        if XErrorTrap.records.isEmpty {
+        if !XErrorTrap.anyRecorded.load(ordering: .relaxed) {
             while let r = uncheckedFrames.first, r.upperBound <= processed + 1 { uncheckedFrames.removeFirst() }
             if let r = uncheckedFrames.first, r.lowerBound <= processed { uncheckedFrames[0] = (processed + 1)..<r.upperBound }
             return
@@ -281,7 +292,7 @@ package final class X11Presenter {
     private func reportFailures(_ errors: [XErrorRecord]) {
         guard !errors.isEmpty else { return }
         let fatal = errors.filter {
-            !$0.text.contains("BadWindow") && !$0.text.contains("BadDrawable") && !$0.request.contains("SetInputFocus")
+            $0.code != UInt8(BadWindow) && $0.code != UInt8(BadDrawable) && $0.majorOpcode != UInt8(X_SetInputFocus)
         }
         // The others go back for the backend's stray-error pass, which knows what to do with them.
         connection.putBack(errors.filter { e in !fatal.contains { $0.serial == e.serial } })
