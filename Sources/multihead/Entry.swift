@@ -10,6 +10,8 @@ import MultiheadX11
 @main
 enum Entry {
     static func main() {
+        // Before anything opens a descriptor: a closed stdout must not be reused by the X connection.
+        _ = StandardOutput.wasClosedAtStart
         if let fast = MultiheadCommand.Screens.fastArguments(arguments()) {
             // The main thread is the main actor's: nothing runs the main queue elsewhere yet.
             let status = MainActor.assumeIsolated {

@@ -1,21 +1,30 @@
 /// A colour in sRGB with straight (not premultiplied) alpha, each component 0…1.
 public struct Color: Hashable, Sendable {
-    /// Red, 0…1.
-    public var red: Double
-    /// Green, 0…1.
-    public var green: Double
-    /// Blue, 0…1.
-    public var blue: Double
-    /// Opacity, 0…1.
-    public var alpha: Double
+    /// Red, 0…1 (clamped; a non-finite value becomes 0, logged).
+    public var red: Double { didSet { red = Self.clamp(red) } }
+    /// Green, 0…1 (clamped; a non-finite value becomes 0, logged).
+    public var green: Double { didSet { green = Self.clamp(green) } }
+    /// Blue, 0…1 (clamped; a non-finite value becomes 0, logged).
+    public var blue: Double { didSet { blue = Self.clamp(blue) } }
+    /// Opacity, 0…1 (clamped; a non-finite value becomes 0, logged).
+    public var alpha: Double { didSet { alpha = Self.clamp(alpha) } }
 
-    /// Makes a colour; components are clamped to 0…1 and a non-finite one becomes 0.
+    /// Makes a colour; components are clamped to 0…1 and a non-finite one becomes 0 (logged).
     public init(red: Double, green: Double, blue: Double, alpha: Double = 1) {
-        func clamp(_ v: Double) -> Double { v.isFinite ? Swift.min(1, Swift.max(0, v)) : 0 }
-        self.red = clamp(red)
-        self.green = clamp(green)
-        self.blue = clamp(blue)
-        self.alpha = clamp(alpha)
+        self.red = Self.clamp(red)
+        self.green = Self.clamp(green)
+        self.blue = Self.clamp(blue)
+        self.alpha = Self.clamp(alpha)
+    }
+
+    /// A component within 0…1: out-of-range values are ordinary (a computed blend), a non-finite one is a
+    /// mistake worth a line in the log.
+    private static func clamp(_ v: Double) -> Double {
+        guard v.isFinite else {
+            Application.logger.warning("refused non-finite colour component \(v); using 0")
+            return 0
+        }
+        return Swift.min(1, Swift.max(0, v))
     }
 
     /// Makes a grey of the given brightness.

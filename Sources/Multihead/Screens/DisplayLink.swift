@@ -3,18 +3,25 @@ import Foundation
 /// The frame rates a display link may run at (CAFrameRateRange): the default (all zero) is the screen's
 /// own rate.
 public struct FrameRateRange: Hashable, Sendable {
-    /// The lowest rate wanted.
-    public var minimum: Float
-    /// The highest rate wanted.
-    public var maximum: Float
-    /// The rate wanted most, if any (else `maximum`).
-    public var preferred: Float?
+    /// The lowest rate wanted. A non-finite or negative rate is refused (logged; 0, the screen's rate).
+    public var minimum: Float { didSet { minimum = Self.checked(minimum, "minimum") } }
+    /// The highest rate wanted. A non-finite or negative rate is refused (logged; 0, the screen's rate).
+    public var maximum: Float { didSet { maximum = Self.checked(maximum, "maximum") } }
+    /// The rate wanted most, if any (else `maximum`). A non-finite or negative rate is refused (logged; 0).
+    public var preferred: Float? { didSet { preferred = preferred.map { Self.checked($0, "preferred") } } }
 
-    /// A range; rates are in frames per second.
+    /// A range; rates are in frames per second, and a non-finite or negative one is refused (logged; 0).
     public init(minimum: Float, maximum: Float, preferred: Float? = nil) {
-        self.minimum = minimum
-        self.maximum = maximum
-        self.preferred = preferred
+        self.minimum = Self.checked(minimum, "minimum")
+        self.maximum = Self.checked(maximum, "maximum")
+        self.preferred = preferred.map { Self.checked($0, "preferred") }
+    }
+
+    /// A rate as given, or 0 (the screen's own rate) for one that is not finite or below 0.
+    private static func checked(_ rate: Float, _ name: String) -> Float {
+        guard !rate.isFinite || rate < 0 else { return rate }
+        Application.logger.warning("refused \(name) frame rate \(rate); using 0 (the screen's rate)")
+        return 0
     }
 
     /// The screen's own rate.
@@ -97,7 +104,9 @@ public final class DisplayLink {
         let range = preferredFrameRateRange
         if range != .default {
             let wanted = Double(range.preferred.flatMap { $0 > 0 ? $0 : nil } ?? range.maximum)
-            let clamped = max(Double(range.minimum), min(wanted > 0 ? wanted : Double(maxFPS), Double(maxFPS)))
+            // Every rate is finite and at least 0 (the range checks them); the minimum cannot lift the rate
+            // past the screen's.
+            let clamped = max(min(Double(range.minimum), Double(maxFPS)), min(wanted > 0 ? wanted : Double(maxFPS), Double(maxFPS)))
             return max(1, Int(clamped.rounded()))
         }
         return preferredFramesPerSecond > 0 ? min(preferredFramesPerSecond, maxFPS) : maxFPS

@@ -21,18 +21,30 @@ public struct Font: Hashable, Sendable {
         public static func < (a: Weight, b: Weight) -> Bool { a.rawValue < b.rawValue }
     }
 
-    /// The size in points.
-    public var pointSize: Double
+    /// The size in points, 0 < size ≤ 10,000: a non-finite or non-positive size is refused (logged; 17,
+    /// UIKit's body size), a larger one clamped (logged).
+    public var pointSize: Double { didSet { pointSize = Self.checked(pointSize) } }
     /// The weight.
     public var weight: Weight
     /// Whether digits all have the same width (for counters that should not jitter).
     public var hasMonospacedDigits: Bool
 
-    /// A font; a non-finite or non-positive size becomes 17, UIKit's body size.
+    /// The largest size a font takes, in points.
+    public static let maximumPointSize = 10_000.0
+
+    /// A font; a non-finite or non-positive size becomes 17, UIKit's body size, and one over
+    /// `maximumPointSize` that (each logged).
     public init(pointSize: Double, weight: Weight = .regular, monospacedDigits: Bool = false) {
-        self.pointSize = pointSize.isFinite && pointSize > 0 ? pointSize : 17
+        self.pointSize = Self.checked(pointSize)
         self.weight = weight
         hasMonospacedDigits = monospacedDigits
+    }
+
+    private static func checked(_ size: Double) -> Double {
+        if size.isFinite && size > 0 && size <= maximumPointSize { return size }
+        let used = size.isFinite && size > 0 ? maximumPointSize : 17
+        Application.logger.warning("refused font size \(size); using \(used)")
+        return used
     }
 
     /// The system font at a size and weight.

@@ -49,67 +49,88 @@ public struct TextLayout {
             widths = [w]
             return
         }
-        // Each string measured once: a line that fits is measured to know it, and its width is kept.
-        var measured: [String: Double] = [:]
-        func measure(_ s: String) -> Double {
-            if let w = measured[s] { return w }
-            let w = measurer.width(of: s, font: font)
-            measured[s] = w
-            return w
-        }
-        func fits(_ s: String) -> Bool { measure(s) <= maxWidth + 1e-9 }
+        // No cache of measured strings: every search below measures only prefixes about a line long, so a
+        // long text costs time in proportion to its length, and no memory beyond its lines.
+        func fits(_ s: Substring) -> Bool { measurer.width(of: String(s), font: font) <= maxWidth + 1e-9 }
         var out: [String] = []
         var truncated = false
-        paragraphs: for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
-            var rest = Substring(paragraph)
+        paragraphs: for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            var rest = paragraph
             repeat {
                 guard out.count < limit else { truncated = true; break paragraphs }
-                // The last line allowed, or a tail-truncating label's: the rest on one line, cut to fit.
                 // The last line allowed, in a truncating label: the rest, cut to fit with "…".
                 if out.count == limit - 1 && lineBreakMode == .byTruncatingTail {
+                    if !Self.fittingPrefix(of: rest, maxWidth: maxWidth, fits: fits).all { truncated = true }
                     out.append(String(rest))
-                    if !fits(String(rest)) { truncated = true }
                     rest = ""
                     continue
                 }
-                let line = Self.longestPrefix(of: rest, byWords: lineBreakMode != .byCharWrapping, fits: fits)
+                let line = Self.longestPrefix(of: rest, byWords: lineBreakMode != .byCharWrapping, maxWidth: maxWidth, fits: fits)
                 out.append(String(line).trimmingTrailingSpaces())
                 rest = rest[line.endIndex...].drop { $0 == " " }
             } while !rest.isEmpty
         }
         if truncated, lineBreakMode == .byTruncatingTail, let last = out.last, !last.hasSuffix("…") {
             out.removeLast()
-            out.append(Self.truncateTail(last, hasMore: true, fits: fits))
+            out.append(Self.truncateTail(Substring(last), maxWidth: maxWidth, measurer: measurer, font: font))
         }
         lines = out.isEmpty ? [""] : out
-        widths = lines.map(measure)
+        widths = lines.map { measurer.width(of: $0, font: font) }
+    }
+
+    /// How many leading characters of `text` satisfy `fits` (assumed to hold for every prefix shorter than
+    /// one that holds), and whether that is all of them. Found by doubling, then halving: about 2·log₂ L
+    /// measures of prefixes at most twice the answer L, however long `text` is.
+    static func fittingPrefix(of text: Substring, maxWidth: Double, fits: (Substring) -> Bool) -> (count: Int, all: Bool) {
+        if maxWidth == .infinity { return (text.count, true) }
+        var good = 0, bad: Int?
+        var k = 1
+        while bad == nil {
+            guard let end = text.index(text.startIndex, offsetBy: k, limitedBy: text.endIndex) else {
+                // Past the end: the whole text is the next prefix to try.
+                let count = text.count
+                if count == good { return (count, true) }
+                if fits(text) { return (count, true) }
+                bad = count
+                break
+            }
+            if fits(text[..<end]) {
+                good = k
+                if end == text.endIndex { return (k, true) }
+                k *= 2
+            } else {
+                bad = k
+            }
+        }
+        var hi = bad ?? good + 1
+        while hi - good > 1 {
+            let mid = (good + hi) / 2
+            if fits(text[..<text.index(text.startIndex, offsetBy: mid)]) { good = mid } else { hi = mid }
+        }
+        return (good, false)
     }
 
     /// The longest start of `text` that fits: whole words when asked (a first word too long breaks
     /// between characters), at least one character.
-    private static func longestPrefix(of text: Substring, byWords: Bool, fits: (String) -> Bool) -> Substring {
-        if fits(String(text)) { return text }
-        if byWords {
-            var best: Substring?
-            var i = text.startIndex
-            while let space = text[i...].firstIndex(of: " ") {
-                let candidate = text[..<space]
-                if !candidate.isEmpty, fits(String(candidate)) { best = candidate } else if best != nil { break }
-                i = text.index(after: space)
-            }
-            if let best { return best }
+    private static func longestPrefix(of text: Substring, byWords: Bool, maxWidth: Double,
+                                      fits: (Substring) -> Bool) -> Substring {
+        let (count, all) = fittingPrefix(of: text, maxWidth: maxWidth, fits: fits)
+        if all { return text }
+        // The first character that does not fit: a break may fall on a space there or before it.
+        let cut = text.index(text.startIndex, offsetBy: count)
+        if byWords, let space = text[...cut].lastIndex(of: " "), space > text.startIndex {
+            return text[..<space]
         }
-        var end = text.index(after: text.startIndex)
-        while end < text.endIndex, fits(String(text[..<text.index(after: end)])) { end = text.index(after: end) }
-        return text[..<end]
+        return text[..<text.index(text.startIndex, offsetBy: max(1, count))]
     }
 
-    /// A line cut so that it and "…" fit (the whole line when it fits and nothing follows).
-    private static func truncateTail(_ line: String, hasMore: Bool, fits: (String) -> Bool) -> String {
-        if !hasMore && fits(line) { return line }
-        var chars = Array(line)
-        while !chars.isEmpty, !fits(String(chars).trimmingTrailingSpaces() + "…") { chars.removeLast() }
-        return String(chars).trimmingTrailingSpaces() + "…"
+    /// A line cut so that it and "…" fit.
+    private static func truncateTail(_ line: Substring, maxWidth: Double, measurer: any TextMeasuring, font: Font) -> String {
+        func withEllipsis(_ s: Substring) -> String { String(s).trimmingTrailingSpaces() + "…" }
+        let (count, _) = fittingPrefix(of: line, maxWidth: maxWidth) {
+            measurer.width(of: withEllipsis($0), font: font) <= maxWidth + 1e-9
+        }
+        return withEllipsis(line[..<line.index(line.startIndex, offsetBy: count)])
     }
 }
 

@@ -183,6 +183,12 @@ public final class ServerControl {
         try c.grabbed {
             let state = try readState()
             if let output = state.output(named: name) {
+                // Xvfb's one output is its framebuffer, not a connector: turning it off leaves the
+                // automatic monitor and the screen as they were, so "unplugged" would be a lie.
+                if Self.xvfbOutput(in: state.outputs)?.id == output.id {
+                    throw ServerControlError.invalidMonitor(
+                        "\(name.terminalEscaped) is Xvfb's own output (its framebuffer), which cannot be unplugged; unplug the monitors plugged over it instead")
+                }
                 let wasPrimary = state.primaryOutput == output.id
                 guard try OutputConfigurator(c).turnOff(output: name, in: state) else {
                     throw ServerControlError.noSuchMonitor("\(name.terminalEscaped) (not plugged)")

@@ -8,6 +8,9 @@ extension Bitmap {
     public func writePNG(to path: String) throws {
         let dir = (path as NSString).deletingLastPathComponent
         let tmp = (dir.isEmpty ? "." : dir) + "/.\((path as NSString).lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+        // A signal that ends the process mid-write removes it; a rename or failure below ends that.
+        let guardSlot = TemporaryFiles.register(tmp)
+        defer { TemporaryFiles.unregister(guardSlot) }
         do {
             try writePNGNow(to: tmp)
         } catch BitmapError.cannotWrite(_, let reason) {

@@ -33,12 +33,19 @@ extension MultiheadCommand {
                 let app = try connectShared(options.display)
                 let demo = DemoController(app: app)
                 demo.onQuit = { app.stop() }
-                demo.onEvent = { e in print("\(e.event) \(e.screen) \(e.frame) \(e.mode ?? "")") }
+                // A line that cannot be written ends the demo with the reason (74), as any command's would.
+                var outputError: OutputError?
+                demo.onEvent = { e in
+                    do { try StandardOutput.line("\(e.event) \(e.screen) \(e.frame) \(e.mode ?? "")") } catch let error as OutputError {
+                        outputError = error
+                        app.stop()
+                    } catch {}
+                }
                 demo.launch()
-                print("multihead demo on \(display ?? ""): \(app.screens.count) screens; q or Escape in the main window quits")
-                flushStandardOutput()
+                try StandardOutput.line("multihead demo on \(display ?? ""): \(app.screens.count) screens; q or Escape in the main window quits")
                 try await app.run()
                 app.terminate()
+                if let outputError { throw outputError }
             }
         }
     }

@@ -38,7 +38,7 @@ extension MultiheadCommand {
                 defer { control.close() }
                 try refuseOnDesktop(control, force: force)
                 let mode = try control.setMode(name, size: r.size, refreshRate: rate?.value)
-                print("\(name.terminalEscaped): \(mode)")
+                try StandardOutput.line("\(name.terminalEscaped): \(mode)")
             }
         }
     }

@@ -27,7 +27,7 @@ extension MultiheadCommand {
             }
             // One write(2), not print: print's dynamic casts of its argument were the screens path's only
             // protocol-conformance lookups.
-            writeLine(json ? rows.json.bytes : Array(table(rows).utf8))
+            try StandardOutput.line(json ? rows.json.bytes : Array(table(rows).utf8))
         }
 
         /// `screens [--json] [--display D | --display=D]`, exactly, read without the argument parser; nil for

@@ -39,7 +39,7 @@ extension MultiheadCommand {
                     throw UsageError(message: "\(screen.map { "screen \($0.terminalEscaped)" } ?? "the desktop") lies outside the framebuffer; nothing to capture")
                 }
                 try bitmap.writePNG(to: output)
-                print("\(output.terminalEscaped): \(bitmap.width)x\(bitmap.height)")
+                try StandardOutput.line("\(output.terminalEscaped): \(bitmap.width)x\(bitmap.height)")
             }
         }
     }

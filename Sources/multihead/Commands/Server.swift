@@ -40,11 +40,10 @@ extension MultiheadCommand {
         func run() async throws {
             try await withExitStatus {
                 let server = try await VirtualServer.start(xorgDummy ? .xorgDummy : .xvfb, monitors: try Self.layout(monitors, xorg: xorgDummy))
-                print("DISPLAY=\(server.display)")
-                print("XAUTHORITY=\(server.authorityFile)")
-                print("PID=\(server.pid)")
-                print("MULTIHEAD_PID=\(getpid())")
-                flushStandardOutput()
+                try StandardOutput.line("DISPLAY=\(server.display)")
+                try StandardOutput.line("XAUTHORITY=\(server.authorityFile)")
+                try StandardOutput.line("PID=\(server.pid)")
+                try StandardOutput.line("MULTIHEAD_PID=\(getpid())")
                 // Runs until a signal (the kit's handler stops the server, removes its files and exits with
                 // 128 + the signal: 130 for SIGINT, 143 for SIGTERM) or until the X server ends on its own:
                 // then this process has nothing left to serve, and says so. SIGKILL ends the server through its

@@ -36,9 +36,14 @@ extension MultiheadCommand {
                 var seen = 0, readerGone = false
                 let json = self.json, count = self.count.map { Int($0.value) }
                 // Printed in the turn that posts the event: the line leaves as soon as the model knows.
+                var writeError: OutputError?
                 let printer = app.onScreenEvent { e in
-                    guard count.map({ seen < $0 }) ?? true, !readerGone else { return }
-                    readerGone = !writeLine(json ? Self.json(e, app).json.bytes : Array(Self.text(e).utf8))
+                    guard count.map({ seen < $0 }) ?? true, !readerGone, writeError == nil else { return }
+                    do {
+                        try StandardOutput.line(json ? Self.json(e, app).json.bytes : Array(Self.text(e).utf8))
+                    } catch let error as OutputError {
+                        if error.readerGone { readerGone = true } else { writeError = error }
+                    } catch {}
                     seen += 1
                 }
                 defer { printer.cancel() }
@@ -49,11 +54,13 @@ extension MultiheadCommand {
                 let deadline = timeout.map { Double(start.uptimeNanoseconds) / 1e9 + $0.value }
                 // The reader of stdout leaving ends the watch at once, events or not: 141, quietly.
                 while count.map({ seen < $0 }) ?? true {
+                    if let writeError { throw writeError }
                     if readerGone || standardOutputHungUp() { throw ExitCode(readerGoneStatus) }
                     let now = Double(DispatchTime.now().uptimeNanoseconds) / 1e9
                     if let deadline, now >= deadline { break }
                     guard backend.waitForEvents(timeout: deadline.map { $0 - now } ?? .infinity, orHangUpOf: STDOUT_FILENO) else { break }
                 }
+                if let writeError { throw writeError }
                 if readerGone { throw ExitCode(readerGoneStatus) }
                 if let error = app.connectionError { throw error }
             }

@@ -24,7 +24,7 @@ struct DemoTour {
         let demo = DemoController(app: app)
         demo.launch()
         app.launch()
-        print("multihead demo: a private \(xorg ? "Xorg+dummy" : "Xvfb") at \(server.display); pictures and events in \(directory)/")
+        try StandardOutput.line("multihead demo: a private \(xorg ? "Xorg+dummy" : "Xvfb") at \(server.display); pictures and events in \(directory)/")
 
         try finish(1, "launch", demo, backend, "\(app.screens.count) screens, a main window and a placeholder on \(names[1])")
 
@@ -63,12 +63,11 @@ struct DemoTour {
         log.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         // Written whole (a temporary file renamed), so a failure never leaves half a log.
         try log.encode(demo.events).write(to: URL(fileURLWithPath: directory + "/events.json"), options: .atomic)
-        print("multihead demo: done; \(demo.events.count) events in \(directory)/events.json")
+        try StandardOutput.line("multihead demo: done; \(demo.events.count) events in \(directory)/events.json")
         if stay {
-            print("DISPLAY=\(server.display)")
-            print("XAUTHORITY=\(server.authorityFile)")
-            print("multihead demo: staying up; SIGINT or SIGTERM stops the server and exits")
-            flushStandardOutput()
+            try StandardOutput.line("DISPLAY=\(server.display)")
+            try StandardOutput.line("XAUTHORITY=\(server.authorityFile)")
+            try StandardOutput.line("multihead demo: staying up; SIGINT or SIGTERM stops the server and exits")
             // The kit's signal handler stops the server and exits 128 + the signal.
             while true { try await Task.sleep(for: .seconds(3600)) }
         }
@@ -91,7 +90,7 @@ struct DemoTour {
             files.append((file as NSString).lastPathComponent)
         }
         let events = demo.events.filter { $0.step == name }.map { "\($0.event) \($0.screen)" }
-        print("step \(n) \(name): \(what)" + (events.isEmpty ? "" : " [\(events.joined(separator: ", "))]")
+        try StandardOutput.line("step \(n) \(name): \(what)" + (events.isEmpty ? "" : " [\(events.joined(separator: ", "))]")
               + "; \(files.count) PNGs")
     }
 }

@@ -14,6 +14,8 @@ enum ExitStatus {
     static let software: Int32 = 70
     /// A file that cannot be created (a full disk), with the reason.
     static let cantCreate: Int32 = 73
+    /// Output that could not be written (standard output full, closed or failing), with the reason.
+    static let ioError: Int32 = 74
 }
 
 /// Prints a message on stderr, prefixed with the tool's name.
@@ -64,6 +66,9 @@ func exitCode(for error: any Error) -> ExitCode {
     case let e as ScreenError:
         printError(e.description)
         return ExitCode(ExitStatus.usage)
+    case let e as OutputError:
+        printError(e.description)
+        return ExitCode(ExitStatus.ioError)
     case let e as ExitCode:
         return e
     default:
@@ -86,24 +91,6 @@ func connectShared(_ display: String?, timeout: Double = 5) throws -> Applicatio
     return app
 }
 
-/// Writes one line to standard output at once (`write(2)`, past stdio's buffer): a reader of a pipe sees
-/// it as it happens. Do not mix with `print` in one command. False when stdout is gone (EPIPE, with
-/// SIGPIPE ignored: many supervisors and language runtimes leave it so) or failed otherwise.
-@discardableResult
-func writeLine(_ bytes: [UInt8]) -> Bool {
-    var line = bytes
-    line.append(UInt8(ascii: "\n"))
-    return line.withUnsafeBytes { raw in
-        var offset = 0
-        while offset < raw.count {
-            let n = write(STDOUT_FILENO, raw.baseAddress.map { $0 + offset }, raw.count - offset)
-            if n <= 0 { if n < 0 && errno == EINTR { continue }; return false }
-            offset += n
-        }
-        return true
-    }
-}
-
 /// Whether standard output's reader has gone (a pipe's POLLERR, a terminal's or socket's POLLHUP), without
 /// waiting. `poll`.
 func standardOutputHungUp() -> Bool {
@@ -115,7 +102,3 @@ func standardOutputHungUp() -> Bool {
 /// process SIGPIPE ended, without a message (nobody is there to read one).
 let readerGoneStatus: Int32 = 141
 
-/// Sends what `print` buffered, so that a reader of a pipe sees each line as it happens.
-func flushStandardOutput() {
-    fflush(nil)
-}
