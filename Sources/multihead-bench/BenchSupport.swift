@@ -25,7 +25,7 @@ func baselinePath() -> String {
     return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("XlibBaseline").path
 }
 
-/// Swift only, under a profiler (`MULTIHEAD_BENCH_SWIFT_ONLY`; Scripts/order-frame-symbols): valgrind
+/// Swift only, under a profiler (`MULTIHEAD_BENCH_SWIFT_ONLY`): valgrind
 /// cannot start the C side, whose figures are then 0.
 let swiftOnly = ProcessInfo.processInfo.environment["MULTIHEAD_BENCH_SWIFT_ONLY"] != nil
 
