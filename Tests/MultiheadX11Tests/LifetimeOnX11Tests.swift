@@ -22,7 +22,9 @@ final class ForwardingBackend: DisplayBackend {
 }
 
 @MainActor
-@Suite("Lifetimes on X: released windows, wrapping backends, a server per test", .timeLimit(.minutes(5)))
+// Serialized: the two hundred trait tests then queue for the shared application one at a time, and other
+// trait tests of the run wait for one of them, not for all.
+@Suite("Lifetimes on X: released windows, wrapping backends, a server per test", .serialized, .timeLimit(.minutes(5)))
 struct LifetimeOnX11Tests {
     @Test("a wrapping backend that passes on only the required calls: a click and a DestroyNotify for a released window reach nothing, its X window goes at the next complete scene")
     func forwardingBackend() async throws {

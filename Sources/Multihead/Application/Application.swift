@@ -11,7 +11,7 @@ public final class Application: Responder {
     /// The application that `Screen.screens`, `Screen.main` and `Window(frame:)` use; attach a real
     /// backend with `attach(_:)`. Until then it has none (`hasBackend` is false): one 1920×1080 stand-in
     /// screen, nothing shown, and a warning in the log at the first window it cannot show.
-    public static var shared = Application()
+    public private(set) static var shared = Application()
 
     /// Where the model logs refused input and recovered faults.
     nonisolated public static let logger = Logger(label: "multihead")

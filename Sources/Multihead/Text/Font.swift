@@ -103,10 +103,13 @@ public protocol TextMeasuring {
     var isEstimate: Bool { get }
 }
 
-extension EstimatedTextMeasurer {
-    /// The measurer of the drawing backend started last, if any: what a label not yet in a window
-    /// measures with. Backends set it as they start.
-    public static var lastStarted: (any TextMeasuring)?
+/// How text is measured where no window says: a label outside any window (`sizeToFit()` before
+/// `addSubview`, as UIKit code does) measures as the drawing engine of this process draws.
+@MainActor
+package enum TextMeasurers {
+    /// The drawing engine's measurer, registered once by the first drawing backend that starts (the X11
+    /// backend: cairo's, the same for every X11 backend); nil until then, when labels use the estimate.
+    package static var drawingEngine: (any TextMeasuring)?
 }
 
 /// The estimate: deterministic, and close to DejaVu Sans for mixed text; not what any screen draws.

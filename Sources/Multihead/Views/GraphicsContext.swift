@@ -27,9 +27,15 @@ public protocol GraphicsContext: AnyObject {
     /// Draws one line of text in a font with its top-left corner at `point` (the top of the line box:
     /// the baseline is the font's ascent below it). The default draws it at the font's size, regular.
     func drawText(_ text: String, at point: Point, font: Font, color: Color)
+    /// How this context's text is measured, so that what is drawn is laid out as it is drawn; nil (the
+    /// default): the view's own measurer (its window's backend's).
+    var textMeasurer: (any TextMeasuring)? { get }
 }
 
 extension GraphicsContext {
+    /// None of its own: the view's measurer.
+    public var textMeasurer: (any TextMeasuring)? { nil }
+
     /// Fills `rect`, edges and all.
     public func fillBackground(_ rect: Rect, with color: Color) {
         fill(rect, with: color)

@@ -35,12 +35,12 @@ open class Label: View {
     }
 
     /// The measurer of the backend that shows the label; before it is in a window, `Application.shared`'s
-    /// when attached, else that of the last drawing backend started (a label is measured the same in or
-    /// out of its window), else the estimate.
+    /// when attached, else the drawing engine's (a label is measured the same in or out of its window),
+    /// else the estimate. Drawing measures with the drawing context's own.
     public var textMeasurer: any TextMeasuring {
         if let app = window?.application { return app.backend.textMeasurer }
         if Application.shared.hasBackend { return Application.shared.backend.textMeasurer }
-        return EstimatedTextMeasurer.lastStarted ?? EstimatedTextMeasurer()
+        return TextMeasurers.drawingEngine ?? EstimatedTextMeasurer()
     }
 
     /// The lines for a width, as they are drawn.
@@ -68,7 +68,8 @@ open class Label: View {
     /// Draws the lines centred vertically in the bounds, each placed by `textAlignment`.
     open override func draw(_ rect: Rect, in context: any GraphicsContext) {
         guard !text.isEmpty else { return }
-        let measurer = textMeasurer
+        // The context's: what draws the text measures it, without climbing to the application.
+        let measurer = context.textMeasurer ?? textMeasurer
         // One line that fits, the usual label: drawn as the layout would, without making its arrays.
         if let width = TextLayout.fittingLineWidth(text, font: font, width: bounds.width, measurer: measurer) {
             let y = bounds.minY + ((bounds.height - measurer.lineMetrics(font: font).height) / 2).rounded()

@@ -124,7 +124,7 @@ public final class X11Backend: DisplayBackend {
         connection = c
         self.reader = reader
         self.input = input
-        EstimatedTextMeasurer.lastStarted = textMeasurer
+        if TextMeasurers.drawingEngine == nil { TextMeasurers.drawingEngine = textMeasurer }
         let p = X11Presenter(connection: c, useSharedMemory: useSharedMemory)
         p.onFailure = { input.failed($0) }
         presenter = p

@@ -186,6 +186,9 @@ final class CairoCanvas: GraphicsContext {
         device.backgroundCoversClip(rect)
     }
 
+    /// cairo's measurements: what this canvas draws text with.
+    var textMeasurer: (any TextMeasuring)? { CairoText.Measurer() }
+
     func drawText(_ text: String, at point: Point, fontSize: Double, color: Color) {
         drawText(text, at: point, font: .systemFont(ofSize: fontSize), color: color)
     }
