@@ -18,11 +18,11 @@ package final class X11Presenter {
         /// The window's identity, the key of `entries`.
         let windowID: ObjectIdentifier
         package let xid: UInt
-        var geometry: (x: Int32, y: Int32, w: Int, h: Int)
+        var geometry: WindowGeometry
         var mapped = false
         var buffer: PixelBuffer?
         var drawnBrightness: Double = 1
-        init(window: Multihead.Window, xid: UInt, geometry: (Int32, Int32, Int, Int)) {
+        init(window: Multihead.Window, xid: UInt, geometry: WindowGeometry) {
             self.window = window
             windowID = ObjectIdentifier(window)
             self.xid = xid
@@ -56,23 +56,10 @@ package final class X11Presenter {
     private var bySegment: [UInt: PixelBuffer] = [:]
     /// The buffer the last completion event named (the next one most often names it too). Cleared with it.
     private var lastCompleted: PixelBuffer?
-    /// Request ranges of frames sent and not yet checked for X errors: no frame waits for the server, so
-    /// a frame's errors are claimed once the server is known to have processed its requests.
-    private var uncheckedFrames: [Range<UInt>] = []
-    /// Times a frame had to wait for the server to finish reading a buffer before drawing into it.
-    private(set) var readWaits = 0
-    /// Draws into a buffer the server had not finished reading (must stay 0; tests check it).
-    private(set) var drawsOverUnreadPixels = 0
-    /// How many windows were drawn again in the last presentation (for tests and benchmarks).
-    private(set) var lastRedrawCount = 0
-    /// How many pixels the last presentation sent (for tests: damage, not windows).
-    private(set) var lastPushedPixels = 0
-    /// How many pixels every presentation so far sent (Expose repairs included).
-    private(set) var totalPushedPixels = 0
-    /// How many windows the last scene listed (a partial scene: only those that changed).
-    private(set) var lastSceneCount = 0
-    /// How many presentations sent pixels (benchmarks count frames with it).
-    private(set) var framesPushed = 0
+    /// The frames whose X errors are not claimed yet.
+    private var ledger = FrameErrorLedger()
+    /// What tests and benchmarks count.
+    private(set) var counters = PresenterCounters()
     private var pushed = 0
 
     init(connection: XConnection, useSharedMemory: Bool) {
@@ -139,7 +126,7 @@ package final class X11Presenter {
         pushed = 0
         // The order, for a complete scene only (a partial one makes no array).
         var topToBottom: [UInt] = []
-        lastSceneCount = scene.windows.count
+        counters.lastSceneCount = scene.windows.count
         for item in scene.windows.reversed() {
             let id = ObjectIdentifier(item.window)
             // Only a complete scene says which windows are gone: a partial one makes no set.
@@ -195,18 +182,11 @@ package final class X11Presenter {
     private func endFrame(from firstRequest: UInt, redrawn: Int) {
         let d = connection.display
         applyPendingFocus()
-        lastRedrawCount = redrawn
-        lastPushedPixels = pushed
-        totalPushedPixels += pushed
-        if pushed > 0 { framesPushed += 1 }
+        counters.frameEnded(redrawn: redrawn, pushed: pushed)
         // No round trip: the server's completion events say when it has read the shared pixels, and a
         // frame waits for them only if it draws into a buffer again before they came.
         let end = UInt(mh_next_request(d))
-        if end > firstRequest {
-            // Bounded: a frame's errors are claimed when the server has answered anything after it.
-            if uncheckedFrames.count >= 64 { uncheckedFrames.removeFirst() }
-            uncheckedFrames.append(firstRequest..<end)
-        }
+        if end > firstRequest { ledger.record(firstRequest..<end) }
     }
 
     /// Takes a completion event (MIT-SHM says the server has read a shared put); false for any other event.
@@ -233,7 +213,7 @@ package final class X11Presenter {
     /// `XCheckIfEvent`, and `poll` on the connection when none is there yet.
     private func waitUntilRead(_ buffer: PixelBuffer) {
         guard buffer.unreadPuts > 0, let completionType else { return }
-        readWaits += 1
+        counters.readWaits += 1
         let d = connection.display
         // Every frame ends with a flush: a wait right after one has nothing to send.
         connection.flushIfNeeded()
@@ -260,58 +240,30 @@ package final class X11Presenter {
         return e.pointee.type == Int32(truncatingIfNeeded: Int(bitPattern: arg)) ? 1 : 0
     }
 
-    /// Claims the X errors of frames the server has processed: an error of a drawing request (a put the
-    /// visual does not take, say) is a failure the caller hears of, not a warning in a log. A window
-    /// destroyed under us (BadWindow, BadDrawable) is not: the backend forgets it and shows it again; nor
-    /// is a focus that raced another client (SetInputFocus). Called before each frame and before the
-    /// backend's stray-error pass.
+    /// Claims the X errors of frames the server has processed: an error of a drawing request is a
+    /// failure the caller hears of, not a warning in a log (`FrameErrorLedger.isFatal`); the others go
+    /// back for the backend's stray-error pass, which knows what to do with them. Called before each frame
+    /// and before that pass.
     func claimFrameErrors() {
-        guard !uncheckedFrames.isEmpty, !connection.isLost else { return }
+        guard !ledger.unchecked.isEmpty, !connection.isLost else { return }
         let processed = UInt(mh_last_known_request_processed(connection.display))
-        // No error recorded at all (a frame's usual case): what the server processed is done with.
-        if !XErrorTrap.anyRecorded.load(ordering: .relaxed) {
-            while let r = uncheckedFrames.first, r.upperBound <= processed + 1 { uncheckedFrames.removeFirst() }
-            if let r = uncheckedFrames.first, r.lowerBound <= processed { uncheckedFrames[0] = (processed + 1)..<r.upperBound }
-            return
+        let errors = ledger.claim(processed: processed, anyRecorded: XErrorTrap.anyRecorded.load(ordering: .relaxed)) {
+            connection.takeErrors(from: $0, to: $1)
         }
-        var errors: [XErrorRecord] = []
-        while let r = uncheckedFrames.first, r.lowerBound <= processed {
-            let upTo = min(r.upperBound, processed + 1)
-            let taken = connection.takeErrors(from: r.lowerBound, to: upTo)
-            if !taken.isEmpty { errors += taken }
-            // A frame the server is still processing: its rest waits for the next claim.
-            guard upTo == r.upperBound else {
-                uncheckedFrames[0] = upTo..<r.upperBound
-                break
-            }
-            uncheckedFrames.removeFirst()
-        }
-        reportFailures(errors)
-    }
-
-    private func reportFailures(_ errors: [XErrorRecord]) {
         guard !errors.isEmpty else { return }
-        let fatal = errors.filter {
-            $0.code != UInt8(BadWindow) && $0.code != UInt8(BadDrawable) && $0.majorOpcode != UInt8(X_SetInputFocus)
-        }
-        // The others go back for the backend's stray-error pass, which knows what to do with them.
-        connection.putBack(errors.filter { e in !fatal.contains { $0.serial == e.serial } })
-        guard let e = fatal.first, !failureReported else { return }
+        connection.putBack(errors.filter { !FrameErrorLedger.isFatal($0) })
+        guard let e = errors.first(where: FrameErrorLedger.isFatal), !failureReported else { return }
         failureReported = true
         onFailure?(.protocolError(display: connection.name, request: "drawing a window (\(e.request))", error: e.text))
     }
 
-    /// Desktop rectangle → X geometry: rounded, sizes clamped to 1…(the root's size, at most 32767), so
-    /// that nothing wraps X's 16-bit fields.
-    func geometry(_ r: Rect) -> (x: Int32, y: Int32, w: Int, h: Int) {
+    /// Desktop rectangle → X geometry within this server's root (`WindowGeometry`).
+    func geometry(_ r: Rect) -> WindowGeometry {
         let d = connection.display, s = mh_default_screen(d)
-        let maxW = Double(min(32767, max(1, mh_display_width(d, s)))), maxH = Double(min(32767, max(1, mh_display_height(d, s))))
-        func clamp(_ v: Double, _ lo: Double, _ hi: Double) -> Double { v.isFinite ? min(hi, max(lo, Rounding.nearest(v))) : lo }
-        return (Int32(clamp(r.minX, -32768, 32767)), Int32(clamp(r.minY, -32768, 32767)),
-                Int(clamp(r.width, 1, maxW)), Int(clamp(r.height, 1, maxH)))
+        return WindowGeometry(r, rootWidth: mh_display_width(d, s), rootHeight: mh_display_height(d, s))
     }
 
-    private func create(_ w: Multihead.Window, _ g: (x: Int32, y: Int32, w: Int, h: Int)) -> Entry? {
+    private func create(_ w: Multihead.Window, _ g: WindowGeometry) -> Entry? {
         let d = connection.display
         var attrs = XSetWindowAttributes()
         attrs.override_redirect = 1
@@ -340,7 +292,7 @@ package final class X11Presenter {
         }
         guard let buffer = entry.buffer else { return false }
         waitUntilRead(buffer)
-        if buffer.unreadPuts > 0 { drawsOverUnreadPixels += 1 }
+        if buffer.unreadPuts > 0 { counters.drawsOverUnreadPixels += 1 }
         WindowRenderer.render(item.window, on: buffer.canvas, brightness: item.softwareBrightness, scale: item.scale, area: area)
         entry.drawnBrightness = item.softwareBrightness
         // A window not mapped yet gets its pixels once, after the map.
@@ -383,7 +335,7 @@ package final class X11Presenter {
     /// Puts the exposed pixels of a window again from its buffer, without drawing them.
     func exposed(xid: UInt, area: PixelRect) {
         guard let id = byXID[xid], let e = entries[id], e.mapped else { return }
-        totalPushedPixels += e.buffer?.put(to: e.xid, gc: gc, area: area) ?? 0
+        counters.totalPushedPixels += e.buffer?.put(to: e.xid, gc: gc, area: area) ?? 0
         connection.flush()
     }
 
