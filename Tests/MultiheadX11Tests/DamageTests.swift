@@ -4,7 +4,7 @@ import MultiheadTesting
 import Testing
 
 @MainActor
-@Suite("Damage, not windows: what changed is drawn and sent, and nothing else", .timeLimit(.minutes(1)))
+@Suite("Damage, not windows: what changed is drawn and sent, and nothing else", .timeLimit(.minutes(3)))
 struct DamageTests {
     func start() async throws -> (VirtualServer, Application, X11Backend) { try await startX11App() }
 

@@ -7,7 +7,7 @@ import Testing
 /// Servers we did not start may run at another depth than 24: 16-bit TrueColor draws right and reads back
 /// in true colours; 8-bit PseudoColor is refused with a reason at the first window, never drawn black.
 @MainActor
-@Suite("Depth 16 and 8: true colours or a typed error, never silent black", .timeLimit(.minutes(1)))
+@Suite("Depth 16 and 8: true colours or a typed error, never silent black", .timeLimit(.minutes(3)))
 struct DepthTests {
     /// Paints the root window a colour as a person would (`xsetroot -solid`), for screenshots to read back.
     func paintRoot(_ server: VirtualServer, _ color: String) async throws {
@@ -59,7 +59,7 @@ struct DepthTests {
 }
 
 @MainActor
-@Suite("multihead demo on a depth-8 server", .timeLimit(.minutes(1)))
+@Suite("multihead demo on a depth-8 server", .timeLimit(.minutes(3)))
 struct DepthDemoTests {
     @Test("exits 69 saying which depth and visual it cannot draw on")
     func demoOnDepth8() async throws {

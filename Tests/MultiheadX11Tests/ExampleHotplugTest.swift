@@ -29,7 +29,7 @@ final class ExternalDisplayApp {
 
 /// The example of docs/hotplug-testing.md: how to test your own app's hotplug handling.
 @MainActor
-@Test("example: an external display gets a white window, and loses it on unplug", .timeLimit(.minutes(1)))
+@Test("example: an external display gets a white window, and loses it on unplug", .timeLimit(.minutes(3)))
 func exampleHotplugTest() async throws {
     let server = try await VirtualServer.start(monitors: [.init("MAIN", "1280x720+0+0", primary: true)])
     defer { server.stop() }

@@ -7,7 +7,7 @@ import MultiheadX11
 import Testing
 
 @MainActor
-@Suite("A developer's first hour: main-actor events, one application, waits that explain, the trait", .serialized, .timeLimit(.minutes(1)))
+@Suite("A developer's first hour: main-actor events, one application, waits that explain, the trait", .serialized, .timeLimit(.minutes(3)))
 struct FirstHourTests {
     @Test("onScreenEvent calls back on the main actor in posting order, and ends when released")
     func onScreenEventToken() async throws {

@@ -8,7 +8,7 @@ import Testing
 /// and its read source rests (one wake-up a frame, not two); once they stop, the source watches again.
 /// Nothing here calls `run(until:)` or `processPendingEvents()`: only the frames and the source read.
 @MainActor
-@Suite("Clocked frames read the connection themselves", .timeLimit(.minutes(1)))
+@Suite("Clocked frames read the connection themselves", .timeLimit(.minutes(3)))
 struct FrameClockTests {
     func start() async throws -> (VirtualServer, Application, X11Backend) {
         try await startX11App(monitors: [.init("MAIN", "800x600+0+0", primary: true)])

@@ -27,7 +27,7 @@ final class ScreenNotificationLog {
 }
 
 @MainActor
-@Suite("Hotplug on a real Xvfb", .timeLimit(.minutes(1)))
+@Suite("Hotplug on a real Xvfb", .timeLimit(.minutes(3)))
 struct HotplugTests {
     static let twoMonitors: [VirtualServer.Monitor] = [
         .init("MAIN", "1920x1080+0+0", primary: true), .init("EXT-1", "1280x720+1920+0"),

@@ -11,7 +11,7 @@ final class KeyRecorder: View {
 }
 
 @MainActor
-@Suite("Keys by their HID usage, as UIKit names them", .timeLimit(.minutes(1)))
+@Suite("Keys by their HID usage, as UIKit names them", .timeLimit(.minutes(3)))
 struct KeyCodeTests {
     @Test("keysyms and HID usages map both ways")
     func mapping() {

@@ -29,7 +29,7 @@ func solidWindow(_ app: Application, _ screen: Screen, _ frame: Rect, _ color: C
 }
 
 @MainActor
-@Suite("Windows shown on a real Xvfb", .timeLimit(.minutes(1)))
+@Suite("Windows shown on a real Xvfb", .timeLimit(.minutes(3)))
 struct PresenterTests {
     static let layout: [VirtualServer.Monitor] = [
         .init("MAIN", "800x600+0+0", primary: true), .init("EXT", "640x480+800+0"),
@@ -378,7 +378,7 @@ struct PresenterTests {
 }
 
 @MainActor
-@Suite("Bitmap.rgb is what the server shows", .timeLimit(.minutes(1)))
+@Suite("Bitmap.rgb is what the server shows", .timeLimit(.minutes(3)))
 struct BitmapRoundingTests {
     @Test("every grey level and a few colours: Bitmap.rgb equals the pixel read back")
     func rgbMatchesServer() async throws {

@@ -38,7 +38,7 @@ func defineEdgeModes(_ server: VirtualServer, on output: String) async throws {
 }
 
 @MainActor
-@Suite("RandR at the edges: rates, chosen modes, main changes, no phantoms", .timeLimit(.minutes(1)))
+@Suite("RandR at the edges: rates, chosen modes, main changes, no phantoms", .timeLimit(.minutes(3)))
 struct RandRTruthTests {
     @Test("every mode's rate and interlace flag match xrandr --verbose to 0.01 Hz")
     func ratesMatchXrandr() async throws {

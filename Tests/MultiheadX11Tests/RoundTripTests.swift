@@ -6,7 +6,7 @@ import Testing
 
 /// What a re-read costs: the screen resources are kept until RandR says they changed.
 @MainActor
-@Suite("Round trips: cached resources, pipelined reads", .timeLimit(.minutes(1)))
+@Suite("Round trips: cached resources, pipelined reads", .timeLimit(.minutes(3)))
 struct RoundTripTests {
     @Test("a virtual monitor plugged again costs one GetMonitors; the first time its name too")
     func virtualPlugCostsOneRequest() async throws {

@@ -5,7 +5,7 @@ import MultiheadTesting
 import Testing
 
 @MainActor
-@Suite("Scale from Xft.dpi on a real Xvfb", .timeLimit(.minutes(1)))
+@Suite("Scale from Xft.dpi on a real Xvfb", .timeLimit(.minutes(3)))
 struct ScaleTests {
     @Test("Xft.dpi parses to pixels per point: 96 → 1, 144 → 1.5, 192 → 2; absent or junk → 1")
     func parse() {

@@ -5,7 +5,7 @@ import MultiheadX11
 import Testing
 
 @MainActor
-@Suite("Screens read from a real Xvfb", .timeLimit(.minutes(1)))
+@Suite("Screens read from a real Xvfb", .timeLimit(.minutes(3)))
 struct ScreenEnumerationTests {
     @Test("a 3-monitor layout is enumerated main first, then by (y, x), with frames and modes")
     func threeMonitors() async throws {

@@ -5,7 +5,7 @@ import MultiheadTesting
 import Testing
 
 @MainActor
-@Suite("A one-shot snapshot over XCB alone, as `multihead screens` reads it", .timeLimit(.minutes(1)))
+@Suite("A one-shot snapshot over XCB alone, as `multihead screens` reads it", .timeLimit(.minutes(3)))
 struct SnapshotTests {
     @Test("Xvfb: the snapshot is the application's screens, the scale from Xft.dpi included, in two batches")
     func xvfbSnapshotIsTheModel() async throws {

@@ -16,7 +16,7 @@ func inkBox(_ shot: Bitmap, in rect: Rect, background: UInt32) -> Rect? {
 }
 
 @MainActor
-@Suite("Text and controls drawn on Xvfb", .timeLimit(.minutes(1)))
+@Suite("Text and controls drawn on Xvfb", .timeLimit(.minutes(3)))
 struct TextOnX11Tests {
     /// A white full-screen window on a fresh server, shown.
     func start() async throws -> (VirtualServer, Application, Window) {

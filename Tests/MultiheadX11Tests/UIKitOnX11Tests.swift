@@ -14,7 +14,7 @@ final class OverlayWindow: Window {
 }
 
 @MainActor
-@Suite("UIKit's second pass on a real Xvfb: pass-through windows, active state from the X focus", .timeLimit(.minutes(1)))
+@Suite("UIKit's second pass on a real Xvfb: pass-through windows, active state from the X focus", .timeLimit(.minutes(3)))
 struct UIKitOnX11Tests {
     @Test("a click on an overlay's empty area reaches the window under it; on its button, the button")
     func passThroughOverlay() async throws {

@@ -5,7 +5,7 @@ import MultiheadX11
 import Testing
 
 @MainActor
-@Suite("Hotplug on Xorg with the dummy driver: real outputs, modes and refresh rates", .timeLimit(.minutes(1)))
+@Suite("Hotplug on Xorg with the dummy driver: real outputs, modes and refresh rates", .timeLimit(.minutes(3)))
 struct XorgDummyTests {
     @Test("a layout of two outputs, then plug, mode change and unplug: one notification each")
     func outputsHotplug() async throws {

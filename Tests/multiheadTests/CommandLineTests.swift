@@ -109,7 +109,7 @@ private func runMultihead(_ args: [String], environment: [String: String], unset
 }
 
 @MainActor
-@Suite("The multihead command, as a built binary", .timeLimit(.minutes(1)))
+@Suite("The multihead command, as a built binary", .timeLimit(.minutes(3)))
 struct CommandLineTests {
     @Test("screens --json prints the contract's shape, main first")
     func screensJSON() async throws {

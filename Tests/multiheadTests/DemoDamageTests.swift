@@ -5,7 +5,7 @@ import MultiheadX11
 import Testing
 
 @MainActor
-@Suite("The demo's screen list is drawn through damage", .timeLimit(.minutes(1)))
+@Suite("The demo's screen list is drawn through damage", .timeLimit(.minutes(3)))
 struct DemoDamageTests {
     @Test("a screen unplugged: the main window sends the line that went, not the window")
     func screenListDamage() async throws {

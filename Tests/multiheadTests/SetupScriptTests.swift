@@ -4,7 +4,7 @@ import Testing
 
 /// `Scripts/setup` against a fake `apt-get` (and a `dpkg-query` that calls every package missing) first on
 /// PATH: what a person sees when apt fails each way that CI runners meet.
-@Suite("Scripts/setup says what apt did and what to run", .timeLimit(.minutes(1)))
+@Suite("Scripts/setup says what apt did and what to run", .timeLimit(.minutes(3)))
 struct SetupScriptTests {
     /// How the fake apt-get behaves.
     enum Apt: String, CaseIterable {

@@ -74,7 +74,7 @@ public struct Key: Hashable, Sendable {
     }
 
     /// What identifies a held key: its code, or its name for a key without one.
-    var trackingID: String { keyCode == .keyboardErrorUndefined ? "name " + name : "code \(keyCode.rawValue)" }
+    var trackingID: KeyTrackingID { keyCode == .keyboardErrorUndefined ? .name(name) : .code(keyCode) }
 
     /// The X keysym.
     @available(*, deprecated, message: "use keyCode (KeyboardHIDUsage): the model is not X11's")
@@ -149,4 +149,10 @@ final class TrackedPress {
         self.responder = responder
         self.windowID = windowID
     }
+}
+
+/// Which key a press is, to match its release: its key code, or its name for a key without one.
+enum KeyTrackingID: Hashable {
+    case code(KeyboardHIDUsage)
+    case name(String)
 }

@@ -47,5 +47,5 @@ struct InputTracking {
     /// Touches by pointer.
     var touches: [Int: Touch] = [:]
     /// Presses by key (`Key.trackingID`).
-    var presses: [String: TrackedPress] = [:]
+    var presses: [KeyTrackingID: TrackedPress] = [:]
 }
