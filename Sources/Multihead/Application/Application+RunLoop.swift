@@ -171,14 +171,17 @@ extension Application {
         // Taken before layout: what layout asks for again belongs to the next flush.
         let needsAll = loop.sceneNeedsAll || !backend.acceptsPartialScenes
         // The list is taken whole (what layout adds goes to a new one); a window released since it was
-        // listed is simply gone from it.
+        // listed is simply gone from it. Into a buffer kept empty between flushes: a frame allocates no
+        // array for it, and holds its windows only while it draws them.
         var changed: [Window] = []
+        swap(&changed, &loop.flushBuffer)
         for entry in loop.changedWindows {
             guard let w = entry.window else { continue }
             w.isListedForFlush = false
             changed.append(w)
         }
-        loop.changedWindows.removeAll(keepingCapacity: true)
+        // Emptied from the end: removeAll goes through the runtime, which reads the element type's metadata.
+        while !loop.changedWindows.isEmpty { loop.changedWindows.removeLast() }
         loop.sceneNeedsAll = false
         var windows: [PresentedWindow] = []
         swap(&windows, &loop.sceneBuffer)
@@ -203,8 +206,10 @@ extension Application {
         // A window drawn again is drawn whole: its views' marks go with its own. Hidden windows keep their
         // marks: they are drawn when shown again.
         for item in windows where item.needsDisplay { item.window.clearNeedsDisplayInSubtree() }
-        // The scene's buffer back for the next flush, empty: a frame allocates no array for it.
-        windows.removeAll(keepingCapacity: true)
+        // Both buffers back for the next flush, empty: a frame allocates no array for them.
+        while !windows.isEmpty { windows.removeLast() }
         loop.sceneBuffer = windows
+        while !changed.isEmpty { changed.removeLast() }
+        loop.flushBuffer = changed
     }
 }

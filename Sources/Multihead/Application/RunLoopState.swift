@@ -20,6 +20,8 @@ struct RunLoopState {
     /// it is marked `isListedForFlush`, no set is hashed at each change).
     /// Not retained: a window released before the flush is not drawn for it.
     var changedWindows: [UnretainedWindow] = []
+    /// The buffer the last flush listed its changed windows in, kept empty for the next one.
+    var flushBuffer: [Window] = []
     /// The buffer of the last flush's scene, kept for the next one (a frame allocates no array).
     var sceneBuffer: [PresentedWindow] = []
     /// The frame clocks running for this application (the animator, display links): while any runs, the

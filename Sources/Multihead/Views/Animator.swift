@@ -316,7 +316,15 @@ final class Animator {
     private func beginFrames() {
         clockApplications()
         // Events first: a touch that moves or ends an animation does so in this frame.
-        clocked.removeAll { $0.application == nil }
+        // A loop, not removeAll(where:): a main-actor closure given to the standard library checks the
+        // executor at each call. Most frames find every application alive and rebuild nothing.
+        var anyGone = false
+        for c in clocked where c.application == nil { anyGone = true }
+        if anyGone {
+            var alive: [ClockedApplication] = []
+            for c in clocked where c.application != nil { alive.append(c) }
+            clocked = alive
+        }
         for c in clocked {
             guard let app = c.application else { continue }
             app.beginFrame()
