@@ -1,4 +1,5 @@
 // swift-tools-version:6.2
+// Multihead is MIT-licensed (LICENSE), the licence of the Xorg code it sits beside.
 import PackageDescription
 
 let package = Package(

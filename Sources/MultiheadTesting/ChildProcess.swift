@@ -22,8 +22,11 @@ package struct ChildProcess {
     /// (`setpriv --pdeathsig`, which sets the parent-death signal and then runs the program in its place);
     /// the spawn happens on a thread that lives as long as the process, as the kernel ties that signal to
     /// the thread.
+    /// With `inheritsStdio`, the child shares this process's stdin, stdout and stderr instead (no pipes:
+    /// `stdout` and `stderr` are -1), as a shell runs a command.
     package static func spawn(_ path: String, _ arguments: [String], environment extra: [String: String] = [:],
-                              diesWithParent: Bool = false, withInput: Bool = false) throws -> ChildProcess {
+                              diesWithParent: Bool = false, withInput: Bool = false,
+                              inheritsStdio: Bool = false) throws -> ChildProcess {
         var path = path, arguments = arguments
         if diesWithParent {
             guard let setpriv = XServerLauncher.which("setpriv") else {
@@ -33,26 +36,32 @@ package struct ChildProcess {
             path = setpriv
         }
         let (p, a) = (path, arguments)
-        return try SpawnThread.shared.run { Result { try spawnHere(p, a, environment: extra, withInput: withInput) } }.get()
+        return try SpawnThread.shared.run {
+            Result { try spawnHere(p, a, environment: extra, withInput: withInput, inheritsStdio: inheritsStdio) }
+        }.get()
     }
 
     private static func spawnHere(_ path: String, _ arguments: [String], environment extra: [String: String],
-                                  withInput: Bool) throws -> ChildProcess {
-        var outPipe: [Int32] = [0, 0], errPipe: [Int32] = [0, 0], inPipe: [Int32] = [-1, -1]
-        guard pipe(&outPipe) == 0, pipe(&errPipe) == 0, !withInput || pipe(&inPipe) == 0 else {
+                                  withInput: Bool, inheritsStdio: Bool) throws -> ChildProcess {
+        var outPipe: [Int32] = [-1, -1], errPipe: [Int32] = [-1, -1], inPipe: [Int32] = [-1, -1]
+        guard inheritsStdio || (pipe(&outPipe) == 0 && pipe(&errPipe) == 0 && (!withInput || pipe(&inPipe) == 0)) else {
             throw VirtualServerError.didNotStart(binary: path, log: "pipe failed")
         }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        if withInput {
+        if inheritsStdio {
+            // 0, 1 and 2 stay as they are.
+        } else if withInput {
             posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)
         } else {
             posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         }
-        posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
-        for fd in outPipe + errPipe { posix_spawn_file_actions_addclose(&actions, fd) }
+        if !inheritsStdio {
+            posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
+            posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
+            for fd in outPipe + errPipe { posix_spawn_file_actions_addclose(&actions, fd) }
+        }
         // Nothing else of ours goes with it: an inherited pipe end would keep another child's pipe open.
         mh_spawn_close_from(&actions, 3)
         // The child inherits the calling thread's signal mask, and runtime threads block signals: clear it,
@@ -74,21 +83,23 @@ package struct ChildProcess {
         defer { for p in argv + envp { free(p) } }
         var pid: pid_t = 0
         let rc = posix_spawn(&pid, path, &actions, &attr, argv, envp)
-        close(outPipe[1])
-        close(errPipe[1])
-        if withInput { close(inPipe[0]) }
+        if !inheritsStdio {
+            close(outPipe[1])
+            close(errPipe[1])
+        }
+        if withInput && !inheritsStdio { close(inPipe[0]) }
         guard rc == 0 else {
-            close(outPipe[0]); close(errPipe[0])
-            if withInput { close(inPipe[1]) }
+            if !inheritsStdio { close(outPipe[0]); close(errPipe[0]) }
+            if withInput && !inheritsStdio { close(inPipe[1]) }
             throw VirtualServerError.didNotStart(binary: path, log: String(cString: strerror(rc)))
         }
-        return ChildProcess(pid: pid, stdout: outPipe[0], stderr: errPipe[0], stdin: withInput ? inPipe[1] : nil)
+        return ChildProcess(pid: pid, stdout: outPipe[0], stderr: errPipe[0], stdin: withInput && !inheritsStdio ? inPipe[1] : nil)
     }
 
     /// SIGTERM (or `signal`), then SIGKILL if it has not ended within `grace`; always reaps it and closes
     /// the pipes.
     package func terminate(grace: Double = 2, signal: Int32 = SIGTERM) {
-        defer { close(stdout); close(stderr); if let stdin { close(stdin) } }
+        defer { if stdout >= 0 { close(stdout) }; if stderr >= 0 { close(stderr) }; if let stdin { close(stdin) } }
         var status: Int32 = 0
         guard waitpid(pid, &status, WNOHANG) == 0 else { return }
         kill(pid, signal)

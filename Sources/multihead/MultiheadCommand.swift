@@ -5,7 +5,7 @@ struct MultiheadCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "multihead",
         abstract: "UIKit's windows and screens on X11: list and watch monitors, drive a private X server.",
-        subcommands: [Demo.self, Screens.self, Watch.self, Server.self, Plug.self, Unplug.self, Mode.self, Screenshot.self])
+        subcommands: [Demo.self, Screens.self, Watch.self, Server.self, Run.self, Plug.self, Unplug.self, Mode.self, Screenshot.self])
 }
 
 /// The option every command that talks to a server takes.

@@ -35,6 +35,18 @@ struct DocumentedScriptsTests {
         #expect(output.contains("hotplug seen by xrandr"))
     }
 
+    @Test("the multihead run script: a private Xorg+dummy for one command, plug and unplug seen by xrandr, its status returned")
+    func runScript() async throws {
+        let script = try #require(try Self.blocks("sh", in: "docs/other-toolkits.md").first { $0.contains("multihead run") })
+        let dir = NSTemporaryDirectory() + "mh-doc-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try Data(script.utf8).write(to: URL(fileURLWithPath: "\(dir)/run.sh"))
+        let (status, output) = try await Self.run("/bin/sh", ["\(dir)/run.sh"])
+        #expect(status == 0, "\(output)")
+        #expect(output.contains("hotplug seen by xrandr"))
+    }
+
     @Test("the pytest fixture: one test passes, the server stopped by MULTIHEAD_PID")
     func pytestFixture() async throws {
         let fixture = try #require(try Self.blocks("python", in: "docs/other-toolkits.md").first { $0.contains("def xserver") })

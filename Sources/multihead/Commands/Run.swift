@@ -1,0 +1,102 @@
+import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Multihead
+import MultiheadTesting
+
+extension MultiheadCommand {
+    /// `multihead run [options] [--] CMD ARGS…`: xvfb-run's shape on the kit's private servers.
+    struct Run: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "run",
+            abstract: "Run a command on a private X server and return its exit status.",
+            discussion: """
+                DISPLAY and XAUTHORITY are set for the command only; inside it, plug, unplug and mode work \
+                without --force. SIGINT, SIGTERM and SIGHUP go to the command, then the server stops (exit \
+                130, 143, 129). If the X server dies, the command gets SIGTERM and run exits 69. A command \
+                that cannot be started exits 127 (126 if it is not executable).
+                """)
+
+        @Option(help: "Monitor sizes, left to right: WxH,WxH… (the first is primary).")
+        var monitors: String = "1920x1080,1280x720"
+        @Flag(help: "Run Xorg with the dummy driver (real outputs with mode lists) instead of Xvfb.")
+        var xorgDummy = false
+        @Flag(help: "Write DISPLAY=, XAUTHORITY= and PID= (the X server) to stderr before the command starts.")
+        var printEnv = false
+        @Argument(parsing: .captureForPassthrough, help: "The command and its arguments.")
+        var command: [String] = []
+
+        /// The command without the `--` that may stand before it.
+        var commandLine: [String] { command.first == "--" ? Array(command.dropFirst()) : command }
+
+        func validate() throws {
+            _ = try Server.layout(monitors, xorg: xorgDummy)
+            guard !commandLine.isEmpty else { throw ValidationError("run needs a command: multihead run [options] [--] CMD ARGS…") }
+        }
+
+        @MainActor
+        func run() async throws {
+            try await withExitStatus {
+                let argv = commandLine
+                // Before anything starts: a command that cannot run costs no server.
+                let lookup = CommandLookup.find(argv[0], path: getenv("PATH").map { String(cString: $0) })
+                if let (status, message) = lookup.failure {
+                    printError("\(argv[0].terminalEscaped): \(message)")
+                    throw ExitCode(status)
+                }
+                guard case .found(let path) = lookup else { return }
+                let events = AsyncStream<RunEvent>.makeStream()
+                // Ours before the kit's: a signal goes to the command first.
+                SignalRelay.install { events.continuation.yield(.signal($0)) }
+                let server = try await VirtualServer.start(xorgDummy ? .xorgDummy : .xvfb,
+                                                           monitors: try Server.layout(monitors, xorg: xorgDummy))
+                defer { server.stop() }
+                if printEnv {
+                    FileHandle.standardError.write(Data("DISPLAY=\(server.display)\nXAUTHORITY=\(server.authorityFile)\nPID=\(server.pid)\n".utf8))
+                }
+                let child = try ChildProcess.spawn(path, Array(argv.dropFirst()), environment: server.environment,
+                                                   diesWithParent: true, inheritsStdio: true)
+                let pid = child.pid
+                Thread.detachNewThread { events.continuation.yield(.commandEnded(Self.waitForExit(pid))) }
+                Task { events.continuation.yield(.serverEnded(await server.waitForExit())) }
+                var outcome: ExitCode?
+                for await event in events.stream {
+                    switch event {
+                    case .commandEnded(let status):
+                        throw outcome ?? ExitCode(status)
+                    case .signal(let caught):
+                        // The command ends as it chooses; its end ends this.
+                        if !caught.fromTerminal { kill(pid, caught.signal) }
+                        if outcome == nil { outcome = ExitCode(128 + caught.signal) }
+                    case .serverEnded(let status):
+                        guard outcome == nil else { continue }
+                        kill(pid, SIGTERM)
+                        outcome = ExitCode(ExitStatus.unavailable)
+                        printError(ServerEnded(display: server.display, pid: server.pid, status: status).description
+                                   + "; the command was sent SIGTERM")
+                    }
+                }
+            }
+        }
+
+        /// Reaps the command; its exit status, or 128 + the signal that ended it, as a shell reports it.
+        /// `waitpid`.
+        nonisolated static func waitForExit(_ pid: Int32) -> Int32 {
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            return status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        }
+    }
+}
+
+/// What `run` waits for.
+enum RunEvent: Sendable {
+    /// The command ended with this status (128 + a signal).
+    case commandEnded(Int32)
+    /// A signal came for `run`.
+    case signal(SignalRelay.Caught)
+    /// The X server ended with this status.
+    case serverEnded(Int32)
+}
