@@ -23,26 +23,21 @@ struct DocumentedScriptsTests {
         return (status, String(decoding: out + err, as: UTF8.self))
     }
 
-    @Test("the shell script: a private Xorg+dummy, plug and unplug seen by xrandr")
-    func shellScript() async throws {
-        let script = try #require(try Self.blocks("sh", in: "docs/other-toolkits.md").first { $0.contains("multihead server") })
+    /// Writes a documented block to a file of its own folder and runs it with `interpreter`; its status
+    /// and output.
+    static func runBlock(_ block: String, as name: String, with interpreter: String, _ arguments: [String] = []) async throws -> (Int32, String) {
         let dir = NSTemporaryDirectory() + "mh-doc-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        try Data(script.utf8).write(to: URL(fileURLWithPath: "\(dir)/hotplug.sh"))
-        let (status, output) = try await Self.run("/bin/sh", ["\(dir)/hotplug.sh"])
-        #expect(status == 0, "\(output)")
-        #expect(output.contains("hotplug seen by xrandr"))
+        try Data(block.utf8).write(to: URL(fileURLWithPath: "\(dir)/\(name)"))
+        return try await run(interpreter, arguments + ["\(dir)/\(name)"])
     }
 
-    @Test("the multihead run script: a private Xorg+dummy for one command, plug and unplug seen by xrandr, its status returned")
-    func runScript() async throws {
-        let script = try #require(try Self.blocks("sh", in: "docs/other-toolkits.md").first { $0.contains("multihead run") })
-        let dir = NSTemporaryDirectory() + "mh-doc-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        try Data(script.utf8).write(to: URL(fileURLWithPath: "\(dir)/run.sh"))
-        let (status, output) = try await Self.run("/bin/sh", ["\(dir)/run.sh"])
+    @Test("the shell scripts (multihead run; multihead server beside the script): a private Xorg+dummy, plug and unplug seen by xrandr",
+          arguments: ["multihead run", "multihead server"])
+    func shellScript(drivenBy command: String) async throws {
+        let script = try #require(try Self.blocks("sh", in: "docs/other-toolkits.md").first { $0.contains(command) })
+        let (status, output) = try await Self.runBlock(script, as: "hotplug.sh", with: "/bin/sh")
         #expect(status == 0, "\(output)")
         #expect(output.contains("hotplug seen by xrandr"))
     }
@@ -50,12 +45,9 @@ struct DocumentedScriptsTests {
     @Test("the pytest fixture: one test passes, the server stopped by MULTIHEAD_PID")
     func pytestFixture() async throws {
         let fixture = try #require(try Self.blocks("python", in: "docs/other-toolkits.md").first { $0.contains("def xserver") })
-        let dir = NSTemporaryDirectory() + "mh-doc-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        try Data(fixture.utf8).write(to: URL(fileURLWithPath: "\(dir)/test_hotplug.py"))
         // Debian's python3, which python3-pytest installs into (another python3 may come first on PATH).
-        let (status, output) = try await Self.run("/usr/bin/python3", ["-m", "pytest", "-q", "-p", "no:cacheprovider", "\(dir)/test_hotplug.py"])
+        let (status, output) = try await Self.runBlock(fixture, as: "test_hotplug.py", with: "/usr/bin/python3",
+                                                       ["-m", "pytest", "-q", "-p", "no:cacheprovider"])
         #expect(status == 0, "\(output)")
         #expect(output.contains("1 passed"))
     }
