@@ -5,13 +5,14 @@ import Testing
 @MainActor
 @Suite("Animations, UIKit's model: final values at once, drawn values over time", .serialized)
 struct AnimationTests {
-    /// Runs `body` with the animator on a clock the test moves, then puts the real clock back.
-    func withClock(_ body: (inout Double) throws -> Void) rethrows {
+    /// Runs `body` with `app`'s animations on a clock the test moves, then puts the real clock back.
+    func withClock(_ app: Application, _ body: (inout Double) throws -> Void) rethrows {
         var t = 1000.0
-        let saved = Animator.shared.now
-        defer { Animator.shared.now = saved }
+        let animator = app.frameClock.animator
+        let saved = animator.now
+        defer { animator.now = saved }
         try withUnsafeMutablePointer(to: &t) { p in
-            Animator.shared.now = { p.pointee }
+            animator.now = { p.pointee }
             try body(&p.pointee)
         }
     }
@@ -24,7 +25,7 @@ struct AnimationTests {
         w.addSubview(v)
         w.isHidden = false
         var finished: [Bool] = []
-        withClock { now in
+        withClock(app) { now in
             View.animate(withDuration: 1, delay: 0, options: .curveLinear, animations: {
                 v.alpha = 0
                 v.frame.origin.x = 200
@@ -35,10 +36,10 @@ struct AnimationTests {
             now += 0.5
             #expect(abs(v.presentationAlpha - 0.5) < 1e-9)
             #expect(abs(v.presentationFrame.minX - 100) < 1e-9)
-            Animator.shared.tick()
+            app.frameClock.frame()
             #expect(finished.isEmpty)
             now += 0.6
-            Animator.shared.tick()
+            app.frameClock.frame()
             #expect(finished == [true])
             #expect(v.presentationAlpha == 0 && v.presentationFrame.minX == 200)
         }
@@ -47,51 +48,51 @@ struct AnimationTests {
 
     @Test("a view released while it animates: the next frame ends its animation with false, and the clock stops")
     func releasedWhileAnimating() throws {
+        // A view in no window animates in the shared application's animator.
+        let app = Application.shared
         var finished: [Bool] = []
-        withClock { now in
+        withClock(app) { now in
             var v: View? = View(frame: Rect(x: 0, y: 0, width: 100, height: 100))
             View.animate(withDuration: 10, delay: 0, options: .curveLinear, animations: { v?.alpha = 0 },
                          completion: { finished.append($0) })
-            #expect(Animator.shared.isAnimating)
+            #expect(app.frameClock.animator.isAnimating)
             // The animator keeps no reference that holds the view (nor a dangling one: ASan runs this too).
             v = nil
             now += 0.1
-            Animator.shared.tick()
+            app.frameClock.frame()
             #expect(finished == [false])
-            #expect(!Animator.shared.isAnimating)
+            #expect(!app.frameClock.animator.isAnimating)
         }
     }
 
-    @Test("an application released while its view animates: the frames and the clock's end go on without it")
+    @Test("an application released while its view animates: its animations end with it (false), its clock stops")
     func applicationReleasedWhileAnimating() throws {
         var finished: [Bool] = []
-        try withClock { now in
-            var app: Application? = try makeApp(extra: false).0
-            weak let released = app
-            let v = View(frame: Rect(x: 0, y: 0, width: 100, height: 100))
-            var w: Window? = app.map { Window(frame: Rect(x: 0, y: 0, width: 400, height: 400), screen: $0.mainScreen) }
-            w?.addSubview(v)
-            w?.isHidden = false
-            View.animate(withDuration: 1, delay: 0, options: .curveLinear, animations: { v.frame.origin.x = 200 },
-                         completion: { finished.append($0) })
-            // The animation's application is clocked from its start: its frames read its events.
-            #expect(app?.loop.frameClocks.count == 1)
-            now += 0.1
-            Animator.shared.tick()
-            // The window and the application go while the view moves (the animator holds neither; ASan
-            // runs this too: the frames and the stopping clock must not reach the released application).
-            w = nil
-            app = nil
-            #expect(released == nil)
-            now += 0.1
-            Animator.shared.tick()
-            now += 1
-            Animator.shared.tick()
-            // The view, still alive, saw its move to the end; the clock stopped.
-            #expect(finished == [true])
-            #expect(!Animator.shared.isAnimating)
-            withExtendedLifetime(v) {}
-        }
+        var app: Application? = try makeApp(extra: false).0
+        weak let released = app
+        weak let clock = app?.frameClock
+        let v = View(frame: Rect(x: 0, y: 0, width: 100, height: 100))
+        var w: Window? = app.map { Window(frame: Rect(x: 0, y: 0, width: 400, height: 400), screen: $0.mainScreen) }
+        w?.addSubview(v)
+        w?.isHidden = false
+        View.animate(withDuration: 1, delay: 0, options: .curveLinear, animations: { v.frame.origin.x = 200 },
+                     completion: { finished.append($0) })
+        // The animation's application is clocked from its start: its frames read its events.
+        #expect(app?.frameClock.isRunning == true)
+        app?.frameClock.frame()
+        #expect(finished.isEmpty)
+        // The window and the application go while the view moves (ASan runs this too: nothing may reach
+        // the released application, its clock or its animator afterwards).
+        w = nil
+        app = nil
+        #expect(released == nil && clock == nil)
+        // The animation went with its application's animator: completion false, and the view, still alive,
+        // is drawn where its model is.
+        #expect(finished == [false])
+        #expect(v.presentationFrame == v.frame && v.frame.minX == 200)
+        // A new animation of the view, in no window now, runs in the shared application's animator.
+        View.animate(withDuration: 0, animations: { v.alpha = 0.5 })
+        #expect(v.alpha == 0.5)
     }
 
     @Test("a new animation of the property ends the old one with false and starts from what is drawn")
@@ -101,7 +102,7 @@ struct AnimationTests {
         let v = View(frame: Rect(x: 0, y: 0, width: 100, height: 100))
         w.addSubview(v)
         var log: [String] = []
-        withClock { now in
+        withClock(app) { now in
             View.animate(withDuration: 1, delay: 0, options: .curveLinear, animations: { v.alpha = 0 },
                          completion: { log.append("first \($0)") })
             now += 0.25
@@ -128,14 +129,14 @@ struct AnimationTests {
         let w = Window(frame: Rect(x: 0, y: 0, width: 400, height: 400), screen: app.mainScreen)
         let v = View(frame: Rect(x: 0, y: 0, width: 100, height: 100))
         w.addSubview(v)
-        withClock { now in
+        withClock(app) { now in
             View.animate(withDuration: 1, animations: { View.performWithoutAnimation { v.alpha = 0.5 } })
-            #expect(v.presentationAlpha == 0.5 && !Animator.shared.isAnimating)
+            #expect(v.presentationAlpha == 0.5 && !app.frameClock.animator.isAnimating)
             View.animate(withDuration: 1, delay: 0, options: [.curveLinear, .autoreverse, .repeat], animations: { v.alpha = 0 })
             now += 1.5
             #expect(abs(v.presentationAlpha - 0.25) < 1e-9)
             v.removeFromSuperview()
-            #expect(!Animator.shared.isAnimating)
+            #expect(!app.frameClock.animator.isAnimating)
         }
         withExtendedLifetime(w) {}
     }

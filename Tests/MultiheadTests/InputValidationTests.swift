@@ -70,7 +70,7 @@ struct InputValidationTests {
         var done: [Bool] = []
         View.animate(withDuration: .nan, delay: .infinity, options: [], animations: { v.alpha = 0.5 }, completion: { done.append($0) })
         #expect(v.alpha == 0.5)
-        Animator.shared.tick()
+        app.frameClock.frame()
         #expect(done == [true])
     }
 }

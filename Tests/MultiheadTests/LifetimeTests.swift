@@ -165,10 +165,10 @@ struct LifetimeTests {
             }, completion: { finished.append($0) })
             v.removeFromSuperview()
         }
-        Animator.shared.tick()
+        app.frameClock.frame()
         app.flush()
         #expect(finished == [false])
-        #expect(!Animator.shared.isAnimating)
+        #expect(!app.frameClock.animator.isAnimating)
     }
 
     @Test("an application released while its windows animate: the next frame draws in no freed application")
@@ -181,10 +181,10 @@ struct LifetimeTests {
             w.isHidden = false
             if let view { w.addSubview(view) }
             View.animate(withDuration: 10, delay: 0, options: [], animations: { view?.alpha = 0.2 }, completion: { finished.append($0) })
-            Animator.shared.tick()
+            app.frameClock.frame()
         }
+        // The application went: its animator ended the animation (false); the view is drawn as its model.
         view = nil
-        Animator.shared.tick()
         #expect(finished == [false])
     }
 }

@@ -110,7 +110,7 @@ struct DamageTests {
     func movingViewDamage() async throws {
         let (server, app, backend) = try await start()
         defer { server.stop() }
-        let clock = AnimationClock(at: 10_000)
+        let clock = AnimationClock(at: 10_000, of: app)
         defer { clock.restore() }
         let (window, square) = showSquare(in: app, width: 640, height: 480)
         // The app holds its windows unretained, as UIKit does: this test keeps its own.
@@ -119,13 +119,13 @@ struct DamageTests {
         View.animate(withDuration: 1, delay: 0, options: .curveLinear, animations: { square.frame.origin.x = 400 },
                      completion: { finished = $0 })
         clock.now += 0.25
-        Animator.shared.tick()
+        app.frameClock.frame()
         app.flush()
         // The first frame: where it was drawn (0…50) and where it is drawn (100…150), not the path to where
         // the model went (400): nothing is drawn there before the move ends.
         #expect(backend.lastPushedPixels == 150 * 50)
         clock.now += 0.25
-        Animator.shared.tick()
+        app.frameClock.frame()
         app.flush()
         // Then where it was drawn (100…150) and is drawn (200…250): one rectangle of 150×50.
         #expect(backend.lastPushedPixels == 150 * 50)
@@ -133,7 +133,7 @@ struct DamageTests {
             pixel(server, 225, 125) == 0x0000FF && pixel(server, 125, 125) == 0xFFFFFF && pixel(server, 425, 125) == 0xFFFFFF
         }))
         clock.now += 0.6
-        Animator.shared.tick()
+        app.frameClock.frame()
         app.flush()
         #expect(backend.lastPushedPixels == 250 * 50)
         #expect(finished == true)
@@ -144,7 +144,7 @@ struct DamageTests {
     func moveStartsWithoutStrip() async throws {
         let (server, app, backend) = try await start()
         defer { server.stop() }
-        let clock = AnimationClock(at: 20_000)
+        let clock = AnimationClock(at: 20_000, of: app)
         defer { clock.restore() }
         let (window, square) = showSquare(in: app, width: 1920, height: 1080)
         defer { withExtendedLifetime(window) {} }
@@ -155,21 +155,21 @@ struct DamageTests {
         // The block's change draws nothing: the view rests where it was until the delay is over.
         app.flush()
         clock.now += 0.25
-        Animator.shared.tick()
+        app.frameClock.frame()
         app.flush()
         #expect(backend.totalPushedPixels == before)
         // Half-way: where it rested (0…50) and where it is drawn (935…985), as two rectangles or one.
         clock.now += 0.75
-        Animator.shared.tick()
+        app.frameClock.frame()
         app.flush()
         #expect(backend.totalPushedPixels - before <= 985 * 50)
         #expect(backend.totalPushedPixels - before >= 2 * 50 * 50)
         #expect(await app.run(until: { pixel(server, 960, 125) == 0x0000FF && pixel(server, 25, 125) == 0xFFFFFF }))
         // The end: where it was drawn and where it rests.
         clock.now += 1
-        Animator.shared.tick()
+        app.frameClock.frame()
         app.flush()
-        #expect(!Animator.shared.isAnimating)
+        #expect(!app.frameClock.animator.isAnimating)
         #expect(await app.run(until: { pixel(server, 1895, 125) == 0x0000FF && pixel(server, 960, 125) == 0xFFFFFF }))
     }
 

@@ -68,7 +68,7 @@ struct FrameClockTests {
         // stops the clock.
         square.frame.origin.x = 0
         #expect(finished == false)
-        #expect(try await self.await { app.loop.frameClocks.isEmpty })
+        #expect(try await self.await { !app.frameClock.isRunning })
         // The clock stopped: the source alone hears the unplug.
         let wakeups = backend.sourceWakeups
         try server.unplug("EXT-1")

@@ -26,20 +26,23 @@ func showSquare(in app: Application, width: Double, height: Double) -> (window: 
     return (w, square)
 }
 
-/// The animator's clock, moved by the test (`Animator.shared.now`): a frame's progress is then a fact, not
+/// An application's animation clock, moved by the test: a frame's progress is then a fact, not
 /// a moment to catch under load. `restore()` puts the real clock back.
 final class AnimationClock {
     /// Seconds, as the animator reads them.
     var now: Double
     private let real: () -> Double
 
+    private weak var application: Application?
+
     @MainActor
-    init(at start: Double) {
+    init(at start: Double, of app: Application) {
         now = start
-        real = Animator.shared.now
-        Animator.shared.now = { self.now }
+        application = app
+        real = app.frameClock.animator.now
+        app.frameClock.animator.now = { self.now }
     }
 
     @MainActor
-    func restore() { Animator.shared.now = real }
+    func restore() { application?.frameClock.animator.now = real }
 }

@@ -150,13 +150,13 @@ struct TextOnX11Tests {
         func pixel() -> UInt32? { try? server.controlConnection().screenshot(of: Rect(x: 150, y: 150, width: 1, height: 1)).pixels.first }
         #expect(await app.run(until: { pixel() == 0xFF0000 }))
         // The animator's clock is the test's: mid-way is a fact, not a moment to catch under load.
-        let clock = AnimationClock(at: 5_000)
+        let clock = AnimationClock(at: 5_000, of: app)
         defer { clock.restore() }
         var ended: Bool?
         View.animate(withDuration: 1, delay: 0, options: .curveLinear, animations: { v.alpha = 0 }, completion: { ended = $0 })
         #expect(v.alpha == 0)
         clock.now += 0.5
-        Animator.shared.tick()
+        app.frameClock.frame()
         // Red at half opacity over white: full red, green and blue half way.
         var seen: UInt32?
         #expect(await app.run(until: {
@@ -167,7 +167,7 @@ struct TextOnX11Tests {
         }), "mid-way pixel \(String(seen ?? 0, radix: 16))")
         #expect(ended == nil)
         clock.now += 0.6
-        Animator.shared.tick()
+        app.frameClock.frame()
         #expect(ended == true)
         #expect(await app.run(until: { pixel() == 0xFFFFFF }))
     }

@@ -1,17 +1,4 @@
 extension Application {
-    /// A frame clock (the animator, a display link) drives this application's frames from now on: the
-    /// backend learns it when the first one starts.
-    func frameClockStarted(by clock: AnyObject) {
-        guard loop.frameClocks.insert(ObjectIdentifier(clock)).inserted, loop.frameClocks.count == 1 else { return }
-        backend.frameClockChanged(isRunning: true)
-    }
-
-    /// A frame clock stopped: the backend learns it when the last one has.
-    func frameClockStopped(by clock: AnyObject) {
-        guard loop.frameClocks.remove(ObjectIdentifier(clock)) != nil, loop.frameClocks.isEmpty else { return }
-        backend.frameClockChanged(isRunning: false)
-    }
-
     /// The start of a clocked frame: until `endFrame()`, changes ask for no flush of their own.
     func beginFrame() { loop.inClockedFrame = true }
 

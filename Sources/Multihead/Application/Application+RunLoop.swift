@@ -166,7 +166,7 @@ extension Application {
     public func flush() {
         guard loop.needsFlush else { return }
         // Before the flag clears: the damage of moving views asks for no flush of its own.
-        Animator.shared.prepareFrame()
+        frameClock.animator.prepareFrame()
         loop.needsFlush = false
         // Taken before layout: what layout asks for again belongs to the next flush.
         let needsAll = loop.sceneNeedsAll || !backend.acceptsPartialScenes
@@ -202,7 +202,7 @@ extension Application {
             for w in changed { windows.append(presented(w)) }
         }
         backend.present(Scene(windows: windows, isComplete: needsAll))
-        Animator.shared.frameDrawn()
+        frameClock.animator.frameDrawn()
         // A window drawn again is drawn whole: its views' marks go with its own. Hidden windows keep their
         // marks: they are drawn when shown again.
         for item in windows where item.needsDisplay { item.window.clearNeedsDisplayInSubtree() }

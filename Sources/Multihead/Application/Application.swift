@@ -33,6 +33,8 @@ public final class Application: Responder {
     var stack = WindowStack()
     /// The touches and presses in progress, and where each goes.
     var tracking = InputTracking()
+    /// The one frame clock: display links and animations, one wake-up and one flush a frame.
+    lazy var frameClock = FrameClock(application: self)
     let screenListeners = EventRegistry<ScreenEvent>()
     let windowListeners = EventRegistry<WindowEvent>()
 
@@ -73,7 +75,7 @@ public final class Application: Responder {
             throw error
         }
         old.stop()
-        if !loop.frameClocks.isEmpty { newBackend.frameClockChanged(isRunning: true) }
+        if frameClock.isRunning { newBackend.frameClockChanged(isRunning: true) }
     }
 
     private func start(_ b: any DisplayBackend) throws {

@@ -24,9 +24,6 @@ struct RunLoopState {
     var flushBuffer: [Window] = []
     /// The buffer of the last flush's scene, kept for the next one (a frame allocates no array).
     var sceneBuffer: [PresentedWindow] = []
-    /// The frame clocks running for this application (the animator, display links): while any runs, the
-    /// backend's events are read at the start of each frame.
-    var frameClocks: Set<ObjectIdentifier> = []
     /// Whether a clock's frame is being made: its end flushes (`endFrame`).
     var inClockedFrame = false
 }

@@ -53,19 +53,14 @@ public final class DisplayLink {
 
     /// While true, no callbacks come; setting it false resumes on the next frame boundary.
     public var isPaused = false {
-        didSet {
-            if oldValue && !isPaused, isValid { scheduleNext(after: now()) }
-            if isPaused { stopClocking() }
-        }
+        didSet { if oldValue != isPaused { clockChanged(from: now()) } }
     }
     /// Whether it still calls back.
     public private(set) var isValid = true
 
     private let callback: @MainActor (DisplayLink) -> Void
-    private var timer: (any FrameTimer)?
+    /// The time of its next frame, on its application's frame clock, while it is scheduled.
     private var nextTarget: Double = 0
-    /// The application whose frame clock this is while it calls back (it reads its events each frame).
-    private weak var clockedApplication: Application?
 
     /// Makes a link for a screen that calls `handler` once per frame, from when it is added to a run loop
     /// (as UIKit's `CADisplayLink`: `link.add(to: .main, forMode: .common)`).
@@ -80,18 +75,14 @@ public final class DisplayLink {
     public func add(to runLoop: RunLoop, forMode mode: RunLoop.Mode) {
         guard isValid, !isScheduled else { return }
         isScheduled = true
-        timer = FrameTimers.make { [self] in self.fire() }
-        nextTarget = now() + duration
-        arm()
+        clockChanged(from: now())
     }
 
     /// Stops the callbacks until it is added again.
     public func remove(from runLoop: RunLoop, forMode mode: RunLoop.Mode) {
         guard isScheduled else { return }
         isScheduled = false
-        timer?.cancel()
-        timer = nil
-        stopClocking()
+        clockChanged(from: now())
     }
 
     /// Seconds between frames: 1 / the effective frame rate (the screen's, or the preferred one).
@@ -117,54 +108,38 @@ public final class DisplayLink {
         guard isValid else { return }
         isValid = false
         isScheduled = false
-        timer?.cancel()
-        timer = nil
-        stopClocking()
+        clockChanged(from: now())
     }
 
-    private func fire() {
-        guard isValid else { return }
+    /// The time of the next frame it wants from its application's frame clock: nil while it wants none
+    /// (paused, not in a run loop, invalid, its screen gone).
+    var nextFrameTarget: Double? {
+        guard isValid, isScheduled, !isPaused, screen?.isConnected == true else { return nil }
+        return nextTarget
+    }
+
+    /// The application's frame clock, which calls it back.
+    private var clock: FrameClock? { screen?.application?.frameClock }
+
+    /// Its next frame is the clock's first boundary after `t`; the clock learns what it now wants.
+    private func clockChanged(from t: Double) {
+        guard let clock else { return }
+        nextTarget = clock.boundary(after: t, period: duration)
+        clock.linkChanged(self)
+    }
+
+    /// Its frame, in the clock's frame at `t`: the callback, and the next boundary after it (frames
+    /// missed are skipped, not queued).
+    func frame(at t: Double, on clock: FrameClock) {
         guard let screen, screen.isConnected else { return invalidate() }
-        if isPaused { return }
-        // Held here: the callback may invalidate the link, and its frame must still end.
-        let app = screen.application
-        if let app, clockedApplication !== app {
-            stopClocking()
-            clockedApplication = app
-            app.frameClockStarted(by: self)
-        }
-        app?.beginFrame()
-        defer { app?.endFrame() }
         timestamp = nextTarget
         targetTimestamp = nextTarget + duration
-        // The callback first, on time for its frame (reading the events takes system calls); their effects
-        // are drawn in the same frame.
         callback(self)
-        app?.handleFrameEvents()
-        scheduleNext(after: timestamp)
+        nextTarget = clock.boundary(after: max(t, timestamp), period: duration)
     }
 
-    /// The next frame boundary after `t` that is still ahead (missed frames are skipped, not queued).
-    private func scheduleNext(after t: Double) {
-        let d = duration
-        var next = t + d
-        let current = now()
-        if next <= current { next += (((current - next) / d).rounded(.down) + 1) * d }
-        nextTarget = next
-        arm()
-    }
-
-    private func arm() {
-        timer?.schedule(deadline: UInt64(max(0, nextTarget) * 1e9), repeating: nil)
-    }
-
-    private func stopClocking() {
-        clockedApplication?.frameClockStopped(by: self)
-        clockedApplication = nil
-    }
-
-    /// The frame timers' clock, in seconds: what the link's deadlines are set on.
-    private func now() -> Double { Double(FrameTimers.now()) / 1e9 }
+    /// Now on the frame clock, in seconds.
+    private func now() -> Double { clock?.now() ?? Double(FrameTimers.now()) / 1e9 }
 }
 
 extension Screen {

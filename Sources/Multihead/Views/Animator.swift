@@ -4,11 +4,11 @@ import Dispatch
 /// once (reading them, and hit testing, see those); what is drawn goes from the value drawn before to
 /// the final one over the duration, one frame per display refresh, then the completion runs with true.
 /// A new animation of the same property, the view's removal from its window, or its release, ends the old
-/// one with false. The one owner of running animations and of the frame timer that drives them.
+/// one with false. One per application, owned by its frame clock, which asks it for a step each frame;
+/// a view's animations live in the animator of the window it was in when they started (a view in no
+/// window: `Application.shared`'s).
 @MainActor
 final class Animator {
-    static let shared = Animator()
-
     enum Property: Hashable { case frame, alpha, backgroundColor }
 
     enum Value {
@@ -34,7 +34,8 @@ final class Animator {
     final class Group {
         let duration: Double, delay: Double, options: AnimationOptions
         let completion: ((Bool) -> Void)?
-        var start = 0.0
+        /// When it started: the clock of the animator its first change went to, at that change.
+        var start: Double?
         var running = 0
         var finished = true
 
@@ -47,7 +48,7 @@ final class Animator {
 
         /// The eased progress at `now`, and whether the group is done.
         func progress(at now: Double) -> (Double, done: Bool) {
-            let t = now - start - delay
+            let t = now - (start ?? now) - delay
             guard t > 0 else { return (0, false) }
             guard duration > 0 else { return (1, true) }
             var cycle = t / duration
@@ -77,8 +78,6 @@ final class Animator {
         let group: Group
         /// A frame animation's rectangle drawn last, in its window's coordinates: damaged when it moves on.
         var drawn: Rect?
-        /// Whether its window's application is among the clocked ones (found once, not every frame).
-        var isClocked = false
 
         init(view: View, property: Property, from: Value, to: Value, group: Group, drawn: Rect?) {
             self.view = view
@@ -92,12 +91,8 @@ final class Animator {
     }
 
     private var running: [Running] = []
-    private var stack: [Group] = []
-    private var suppressed = 0
-    private var timer: (any FrameTimer)?
-    /// The applications whose windows the running animations draw in, while the timer runs: this is a
-    /// frame clock of each, which reads its events at each tick.
-    private var clocked: [ClockedApplication] = []
+    /// Called when animations start: the frame clock then asks for frames.
+    var onStart: () -> Void = {}
     /// The clock, in seconds; tests replace it.
     var now: () -> Double = { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 } {
         didSet { frameDrawn() }
@@ -108,43 +103,24 @@ final class Animator {
     /// Whether this frame's moving views have been damaged (`prepareFrame`).
     private var prepared = false
 
-    /// Runs `animations` with every change of an animatable property recorded in a new group.
-    func animate(duration: Double, delay: Double, options: AnimationOptions, animations: () -> Void,
-                 completion: ((Bool) -> Void)?) {
-        let group = Group(duration: max(0, duration.isFinite ? duration : 0), delay: max(0, delay.isFinite ? delay : 0),
-                          options: options, completion: completion)
-        group.start = now()
-        stack.append(group)
-        animations()
-        stack.removeLast()
-        if group.running == 0 {
-            // Nothing to animate: the completion still runs, in the next turn, as in UIKit.
-            if let completion { DispatchQueue.main.async { completion(true) } }
-        } else {
-            startTimer()
-            clockApplications()
-        }
-    }
-
-    /// Runs `body` with animations off.
-    func withoutAnimation(_ body: () -> Void) {
-        suppressed += 1
-        body()
-        suppressed -= 1
+    /// An animator that goes (with its application) ends what still runs: completion false, as for a
+    /// view taken out of its window.
+    isolated deinit {
+        let ended = running
+        running = []
+        end(ended, finished: false)
     }
 
     /// A property of `view` changed from `old` to `new`: inside an animation block it animates from what
     /// is drawn now; an animation of it already running ends (completion false). Returns whether the
     /// change animates: a move that does damages nothing now, as its frames damage where it is drawn.
     @discardableResult
-    func record(_ view: View, _ property: Property, from old: Value, to new: Value) -> Bool {
-        // Outside any block with nothing running: a plain change (the common case, kept cheap).
-        if stack.isEmpty && running.isEmpty { return false }
+    func record(_ view: View, _ property: Property, from old: Value, to new: Value, in group: Group?) -> Bool {
         let current = presentation(of: view, property) ?? old
         // Where a moving view was drawn stays damage for the animation that takes over.
         var drawn = last(of: view, property)?.drawn
         cancel(view, property)
-        guard suppressed == 0, let group = stack.last else {
+        guard let group else {
             if let drawn { view.window?.addDamage(drawn) }
             return false
         }
@@ -154,10 +130,13 @@ final class Animator {
         if drawn == nil, property == .frame, case .rect(let from) = current, let s = view.superview {
             drawn = s.rectInWindow(view.extentInSuperview(at: from))?.1
         }
+        if group.start == nil { group.start = now() }
         running.append(Running(view: view, property: property, from: current, to: new, group: group, drawn: drawn))
+        view.animatorStorage = self
         // A move that starts between a tick and its flush must be placed by that flush.
         prepared = false
         group.running += 1
+        if running.count == 1 { onStart() }
         return true
     }
 
@@ -189,9 +168,9 @@ final class Animator {
         if property == nil, let w = view.window { for r in gone { if let d = r.drawn { w.addDamage(d) } } }
     }
 
-    /// One frame: redraws what animates, and ends what is done (completion true).
+    /// One frame's step (its clock handles the events before and flushes after): redraws what animates,
+    /// and ends what is done (completion true).
     func tick() {
-        beginFrames()
         let t = now()
         frameTime = t
         prepared = false
@@ -218,8 +197,6 @@ final class Animator {
         for r in done { if r.view == nil { released.append(r) } else { completed.append(r) } }
         end(released, finished: false)
         end(completed, finished: true)
-        for c in clocked { c.application?.endFrame() }
-        if running.isEmpty { stopTimer() }
     }
 
     /// Before a frame is drawn (its tick, or a flush for another change while a move runs): fixes the
@@ -262,12 +239,6 @@ final class Animator {
         prepared = false
     }
 
-    /// Whether `app` is among the applications the animations clock.
-    private func clocks(_ app: Application) -> Bool {
-        for c in clocked where c.application === app { return true }
-        return false
-    }
-
     private func split(_ isGone: (Running) -> Bool) -> (gone: [Running], kept: [Running]) {
         var gone: [Running] = [], kept: [Running] = []
         for r in running { if isGone(r) { gone.append(r) } else { kept.append(r) } }
@@ -275,6 +246,13 @@ final class Animator {
     }
 
     private func end(_ ended: [Running], finished: Bool) {
+        // A view with nothing left running here no longer points at this animator.
+        for r in ended {
+            guard let v = r.view, v.animatorStorage === self else { continue }
+            var more = false
+            for other in running where other.viewID == r.viewID { more = true }
+            if !more { v.animatorStorage = nil }
+        }
         for r in ended {
             let g = r.group
             if !finished { g.finished = false }
@@ -282,54 +260,37 @@ final class Animator {
             if g.running == 0 { g.completion?(g.finished) }
         }
     }
+}
 
-    /// Makes this the frame clock of each application a running animation draws in: from then on its
-    /// frames read its events (the first one included, a refresh after the animation starts). An
-    /// animation's application is found once: a view that leaves its window ends its animations, so one
-    /// found stays right. One not in a window yet is looked for again at each frame.
-    private func clockApplications() {
-        for r in running where !r.isClocked {
-            guard let app = r.view?.window?.application else { continue }
-            r.isClocked = true
-            if clocks(app) { continue }
-            clocked.append(ClockedApplication(application: app))
-            app.frameClockStarted(by: self)
-        }
+/// The animation blocks being run (CATransaction's stack): a change of an animatable property records
+/// itself in the innermost one, unless `performWithoutAnimation` is running.
+@MainActor
+enum AnimationTransaction {
+    /// The groups of the blocks being run, innermost last.
+    private(set) static var groups: [Animator.Group] = []
+    /// How many `performWithoutAnimation` blocks are being run.
+    private static var suppressed = 0
+
+    /// The group a change made now belongs to, if it animates.
+    static var current: Animator.Group? { suppressed == 0 ? groups.last : nil }
+
+    /// Runs `animations` with every change of an animatable property recorded in a new group.
+    static func animate(duration: Double, delay: Double, options: AnimationOptions, animations: () -> Void,
+                        completion: ((Bool) -> Void)?) {
+        let group = Animator.Group(duration: max(0, duration.isFinite ? duration : 0), delay: max(0, delay.isFinite ? delay : 0),
+                                   options: options, completion: completion)
+        groups.append(group)
+        animations()
+        groups.removeLast()
+        // Nothing to animate: the completion still runs, in the next turn, as in UIKit.
+        if group.running == 0, let completion { DispatchQueue.main.async { completion(true) } }
     }
 
-    private func startTimer() {
-        guard timer == nil else { return }
-        let t = FrameTimers.make { Animator.shared.tick() }
-        // The first frame at the next refresh, as a display's are: one now would draw what is drawn already.
-        t.schedule(deadline: FrameTimers.now() + 16_666_667, repeating: 16_666_667)
-        timer = t
-    }
-
-    private func stopTimer() {
-        timer?.cancel()
-        timer = nil
-        for c in clocked { c.application?.frameClockStopped(by: self) }
-        clocked.removeAll()
-    }
-
-    /// Each application the running animations draw in handles its events before the frame.
-    private func beginFrames() {
-        clockApplications()
-        // Events first: a touch that moves or ends an animation does so in this frame.
-        // A loop, not removeAll(where:): a main-actor closure given to the standard library checks the
-        // executor at each call. Most frames find every application alive and rebuild nothing.
-        var anyGone = false
-        for c in clocked where c.application == nil { anyGone = true }
-        if anyGone {
-            var alive: [ClockedApplication] = []
-            for c in clocked where c.application != nil { alive.append(c) }
-            clocked = alive
-        }
-        for c in clocked {
-            guard let app = c.application else { continue }
-            app.beginFrame()
-            app.handleFrameEvents()
-        }
+    /// Runs `body` with animations off.
+    static func withoutAnimation(_ body: () -> Void) {
+        suppressed += 1
+        body()
+        suppressed -= 1
     }
 }
 
@@ -340,7 +301,7 @@ extension View {
     /// animation of a property or the view's removal ended it.
     public static func animate(withDuration duration: Double, delay: Double = 0, options: AnimationOptions = [],
                                animations: () -> Void, completion: ((Bool) -> Void)? = nil) {
-        Animator.shared.animate(duration: duration, delay: delay, options: options, animations: animations, completion: completion)
+        AnimationTransaction.animate(duration: duration, delay: delay, options: options, animations: animations, completion: completion)
     }
 
     /// Animates with the default options and no delay.
@@ -350,30 +311,34 @@ extension View {
 
     /// Makes the changes in `actions` without animating them, even inside an animation block.
     public static func performWithoutAnimation(_ actions: () -> Void) {
-        Animator.shared.withoutAnimation(actions)
+        AnimationTransaction.withoutAnimation(actions)
+    }
+
+    /// A change of an animatable property: recorded by the animator its animations run in, or, inside an
+    /// animation block, by its application's (see `Animator.record`). Outside any block with nothing
+    /// running for the view, a plain change (the common case, kept cheap). Returns whether it animates.
+    @discardableResult
+    func recordChange(_ property: Animator.Property, from old: Animator.Value, to new: Animator.Value) -> Bool {
+        if AnimationTransaction.groups.isEmpty, animatorStorage == nil { return false }
+        let animator = animatorStorage ?? (window?.application ?? Application.shared).frameClock.animator
+        return animator.record(self, property, from: old, to: new, in: AnimationTransaction.current)
     }
 
     /// The frame drawn now: the animated one while an animation runs.
     var presentationFrame: Rect {
-        if case .rect(let r)? = Animator.shared.presentation(of: self, .frame) { return r }
+        if case .rect(let r)? = animatorStorage?.presentation(of: self, .frame) { return r }
         return frameStorage
     }
 
     /// The opacity drawn now.
     var presentationAlpha: Double {
-        if case .number(let a)? = Animator.shared.presentation(of: self, .alpha) { return a }
+        if case .number(let a)? = animatorStorage?.presentation(of: self, .alpha) { return a }
         return alpha
     }
 
     /// The background colour drawn now.
     package var presentationBackgroundColor: Color? {
-        if case .color(let c)? = Animator.shared.presentation(of: self, .backgroundColor) { return c }
+        if case .color(let c)? = animatorStorage?.presentation(of: self, .backgroundColor) { return c }
         return backgroundColor
     }
-}
-
-/// An application the animator's frames draw in, not retained: an application released while its
-/// windows animate is simply no longer clocked.
-private struct ClockedApplication {
-    weak var application: Application?
 }

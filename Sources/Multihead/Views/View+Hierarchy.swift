@@ -92,7 +92,7 @@ extension View {
         guard let parent = superviewStorage else { return }
         let oldWindow = window
         // Leaving its window ends what animates in it (completion false), as in UIKit.
-        if oldWindow != nil, Animator.shared.isAnimating { eachInSubtree { Animator.shared.cancel($0) } }
+        if oldWindow != nil { eachInSubtree { $0.animatorStorage?.cancel($0) } }
         willMove(toSuperview: nil)
         if oldWindow != nil { eachInSubtree { $0.willMove(toWindow: nil) } }
         parent.willRemoveSubview(self)

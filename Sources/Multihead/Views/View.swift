@@ -9,6 +9,9 @@ open class View: Responder {
     /// subview that outlives its superview (held elsewhere, or reached while the superview is being
     /// released on any thread) finds no superview rather than freed memory.
     weak var superviewStorage: View?
+    /// The animator its running animations are in, while any runs (one of an application's, not retained:
+    /// an application that goes ends them).
+    weak var animatorStorage: Animator?
     weak var viewController: ViewController?
     var hiddenStorage = false
     var needsLayoutStorage = true
@@ -39,7 +42,7 @@ open class View: Responder {
             let new = newValue.standardized
             guard new != frameStorage else { return }
             let old = frameStorage
-            let animates = Animator.shared.record(self, .frame, from: .rect(old), to: .rect(new))
+            let animates = recordChange(.frame, from: .rect(old), to: .rect(new))
             // Where it was and where it is, in the superview: both must be drawn again.
             let before = extentInSuperview(at: old)
             frameStorage = new
@@ -92,7 +95,7 @@ open class View: Responder {
     open var backgroundColor: Color? {
         didSet {
             guard backgroundColor != oldValue else { return }
-            Animator.shared.record(self, .backgroundColor, from: .color(oldValue), to: .color(backgroundColor))
+            recordChange(.backgroundColor, from: .color(oldValue), to: .color(backgroundColor))
             setNeedsDisplay()
         }
     }
@@ -108,7 +111,7 @@ open class View: Responder {
             let old = alphaStorage
             alphaStorage = min(1, max(0, newValue))
             if alphaStorage != old {
-                Animator.shared.record(self, .alpha, from: .number(old), to: .number(alphaStorage))
+                recordChange(.alpha, from: .number(old), to: .number(alphaStorage))
                 setNeedsDisplayOfExtent()
             }
         }
