@@ -92,6 +92,32 @@ struct FrameClockModelTests {
         }
     }
 
+    @Test("a link made and not kept calls back until invalidated, as the run loop retains a CADisplayLink; then it goes")
+    func linkRetainedByItsRunLoop() throws {
+        let (app, _) = try makeApp(extra: false)
+        let timers = ManualTimers()
+        var now = 10.0
+        withUnsafeMutablePointer(to: &now) { time in
+            app.frameClock.timers = timers
+            app.frameClock.now = { time.pointee }
+            var frames = 0
+            weak var made: DisplayLink?
+            do {
+                let link = app.mainScreen.displayLink { l in
+                    frames += 1
+                    if frames == 3 { l.invalidate() }
+                }
+                made = link
+            }
+            #expect(made != nil)
+            for _ in 0..<3 { #expect(timers.wakeUp(&time.pointee)) }
+            #expect(frames == 3)
+            // Invalidated in its third callback: no timer armed, and nothing holds it any more.
+            #expect(timers.armed.isEmpty && !timers.wakeUp(&time.pointee))
+            #expect(made == nil)
+        }
+    }
+
     @Test("two applications animate side by side: each clock runs its own, neither sees the other's")
     func clocksAreTheApplications() throws {
         let (a, _) = try makeApp(extra: false)

@@ -2,9 +2,9 @@ import Foundation
 import MultiheadTesting
 import Testing
 
-/// The shell script and the pytest fixture of docs/other-toolkits.md, run as a person would copy them, with
-/// the built `multihead` first on PATH.
-@Suite("docs/other-toolkits.md: the shell script and the pytest fixture work as written", .timeLimit(.minutes(2)))
+/// The shell scripts of docs/other-toolkits.md, run as a person would copy them, with the built `multihead`
+/// first on PATH (its Python block runs with the plugin's tests, Scripts/test-python).
+@Suite("docs/other-toolkits.md: the shell scripts work as written", .timeLimit(.minutes(2)))
 struct DocumentedScriptsTests {
     /// The fenced blocks of a language in a doc of the repository.
     static func blocks(_ language: String, in doc: String) throws -> [String] {
@@ -40,15 +40,5 @@ struct DocumentedScriptsTests {
         let (status, output) = try await Self.runBlock(script, as: "hotplug.sh", with: "/bin/sh")
         #expect(status == 0, "\(output)")
         #expect(output.contains("hotplug seen by xrandr"))
-    }
-
-    @Test("the pytest fixture: one test passes, the server stopped by MULTIHEAD_PID")
-    func pytestFixture() async throws {
-        let fixture = try #require(try Self.blocks("python", in: "docs/other-toolkits.md").first { $0.contains("def xserver") })
-        // Debian's python3, which python3-pytest installs into (another python3 may come first on PATH).
-        let (status, output) = try await Self.runBlock(fixture, as: "test_hotplug.py", with: "/usr/bin/python3",
-                                                       ["-m", "pytest", "-q", "-p", "no:cacheprovider"])
-        #expect(status == 0, "\(output)")
-        #expect(output.contains("1 passed"))
     }
 }

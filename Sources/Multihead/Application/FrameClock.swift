@@ -15,8 +15,9 @@ final class FrameClock {
     package var now: () -> Double = { Double(FrameTimers.now()) / 1e9 }
 
     private weak var application: Application?
-    /// The links subscribed, scheduled or not (one that is paused or invalid is simply not due).
-    private var links: [WeakDisplayLink] = []
+    /// The links in the run loop, paused or not: retained, as the run loop retains a CADisplayLink until
+    /// it is invalidated or removed (a link made and not kept still calls back).
+    private var links: [DisplayLink] = []
     private var timer: (any FrameTimer)?
     /// The grid's origin, fixed at the first frame asked for.
     private var epoch: Double?
@@ -38,8 +39,8 @@ final class FrameClock {
     /// A link asks for frames (added to the run loop, resumed) or stops asking; the clock re-reads when.
     func linkChanged(_ link: DisplayLink) {
         var listed = false
-        for l in links where l.link === link { listed = true }
-        if !listed { links.append(WeakDisplayLink(link: link)) }
+        for l in links where l === link { listed = true }
+        if !listed { links.append(link) }
         schedule()
     }
 
@@ -71,11 +72,11 @@ final class FrameClock {
 
     /// Arms the timer for the earliest frame wanted, or stops it when none is.
     private func schedule() {
-        // Links that ask for nothing (gone, paused, removed, invalid) leave the list; `linkChanged` brings
-        // one back.
-        links.removeAll { $0.link?.nextFrameTarget == nil }
+        // Links out of the run loop (removed, invalid, their screen gone) leave the list; `linkChanged`
+        // brings one back. A paused link stays, asking for no frame.
+        links.removeAll { !$0.isInRunLoop }
         var earliest = animationTarget
-        for l in links { if let target = l.link?.nextFrameTarget { earliest = min(earliest ?? target, target) } }
+        for l in links { if let target = l.nextFrameTarget { earliest = min(earliest ?? target, target) } }
         guard let earliest else { return stop() }
         if timer == nil {
             let fire: @MainActor () -> Void = { [weak self] in self?.fire() }
@@ -104,7 +105,7 @@ final class FrameClock {
         // Within a millisecond counts as due: a timer may fire that much early or late.
         let due = t + 0.001
         var dueLinks: [DisplayLink] = []
-        for l in links { if let link = l.link, let target = link.nextFrameTarget, target <= due { dueLinks.append(link) } }
+        for link in links { if let target = link.nextFrameTarget, target <= due { dueLinks.append(link) } }
         let animate = animationTarget.map { $0 <= due } ?? false
         if !dueLinks.isEmpty || animate { frame(links: dueLinks, animate: animate, at: t) }
         schedule()

@@ -114,9 +114,13 @@ public final class DisplayLink {
     /// The time of the next frame it wants from its application's frame clock: nil while it wants none
     /// (paused, not in a run loop, invalid, its screen gone).
     var nextFrameTarget: Double? {
-        guard isValid, isScheduled, !isPaused, screen?.isConnected == true else { return nil }
+        guard isInRunLoop, !isPaused else { return nil }
         return nextTarget
     }
+
+    /// Whether its application's clock keeps it (as the run loop retains a CADisplayLink): valid, added,
+    /// its screen connected.
+    var isInRunLoop: Bool { isValid && isScheduled && screen?.isConnected == true }
 
     /// The application's frame clock, which calls it back.
     private var clock: FrameClock? { screen?.application?.frameClock }

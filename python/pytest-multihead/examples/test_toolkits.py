@@ -1,0 +1,94 @@
+"""The toolkit matrix of docs/other-toolkits.md as plugin tests: what GTK 3, Qt 5, SDL 2 and GLFW 3 see
+when a monitor is plugged and unplugged on a private Xorg with the dummy driver (real outputs). Each
+client is a small program in Tests/ToolkitClients that prints what its toolkit reports, one line at a time."""
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from pytest_multihead import LineReader
+
+CLIENTS = Path(__file__).resolve().parents[3] / "Tests" / "ToolkitClients"
+
+
+class Client:
+    """A toolkit client on the test's server: its lines, each waited for (no sleeps)."""
+
+    def __init__(self, command, env):
+        self.proc = subprocess.Popen(command, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.STDOUT, bufsize=0)
+        self.lines = []
+        self._reader = LineReader(self.proc.stdout)
+
+    def expect(self, wanted, timeout=20):
+        """Reads lines until one equals `wanted`; fails with every line read when none does in time."""
+        while wanted not in self.lines:
+            try:
+                line = self._reader.readline(timeout)
+            except TimeoutError:
+                pytest.fail(f"no {wanted!r} within {timeout} s; the client said {self.lines}")
+            if line is None:
+                pytest.fail(f"the client ended ({self.proc.wait()}) before {wanted!r}; it said {self.lines}")
+            self.lines.append(line)
+
+    def close(self):
+        self.proc.stdin.close()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        self.proc.stdout.close()
+        self._reader.close()
+
+
+def c_client(name, package, tmp_path_factory):
+    """A C client compiled against Debian's -dev package."""
+    if shutil.which("pkg-config") is None:
+        pytest.fail("pkg-config is needed to build the C clients (Scripts/setup installs it)")
+    out = tmp_path_factory.mktemp("clients") / name
+    flags = subprocess.run(["pkg-config", "--cflags", "--libs", package], capture_output=True, text=True, check=True).stdout.split()
+    subprocess.run(["cc", "-o", str(out), str(CLIENTS / f"{name}.c"), *flags], check=True)
+    return [str(out)]
+
+
+@pytest.fixture
+def client(request, multihead_server, tmp_path_factory):
+    """Starts the client the test is parametrized with, on the test's server; ends it afterwards."""
+    kind = request.param
+    if kind == "gtk":
+        command = ["/usr/bin/python3", str(CLIENTS / "gtk-monitors.py")]
+    elif kind == "qt":
+        command = ["/usr/bin/python3", str(CLIENTS / "qt-monitors.py")]
+    elif kind == "sdl":
+        command = c_client("sdl-monitors", "sdl2", tmp_path_factory)
+    else:
+        command = c_client("glfw-monitors", "glfw3", tmp_path_factory)
+    started = Client(command, dict(multihead_server.env, SDL_VIDEODRIVER="x11", QT_QPA_PLATFORM="xcb"))
+    yield kind, started
+    started.close()
+
+
+# What each toolkit reports for a plug and an unplug of DUMMY1 (None: it reports nothing, see the docs).
+SEEN = {
+    "gtk": ("added DUMMY1", "removed DUMMY1"),
+    "qt": ("added DUMMY1", "removed DUMMY1"),
+    "sdl": ("connected DUMMY1", None),
+    "glfw": ("connected DUMMY1", "disconnected DUMMY1"),
+}
+
+
+@pytest.mark.multihead(monitors=["1920x1080"], kind="xorg-dummy")
+@pytest.mark.parametrize("client", sorted(SEEN), indirect=True)
+def test_toolkit_sees_hotplug(multihead_server, client):
+    kind, app = client
+    app.expect("end")
+    added, removed = SEEN[kind]
+    multihead_server.plug("DUMMY1", "1280x720+1920+0")
+    app.expect(added)
+    multihead_server.unplug("DUMMY1")
+    if removed:
+        app.expect(removed)
+    # The server agrees with the toolkit: DUMMY1 is gone from RandR's monitors.
+    assert [s["name"] for s in multihead_server.screens()] == ["DUMMY0"]
