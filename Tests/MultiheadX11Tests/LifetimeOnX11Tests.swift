@@ -5,8 +5,8 @@ import MultiheadTestingTraits
 @testable import MultiheadX11
 import Testing
 
-/// A backend that wraps another and passes on only what the protocol requires: `windowDeallocated` and
-/// the other defaulted requirements never reach the X11 backend inside.
+/// A backend that wraps another and passes on only what the protocol requires: the defaulted
+/// requirements never reach the X11 backend inside.
 @MainActor
 final class ForwardingBackend: DisplayBackend {
     let inner: X11Backend

@@ -33,10 +33,10 @@ extension Application {
     /// A window was made: it joins the stack, behind those shown after it.
     func register(_ w: Window) { stack.add(w) }
 
-    /// A window went away.
+    /// A window went away: the next flush is a complete scene, which tells the backend (it lists the
+    /// windows that remain).
     func unregister(_ id: ObjectIdentifier) {
         stack.remove(id)
-        backend.windowDeallocated(id)
         cancelInput(windowID: id)
         // A released key window leaves no key window behind it, or the next candidate.
         if stack.keyWindow == nil, let next = keyWindowCandidate() { makeKey(next) }

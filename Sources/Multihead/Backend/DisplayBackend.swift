@@ -2,7 +2,10 @@
 ///
 /// The X11 backend (`MultiheadX11`) and the in-memory backend (tests) implement it. A backend never
 /// calls user code: it reports through the `BackendInput` it is given, and the model decides what
-/// that means (connect, disconnect, touches) and posts the notifications.
+/// that means (connect, disconnect, touches) and posts the notifications. It holds windows only for
+/// the scenes it is given: a window that goes is simply not in the next complete scene (the model asks
+/// for one at once), so a backend, or a wrapper around one, has nothing to forget. What only one kind
+/// of backend can do (the X11 backend's `waitForEvents`) is that backend's own API, not a requirement.
 @MainActor
 public protocol DisplayBackend: AnyObject {
     /// Connects, starts watching, and returns the first screen snapshot (never empty).
@@ -27,10 +30,6 @@ public protocol DisplayBackend: AnyObject {
     /// A barrier: returns once the display server has answered everything sent so far, with every event
     /// that came before that answer handled. The default handles what is pending (nothing to wait for).
     func synchronize() throws
-    /// Waits up to `timeout` seconds for the display server to send something and handles it; a
-    /// descriptor `hangUp` whose hang-up or error also ends the wait. False once the connection is lost,
-    /// or (the default) when the backend has nothing to wait on.
-    func waitForEvents(timeout: Double, orHangUpOf hangUp: Int32?) -> Bool
     /// The pixels the display shows over a desktop rectangle; nil (the default) where the backend
     /// cannot read them back.
     func pixels(in rect: Rect) throws -> Bitmap?
@@ -41,10 +40,6 @@ public protocol DisplayBackend: AnyObject {
     /// polls, so the backend need not wake on its own for each event: one wake-up a frame instead of two.
     /// The default does nothing.
     func frameClockChanged(isRunning: Bool)
-    /// A window is being deallocated (its deinit): a backend that keeps windows unretained forgets this
-    /// one now, before any event could lead to it (the X11 backend destroys its X window then). The
-    /// default does nothing.
-    func windowDeallocated(_ id: ObjectIdentifier)
 }
 
 extension DisplayBackend {
@@ -54,12 +49,6 @@ extension DisplayBackend {
     /// Handles what is pending: a backend without a server has nothing to wait for.
     public func synchronize() throws { processPendingEvents() }
 
-    /// Handles what is pending and says there is nothing to wait on.
-    public func waitForEvents(timeout: Double, orHangUpOf hangUp: Int32?) -> Bool {
-        processPendingEvents()
-        return false
-    }
-
     /// None: this backend cannot read pixels back.
     public func pixels(in rect: Rect) throws -> Bitmap? { nil }
 
@@ -68,9 +57,6 @@ extension DisplayBackend {
 
     /// Nothing: the backend wakes for its events as it always does.
     public func frameClockChanged(isRunning: Bool) {}
-
-    /// Nothing: a backend that holds windows weakly, or not at all, has nothing to forget.
-    public func windowDeallocated(_ id: ObjectIdentifier) {}
 }
 
 /// The model's event input, handed to a backend at `start`: the only way a backend reports anything.

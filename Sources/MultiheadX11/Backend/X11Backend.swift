@@ -330,9 +330,6 @@ public final class X11Backend: DisplayBackend {
         if suspended { source.suspend() } else { source.resume() }
     }
 
-    /// Forgets a window being deallocated: the presenter holds windows unretained.
-    public func windowDeallocated(_ id: ObjectIdentifier) { presenter?.forget(id) }
-
     /// While a frame clock runs, the application reads the events once a frame: the read source
     /// rests, so that a frame's completion event wakes no thread (with it, each event woke libdispatch's
     /// manager thread twice and the main queue once). Once the clock stops the source watches again, and

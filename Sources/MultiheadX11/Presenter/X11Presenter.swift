@@ -90,14 +90,6 @@ package final class X11Presenter {
     /// The IDs of the shared memory segments in use.
     var sharedSegmentIDs: [Int32] { entries.values.compactMap { $0.buffer?.segmentID } }
 
-    /// A window is being deallocated: its X window and pixels go now, so that no entry points at it, and
-    /// a window made later at the same address gets an entry of its own.
-    func forget(_ id: ObjectIdentifier) {
-        guard let entry = entries[id] else { return }
-        entry.window = nil
-        destroy(id, entry)
-    }
-
     /// The model window an X window shows, if it is ours.
     func window(forXID xid: UInt) -> Multihead.Window? {
         byXID[xid].flatMap { entries[$0]?.window }
@@ -133,8 +125,8 @@ package final class X11Presenter {
             if scene.isComplete { visible.insert(id) }
             let g = geometry(item.frameOnDesktop)
             var found = lastEntry?.windowID == id ? lastEntry : entries[id]
-            // An entry left by a window whose release the backend never heard of (a wrapper that did not
-            // pass `windowDeallocated` on), at the address a new window now has: not this window's.
+            // An entry left by a released window (the complete scene that ends it has not come yet), at the
+            // address a new window now has: not this window's.
             if let stale = found, stale.window !== item.window {
                 destroy(id, stale)
                 found = nil

@@ -31,8 +31,10 @@ extension MultiheadCommand {
             let start = DispatchTime.now()
             try await withExitStatus {
                 // --timeout counts from the start, connecting included: the connection may not wait longer.
-                let app = try connectShared(options.display, timeout: min(5, timeout?.value ?? 5))
-                let backend = app.backend
+                // The X11 backend itself: waiting on the connection and stdout's hang-up is its own API.
+                let backend = try X11Backend(display: options.display, timeout: min(5, timeout?.value ?? 5))
+                let app = Application.shared
+                try app.attach(backend)
                 var seen = 0, readerGone = false
                 let json = self.json, count = self.count.map { Int($0.value) }
                 // Printed in the turn that posts the event: the line leaves as soon as the model knows.
