@@ -2,7 +2,7 @@ internal import CXlib
 import Foundation
 import Multihead
 import MultiheadTesting
-import MultiheadX11
+@testable import MultiheadX11
 import Testing
 
 @MainActor

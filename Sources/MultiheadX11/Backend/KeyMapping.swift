@@ -3,7 +3,7 @@ import Multihead
 /// X keysyms and HID usages, both ways: the X11 backend names keys with `KeyboardHIDUsage` (from the key's
 /// unshifted keysym), and the kit types a `KeyboardHIDUsage` through XTest (by its keysym). Pure
 /// functions over one table.
-package enum KeyMapping {
+enum KeyMapping {
     /// (keysym, usage) for every key that is not a letter or a digit (those are computed).
     private static let table: [(UInt32, KeyboardHIDUsage)] = [
         (0xFF0D, .keyboardReturnOrEnter), (0xFF8D, .keyboardReturnOrEnter), (0xFF1B, .keyboardEscape),
@@ -23,7 +23,7 @@ package enum KeyMapping {
 
     /// The usage of a keysym (the unshifted one of the key: "a", not "A"); `.keyboardErrorUndefined` when
     /// the key has none.
-    package static func usage(forKeysym sym: UInt32) -> KeyboardHIDUsage {
+    static func usage(forKeysym sym: UInt32) -> KeyboardHIDUsage {
         switch sym {
         case 0x61...0x7A: return KeyboardHIDUsage(rawValue: 0x04 + Int(sym - 0x61))   // a–z
         case 0x41...0x5A: return KeyboardHIDUsage(rawValue: 0x04 + Int(sym - 0x41))   // A–Z
@@ -36,7 +36,7 @@ package enum KeyMapping {
 
     /// The keysym that types a usage (lower-case letters, the left-hand modifiers), nil for a usage with
     /// no key here.
-    package static func keysym(for usage: KeyboardHIDUsage) -> UInt32? {
+    static func keysym(for usage: KeyboardHIDUsage) -> UInt32? {
         let u = usage.rawValue
         switch u {
         case 0x04...0x1D: return 0x61 + UInt32(u - 0x04)
@@ -49,7 +49,7 @@ package enum KeyMapping {
 
     /// The modifiers an X key event's state says (`ShiftMask`, `LockMask`, `ControlMask`, `Mod1Mask`,
     /// `Mod4Mask`).
-    package static func modifiers(state: UInt32) -> KeyModifierFlags {
+    static func modifiers(state: UInt32) -> KeyModifierFlags {
         var flags: KeyModifierFlags = []
         if state & 1 != 0 { flags.insert(.shift) }
         if state & 2 != 0 { flags.insert(.alphaShift) }

@@ -48,17 +48,17 @@ public final class X11Backend: DisplayBackend {
     public var isUsingSharedMemory: Bool { presenter?.useSharedMemory ?? false }
 
     /// Times the read source woke for the connection: while frames are clocked, none.
-    package private(set) var sourceWakeups = 0
+    private(set) var sourceWakeups = 0
 
     /// Main-queue turns asked for to handle what a frame's flush read: one for frames flushed back to
     /// back before it runs.
-    package private(set) var eventTurnsScheduled = 0
+    private(set) var eventTurnsScheduled = 0
 
     /// Waits until the server has read every frame sent so far: a change's pixels are on the server.
     package func waitForReads() { presenter?.waitForReads() }
 
     /// The RandR reads this backend's connection made (round trips, requests): what tests count.
-    package var randrTally: RandRBatch.Tally { connection?.randrTally ?? .init() }
+    var randrTally: RandRBatch.Tally { connection?.randrTally ?? .init() }
 
     /// The display name in use, once connected.
     public var displayName: String? { connection?.name }
@@ -79,7 +79,7 @@ public final class X11Backend: DisplayBackend {
     }
 
     /// The same, saying what the RandR reads cost (for tests).
-    package static func snapshot(display: String?, timeout: Double, tally: inout RandRBatch.Tally) throws -> [ScreenDescription] {
+    static func snapshot(display: String?, timeout: Double, tally: inout RandRBatch.Tally) throws -> [ScreenDescription] {
         let c = try XCBConnection(name: display, timeout: timeout)
         defer { c.close() }
         let v = try requireRandR(c.randrVersion(), c)

@@ -7,18 +7,18 @@ import Synchronization
 /// and a lost connection turned into thrown errors instead of Xlib's `exit()`.
 @MainActor
 package final class XConnection {
-    package let display: OpaquePointer
+    let display: OpaquePointer
     /// The display's XCB side, fixed for its life: read once here, not by `XGetXCBConnection` (a call into
     /// another library) at each of a frame's `isLost` checks.
     private let xcb: OpaquePointer?
     /// The display name as the user gave it (or `DISPLAY`).
-    package let name: String
+    let name: String
     private var closed = false
     private var grabDepth = 0
     /// The RandR reads made over this connection: what tests count.
-    package var randrTally = RandRBatch.Tally()
+    var randrTally = RandRBatch.Tally()
     /// The barriers (`sync()`) made over this connection: what tests count (a frame makes none).
-    package private(set) var syncCount = 0
+    private(set) var syncCount = 0
     /// The first request not yet sent at the last `flush()`.
     private var flushedBefore: UInt = 0
 
@@ -26,12 +26,12 @@ package final class XConnection {
     let watchdog: XWatchdog
 
     /// The default bound on a wait for the server, in seconds.
-    package static let defaultTimeout = 5.0
+    static let defaultTimeout = 5.0
 
     /// Opens a display; a nil or empty name means `DISPLAY`, which must then be set (no fallback). A
     /// server that does not answer within `timeout` seconds, here or in any later request, is
     /// `notResponding`, and the connection is lost.
-    package init(name requested: String?, timeout: Double = XConnection.defaultTimeout) throws(X11Error) {
+    init(name requested: String?, timeout: Double = XConnection.defaultTimeout) throws(X11Error) {
         let (name, watchdog) = try Self.prepare(name: requested, timeout: timeout)
         XErrorTrap.install()
         let opened = watchdog.bounded { XOpenDisplay(name) }
@@ -65,7 +65,7 @@ package final class XConnection {
     package static var openCount: Int { XErrorTrap.oursCount }
 
     /// Whether Xlib reported the connection lost, or its XCB side failed (`RandRBatch` reads through it).
-    package var isLost: Bool {
+    var isLost: Bool {
         // A closed Display is freed memory: never look inside it, and never let a caller that guards with
         // `isLost` hand it to Xlib.
         if closed { return true }
@@ -77,24 +77,24 @@ package final class XConnection {
 
     /// Throws `connectionLost` (or `notResponding`, when the watchdog cut it) once the connection is gone;
     /// call before every request.
-    package func checkAlive() throws(X11Error) {
+    func checkAlive() throws(X11Error) {
         if closed || isLost { throw lostError }
     }
 
     /// Why the connection is gone: the server went away, or stopped answering.
-    package var lostError: X11Error { watchdog.fired ? .notResponding(name) : .connectionLost(name) }
+    var lostError: X11Error { watchdog.fired ? .notResponding(name) : .connectionLost(name) }
 
     /// Runs `body` bounded by the connection's timeout: a server that does not answer in time loses the
     /// connection instead of blocking for ever.
-    package func bounded<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T { try watchdog.bounded(body) }
+    func bounded<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T { try watchdog.bounded(body) }
 
-    package var root: UInt { mh_default_root_window(display) }
+    var root: UInt { mh_default_root_window(display) }
     var fileDescriptor: Int32 { mh_connection_number(display) }
 
     /// Runs `body`, waits for the server to answer everything it sent (XSync), and throws the first X
     /// error among those requests; errors of other requests are left for `drainStrayErrors`.
     @discardableResult
-    package func trap<T>(_ what: String, _ body: () throws -> T) throws -> T {
+    func trap<T>(_ what: String, _ body: () throws -> T) throws -> T {
         try bounded { try trapNow(what, body) }
     }
 
@@ -128,7 +128,7 @@ package final class XConnection {
     /// Logs and forgets X errors no trap claimed (from requests whose answer nobody waited for); returns
     /// the resource IDs they named, so that the caller can re-sync what they were about.
     @discardableResult
-    package func drainStrayErrors() -> [UInt] {
+    func drainStrayErrors() -> [UInt] {
         let mine = XErrorTrap.key(display)
         let stray = XErrorTrap.take { $0.display == mine }
         for r in stray { Application.logger.warning("X error on \(name): \(r.request): \(r.text)") }
@@ -138,7 +138,7 @@ package final class XConnection {
     /// Runs `body` under a server grab, so that other clients see its changes as one; nested calls share
     /// the outermost grab (the server does not count grabs). Ends with the server having applied
     /// everything (`XSync`). `XGrabServer`, `XUngrabServer`.
-    package func grabbed<T>(_ body: () throws -> T) throws -> T {
+    func grabbed<T>(_ body: () throws -> T) throws -> T {
         try bounded { try grabbedNow(body) }
     }
 
@@ -158,7 +158,7 @@ package final class XConnection {
 
     /// The root window's size as the server has it now (Xlib's cached screen size lags behind RandR
     /// changes made by other clients). `XGetGeometry`.
-    package func rootSize() -> Size {
+    func rootSize() -> Size {
         var r: CXlib.Window = 0, x: Int32 = 0, y: Int32 = 0, w: UInt32 = 0, h: UInt32 = 0, border: UInt32 = 0, depth: UInt32 = 0
         let ok = bounded { XGetGeometry(display, Drawable(root), &r, &x, &y, &w, &h, &border, &depth) }
         guard !isLost, ok != 0 else { return .zero }
@@ -167,7 +167,7 @@ package final class XConnection {
 
 
     /// Waits until the server has processed every request sent so far, bounded by the timeout. `XSync`.
-    package func sync() {
+    func sync() {
         bounded { syncNow() }
     }
 
@@ -178,7 +178,7 @@ package final class XConnection {
     }
 
     /// Sends buffered requests (XFlush).
-    package func flush() {
+    func flush() {
         guard !isLost else { return }
         XFlush(display)
         flushedBefore = UInt(mh_next_request(display))
@@ -186,7 +186,7 @@ package final class XConnection {
 
     /// Sends buffered requests unless none was made since the last `flush()`: Xlib's flush also reads
     /// the socket, a system call a frame waiting for the server need not make twice. `XFlush`.
-    package func flushIfNeeded() {
+    func flushIfNeeded() {
         if !isLost, UInt(mh_next_request(display)) != flushedBefore { flush() }
     }
 
@@ -195,7 +195,7 @@ package final class XConnection {
     /// frees the socket and the `Display`, so that a test suite that stops servers under live apps leaks
     /// neither. From then on the connection reads as lost and no Xlib call touches it. The last connection
     /// closed gives the process back the Xlib handlers it had before.
-    package func close() {
+    func close() {
         guard !closed else { return }
         // Bounded like any wait: XCloseDisplay syncs, and a server that stopped would hold it for ever.
         bounded { _ = XCloseDisplay(display) }

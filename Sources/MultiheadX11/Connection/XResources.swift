@@ -2,10 +2,10 @@ import Foundation
 
 /// The X resource database (what `xrdb` sets on the root window) as far as Multihead reads it: `Xft.dpi`,
 /// which desktops set to say how many pixels a point is.
-package enum XResources {
+enum XResources {
     /// Pixels per point from a resource database's text: `Xft.dpi` / 96 (96 → 1, 144 → 1.5, 192 → 2); 1
     /// when it is absent or not a positive number.
-    package nonisolated static func scale(fromResources text: String) -> Double {
+    nonisolated static func scale(fromResources text: String) -> Double {
         for line in text.split(whereSeparator: { $0 == "\n" }) {
             let parts = line.split(separator: ":", maxSplits: 1)
             guard parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces) == "Xft.dpi",

@@ -34,7 +34,7 @@ enum CairoText {
 
     /// The ink of one line drawn at (0, 0) (the top of its line box): left, top, right and bottom in
     /// points, as cairo computes them (for tests that compare with the pixels). `cairo_text_extents`.
-    package static func ink(of text: String, font: Font) -> Rect {
+    static func ink(of text: String, font: Font) -> Rect {
         selectForMeasuring(font)
         var t = cairo_text_extents_t()
         cairo.cairo_text_extents(context, text, &t)

@@ -11,7 +11,7 @@ public enum OffscreenRenderer {
 
     /// A window at `scale` pixels per point, drawn only within `area` (pixels) when given; with
     /// `storesSolidFills` false every fill goes through cairo (tests compare the two ways).
-    package static func render(_ window: Window, scale: Double, area: Rect?, storesSolidFills: Bool) -> Bitmap {
+    static func render(_ window: Window, scale: Double, area: Rect?, storesSolidFills: Bool) -> Bitmap {
         let w = Int(min(16384, max(1, (window.bounds.width * scale).rounded())))
         let h = Int(min(16384, max(1, (window.bounds.height * scale).rounded())))
         var bitmap = Bitmap(width: w, height: h)

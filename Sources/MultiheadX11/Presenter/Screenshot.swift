@@ -3,9 +3,9 @@ import Multihead
 
 /// Reads pixels back from the server.
 @MainActor
-package enum Screenshot {
+enum Screenshot {
     /// The root window's pixels over a rectangle, clipped to the root. `XGetImage`.
-    package static func capture(_ c: XConnection, _ rect: Rect) throws -> Bitmap {
+    static func capture(_ c: XConnection, _ rect: Rect) throws -> Bitmap {
         try c.checkAlive()
         let d = c.display
         // The root's size now: Xlib's cached one lags behind a RandR change another client made.
@@ -55,7 +55,7 @@ package enum Screenshot {
 extension Screenshot {
     /// A TrueColor pixel as 0xRRGGBB: each channel taken by its mask and scaled to 8 bits, rounded (5-bit
     /// red 31 is 255, 6-bit green 32 is 130).
-    package nonisolated static func rgb(_ pixel: UInt, masks: (red: UInt, green: UInt, blue: UInt)) -> UInt32 {
+    nonisolated static func rgb(_ pixel: UInt, masks: (red: UInt, green: UInt, blue: UInt)) -> UInt32 {
         func channel(_ mask: UInt) -> UInt32 {
             guard mask != 0 else { return 0 }
             let shift = mask.trailingZeroBitCount

@@ -10,14 +10,14 @@ import Multihead
 @MainActor
 package final class X11Presenter {
     /// One model window's X window and pixels.
-    package final class Entry {
+    final class Entry {
         /// Not retained: the window's deinit ends the entry (`forget`) through the backend, and a backend
         /// that never passes that on finds the window gone here (weak) and the entry's X window is
         /// destroyed at the next complete scene.
         weak var window: Multihead.Window?
         /// The window's identity, the key of `entries`.
         let windowID: ObjectIdentifier
-        package let xid: UInt
+        let xid: UInt
         var geometry: WindowGeometry
         var mapped = false
         var buffer: PixelBuffer?
@@ -30,7 +30,7 @@ package final class X11Presenter {
         }
     }
 
-    package let connection: XConnection
+    let connection: XConnection
     let useSharedMemory: Bool
     private let visual: UnsafeMutablePointer<Visual>
     private let depth: Int32
@@ -43,7 +43,7 @@ package final class X11Presenter {
     private let gc: GC
     /// One colormap for every window of this presenter (they share the visual), freed at teardown.
     private let colormap: Colormap
-    package private(set) var entries: [ObjectIdentifier: Entry] = [:]
+    private(set) var entries: [ObjectIdentifier: Entry] = [:]
     /// The entry a scene named last: an animation's frames name the same window each time, and finding it
     /// here hashes nothing. Cleared with its entry.
     private var lastEntry: Entry?
@@ -316,7 +316,7 @@ package final class X11Presenter {
 
     /// Waits until the server has read every shared put sent so far (the end of a frame's path from a
     /// change to pixels on the server), or, without shared memory, for a round trip (`XSync`).
-    package func waitForReads() {
+    func waitForReads() {
         guard completionType != nil else {
             connection.sync()
             return

@@ -4,40 +4,40 @@ import Multihead
 /// The seam for RandR reads: each function makes one request, copies what it needs into Swift values,
 /// and frees the reply in the same scope.
 @MainActor
-package enum RandR {
+enum RandR {
     /// A mode from the screen resources' mode table.
-    package struct ModeInfo {
-        package var mode: ScreenMode
-        package var name: String
+    struct ModeInfo {
+        var mode: ScreenMode
+        var name: String
     }
 
     /// An output (connector) with what a monitor needs of it.
-    package struct OutputInfo {
-        package var id: UInt
-        package var name: String
-        package var crtc: UInt
-        package var connected: Bool
-        package var modes: [UInt]
-        package var preferredCount: Int
+    struct OutputInfo {
+        var id: UInt
+        var name: String
+        var crtc: UInt
+        var connected: Bool
+        var modes: [UInt]
+        var preferredCount: Int
         /// The CRTCs that can drive it.
-        package var possibleCrtcs: [UInt] = []
+        var possibleCrtcs: [UInt] = []
     }
 
     /// A CRTC's position and mode.
-    package struct CrtcInfo {
-        package var x: Int32, y: Int32, width: UInt32, height: UInt32
-        package var mode: UInt
-        package var rotation: UInt16
-        package var outputs: [UInt]
+    struct CrtcInfo {
+        var x: Int32, y: Int32, width: UInt32, height: UInt32
+        var mode: UInt
+        var rotation: UInt16
+        var outputs: [UInt]
 
         /// The rotation in degrees and the reflection that RandR's rotation bits say.
-        package var orientation: (degrees: Int, reflection: ScreenDescription.Reflection) {
+        var orientation: (degrees: Int, reflection: ScreenDescription.Reflection) {
             RandR.orientation(rotation)
         }
     }
 
     /// Degrees and reflection from RandR's rotation bits (`RR_Rotate_*`, `RR_Reflect_*`).
-    package nonisolated static func orientation(_ bits: UInt16) -> (degrees: Int, reflection: ScreenDescription.Reflection) {
+    nonisolated static func orientation(_ bits: UInt16) -> (degrees: Int, reflection: ScreenDescription.Reflection) {
         let b = Int32(bits)
         let degrees = b & RR_Rotate_90 != 0 ? 90 : b & RR_Rotate_180 != 0 ? 180 : b & RR_Rotate_270 != 0 ? 270 : 0
         let x = b & RR_Reflect_X != 0, y = b & RR_Reflect_Y != 0
@@ -45,16 +45,16 @@ package enum RandR {
     }
 
     /// One RandR 1.5 monitor.
-    package struct MonitorInfo {
-        package var nameAtom: UInt
-        package var primary: Bool
-        package var frame: Rect
-        package var physicalSize: Size
-        package var outputs: [UInt]
+    struct MonitorInfo {
+        var nameAtom: UInt
+        var primary: Bool
+        var frame: Rect
+        var physicalSize: Size
+        var outputs: [UInt]
     }
 
     /// The RandR version, or nil without RandR. `XQueryExtension`, `XRRQueryExtension`, `XRRQueryVersion`.
-    package static func version(_ c: XConnection) -> (major: Int32, minor: Int32, eventBase: Int32)? {
+    static func version(_ c: XConnection) -> (major: Int32, minor: Int32, eventBase: Int32)? {
         var eventBase: Int32 = 0, errorBase: Int32 = 0, major: Int32 = 0, minor: Int32 = 0, opcode: Int32 = 0
         // Ask the core protocol first: libXrandr keeps a record per display it was asked about, which it
         // never frees when the server lacks the extension.
@@ -88,7 +88,7 @@ package enum RandR {
 
     /// Sets a linear gamma ramp scaled to `value`, as `xrandr --brightness` does. `XRRSetCrtcGamma`
     /// (the ramp's size read over XCB).
-    package static func setBrightness(_ c: XConnection, crtc: UInt, _ value: Double) throws {
+    static func setBrightness(_ c: XConnection, crtc: UInt, _ value: Double) throws {
         let size = RandRBatch.gammaSize(c, crtc: crtc)
         guard size > 1, let g = XRRAllocGamma(size) else {
             throw X11Error.refused(display: c.name, request: "RRSetCrtcGamma (no gamma ramp)", status: Int(size))

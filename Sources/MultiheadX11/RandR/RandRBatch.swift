@@ -8,12 +8,12 @@ import Multihead
 /// X errors come back with their reply (never through Xlib's error handler): an object that vanished
 /// between two batches is skipped, and the RandR event that announced its removal re-syncs.
 @MainActor
-package enum RandRBatch {
+enum RandRBatch {
     /// Round trips and requests made so far over one connection (`randrTally`): what tests count.
-    package struct Tally: Equatable, Sendable {
-        package var roundTrips = 0
-        package var requests = 0
-        package static func - (a: Tally, b: Tally) -> Tally {
+    struct Tally: Equatable, Sendable {
+        var roundTrips = 0
+        var requests = 0
+        static func - (a: Tally, b: Tally) -> Tally {
             Tally(roundTrips: a.roundTrips - b.roundTrips, requests: a.requests - b.requests)
         }
     }
@@ -24,7 +24,7 @@ package enum RandRBatch {
         c.randrTally.requests += requests
     }
     /// What the screen resources say: the mode table, every output and every CRTC.
-    package struct Resources {
+    struct Resources {
         /// The configuration timestamp the server gave with them: a change (`RRSetCrtcConfig`) carries it.
         var timestamp: UInt32 = 0
         var modes: IDTable<RandR.ModeInfo> = [:]

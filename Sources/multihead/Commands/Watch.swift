@@ -32,7 +32,7 @@ extension MultiheadCommand {
             try await withExitStatus {
                 // --timeout counts from the start, connecting included: the connection may not wait longer.
                 // The X11 backend itself: waiting on the connection and stdout's hang-up is its own API.
-                let backend = try X11Backend(display: options.display, timeout: min(5, timeout?.value ?? 5))
+                let backend = X11Backend(display: options.display, timeout: min(5, timeout?.value ?? 5))
                 let app = Application.shared
                 try app.attach(backend)
                 var seen = 0, readerGone = false
