@@ -24,7 +24,7 @@ extension X11Backend {
     package var syncCount: Int { connection?.syncCount ?? 0 }
 
     /// Times a frame waited for the server to finish reading a window's shared pixels before drawing.
-    package var readWaits: Int { presenter?.counters.readWaits ?? 0 }
+    package var readWaits: Int { presenter?.readWaits ?? 0 }
 
     /// Draws into pixels the server was still reading: 0, or the frame path is broken.
     package var drawsOverUnreadPixels: Int { presenter?.counters.drawsOverUnreadPixels ?? 0 }

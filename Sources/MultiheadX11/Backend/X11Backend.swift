@@ -16,18 +16,16 @@ public final class X11Backend: DisplayBackend {
     var connection: XConnection?
     var reader: MonitorReader?
     var input: BackendInput?
-    var source: (any DispatchSourceRead)?
+    /// The read source: what wakes the backend when the server sends.
+    private var watcher: ConnectionWatch?
     var randrEventBase: Int32 = 0
     var reportedLoss = false
-    private var sourceSuspended = false
-    /// Whether `waitForEvents` reads the connection on this thread (the source stays suspended for good).
+    /// Whether `waitForEvents` reads the connection on this thread (the source rests for good).
     private var waitsOnItsOwn = false
     /// Whether a frame clock runs: the application reads the events once a frame.
     private var framesRead = false
     /// Whether a turn of the main queue is on its way to handle what a frame's flush read.
     private var eventTurnScheduled = false
-    /// Whether the read source's cancellation is done, and the connection to close then.
-    private var sourceEnd: SourceEnd?
     package var presenter: X11Presenter?
     /// Whether pixels may travel through MIT-SHM (when the server offers it).
     public let useSharedMemory: Bool
@@ -134,31 +132,13 @@ public final class X11Backend: DisplayBackend {
     }
 
     private func watch(_ c: XConnection) {
-        let s = DispatchSource.makeReadSource(fileDescriptor: c.fileDescriptor, queue: .main)
         // Weak: a handler already queued on the main queue may run after the backend's last reference went
         // (its deinit cancels the source, but cannot take back a turn that was scheduled).
-        s.setEventHandler { [weak self] in
-            MainActor.assumeIsolated {
-                guard let self else { return }
-                self.sourceWakeups += 1
-                self.processPendingEvents()
-            }
+        watcher = ConnectionWatch(c) { [weak self] in
+            guard let self else { return }
+            self.sourceWakeups += 1
+            self.processPendingEvents()
         }
-        // libdispatch lets go of the descriptor only when the cancel handler runs: a connection closed
-        // before that leaves its number registered, and a new connection given the same number joins the
-        // stale registration and never wakes its source (seen: `run()` waiting for ever after another
-        // test's lost connection was closed). Whoever cancels, the close waits for this.
-        let end = SourceEnd()
-        s.setCancelHandler {
-            MainActor.assumeIsolated {
-                end.cancelled = true
-                end.closeWhenCancelled?.close()
-                end.closeWhenCancelled = nil
-            }
-        }
-        sourceEnd = end
-        s.resume()
-        source = s
     }
 
     /// Drains the events Xlib has (never blocking: `XNextEvent` only when `XPending` says one is queued,
@@ -208,7 +188,7 @@ public final class X11Backend: DisplayBackend {
             return false
         }
         waitsOnItsOwn = true
-        setSourceSuspended(true)
+        watcher?.setResting(true)
         if XPending(c.display) == 0 && !c.isLost {
             // No events asked of the other descriptor: poll reports its POLLHUP and POLLERR regardless.
             var p = [pollfd(fd: c.fileDescriptor, events: Int16(POLLIN), revents: 0)]
@@ -293,9 +273,7 @@ public final class X11Backend: DisplayBackend {
     private func lost(_ c: XConnection) {
         guard !reportedLoss else { return }
         reportedLoss = true
-        setSourceSuspended(false)
-        source?.cancel()
-        source = nil
+        watcher?.cancel()
         input?.connectionLost(c.lostError)
     }
 
@@ -308,26 +286,14 @@ public final class X11Backend: DisplayBackend {
         connection = nil
         reader = nil
         input = nil
-        // The descriptor must outlive its read source (libdispatch): close the display only once the
-        // source's cancellation is done (now, or in its cancel handler), whether `stop()` or a lost
-        // connection cancelled it.
-        setSourceSuspended(false)
-        source?.cancel()
-        source = nil
-        if let end = sourceEnd, !end.cancelled {
-            end.closeWhenCancelled = c
+        // The descriptor must outlive its read source (libdispatch): the display closes once the source's
+        // cancellation is done, whether `stop()` or a lost connection cancelled it.
+        if let watcher {
+            watcher.cancel(closing: c)
         } else {
             c?.close()
         }
-        sourceEnd = nil
-    }
-
-    /// Suspends or resumes the read source; a suspended source must be resumed before it is cancelled and
-    /// released (libdispatch).
-    private func setSourceSuspended(_ suspended: Bool) {
-        guard suspended != sourceSuspended, let source else { return }
-        sourceSuspended = suspended
-        if suspended { source.suspend() } else { source.resume() }
+        watcher = nil
     }
 
     /// While a frame clock runs, the application reads the events once a frame: the read source
@@ -336,7 +302,7 @@ public final class X11Backend: DisplayBackend {
     /// what the last frame read and left queued is handled in the next turn (the socket may be empty).
     public func frameClockChanged(isRunning: Bool) {
         framesRead = isRunning
-        setSourceSuspended(isRunning || waitsOnItsOwn)
+        watcher?.setResting(isRunning || waitsOnItsOwn)
         if !isRunning {
             // Strong, as in `present`: a weak reference gives the backend a side table LeakSanitizer cannot
             // see is referenced; a stopped backend's `processPendingEvents` does nothing.
@@ -376,11 +342,4 @@ public final class X11Backend: DisplayBackend {
 
     /// The X window that shows a model window, once it has been shown.
     public func xWindow(for window: Multihead.Window) -> UInt? { presenter?.xid(for: window) }
-}
-
-/// The end of a read source: whether its cancel handler has run, and the connection it must then close.
-@MainActor
-final class SourceEnd {
-    var cancelled = false
-    var closeWhenCancelled: XConnection?
 }

@@ -1,8 +1,6 @@
 /// What tests and benchmarks read of the presenter's frames (`X11Backend+Counters`): plain counts, kept
 /// apart from the state the frames work with.
 struct PresenterCounters {
-    /// Times a frame had to wait for the server to finish reading a buffer before drawing into it.
-    var readWaits = 0
     /// Draws into a buffer the server had not finished reading (must stay 0; tests check it).
     var drawsOverUnreadPixels = 0
     /// How many windows were drawn again in the last presentation.

@@ -11,9 +11,8 @@ import Multihead
 package final class X11Presenter {
     /// One model window's X window and pixels.
     final class Entry {
-        /// Not retained: the window's deinit ends the entry (`forget`) through the backend, and a backend
-        /// that never passes that on finds the window gone here (weak) and the entry's X window is
-        /// destroyed at the next complete scene.
+        /// Not retained: a released window reads nil here, and the complete scene the model asks for then
+        /// (it does not list the window) destroys the entry's X window.
         weak var window: Multihead.Window?
         /// The window's identity, the key of `entries`.
         let windowID: ObjectIdentifier
@@ -50,12 +49,8 @@ package final class X11Presenter {
     private var byXID: [UInt: ObjectIdentifier] = [:]
     private var appliedOrder: [UInt] = []
     private var pendingFocus: ObjectIdentifier??
-    /// The event type of MIT-SHM's completion events, when windows take shared pixels.
-    private let completionType: Int32?
-    /// Shared segments → the buffers they are, for completion events.
-    private var bySegment: [UInt: PixelBuffer] = [:]
-    /// The buffer the last completion event named (the next one most often names it too). Cleared with it.
-    private var lastCompleted: PixelBuffer?
+    /// What the server has not read yet of the shared buffers.
+    private let fence: ShmFence
     /// The frames whose X errors are not claimed yet.
     private var ledger = FrameErrorLedger()
     /// What tests and benchmarks count.
@@ -84,7 +79,7 @@ package final class X11Presenter {
         colormap = XCreateColormap(d, connection.root, visual, AllocNone)
         var major: Int32 = 0, minor: Int32 = 0, pixmaps: Int32 = 0
         self.useSharedMemory = useSharedMemory && XShmQueryVersion(d, &major, &minor, &pixmaps) != 0
-        completionType = self.useSharedMemory ? XShmGetEventBase(d) + Int32(ShmCompletion) : nil
+        fence = ShmFence(connection: connection, shared: self.useSharedMemory)
     }
 
     /// The IDs of the shared memory segments in use.
@@ -153,8 +148,7 @@ package final class X11Presenter {
         }
         // A partial scene lists only windows that changed: the others, and the order, stay as they are.
         guard scene.isComplete else { return endFrame(from: firstRequest, redrawn: redrawn) }
-        // Hidden windows are unmapped; released ones are gone already (`forget`), or go now if nobody
-        // passed their release on.
+        // Hidden windows are unmapped; released ones go now.
         for (id, entry) in entries where !visible.contains(id) {
             if entry.window == nil {
                 destroy(id, entry)
@@ -182,55 +176,10 @@ package final class X11Presenter {
     }
 
     /// Takes a completion event (MIT-SHM says the server has read a shared put); false for any other event.
-    func handleCompletion(_ e: inout XEvent) -> Bool {
-        guard let completionType, e.type == completionType else { return false }
-        // A dropped buffer's late completions name a segment no longer ours.
-        let segment = Self.segment(ofCompletion: &e)
-        let buffer = lastCompleted?.segment == segment ? lastCompleted : bySegment[segment]
-        lastCompleted = buffer
-        if let b = buffer, b.unreadPuts > 0 { b.unreadPuts -= 1 }
-        return true
-    }
+    func handleCompletion(_ e: inout XEvent) -> Bool { fence.handleCompletion(&e) }
 
-    /// The shared segment a completion event names. Nonisolated: the closures of a main-actor function
-    /// given to the standard library check the executor at each call, once a frame here.
-    private nonisolated static func segment(ofCompletion e: inout XEvent) -> UInt {
-        withUnsafePointer(to: &e) {
-            $0.withMemoryRebound(to: XShmCompletionEvent.self, capacity: 1) { UInt($0.pointee.shmseg) }
-        }
-    }
-
-    /// Waits until the server has read every put of `buffer`, taking completion events off the queue (the
-    /// others stay for the backend): cairo must never draw into pixels the server is still reading.
-    /// `XCheckIfEvent`, and `poll` on the connection when none is there yet.
-    private func waitUntilRead(_ buffer: PixelBuffer) {
-        guard buffer.unreadPuts > 0, let completionType else { return }
-        counters.readWaits += 1
-        let d = connection.display
-        // Every frame ends with a flush: a wait right after one has nothing to send.
-        connection.flushIfNeeded()
-        connection.bounded {
-            while buffer.unreadPuts > 0, !connection.isLost {
-                var e = XEvent()
-                if XCheckIfEvent(d, &e, Self.isEventOfType, XPointer(bitPattern: Int(completionType))) != 0 {
-                    _ = handleCompletion(&e)
-                    continue
-                }
-                guard !connection.isLost else { break }
-                // Nothing read yet: sleep until the server sends (the watchdog ends a server that never does).
-                var p = pollfd(fd: connection.fileDescriptor, events: Int16(POLLIN), revents: 0)
-                _ = poll(&p, 1, -1)
-            }
-        }
-        // A lost connection never completes: the buffer is ours again.
-        if connection.isLost { buffer.unreadPuts = 0 }
-    }
-
-    /// `XCheckIfEvent`'s predicate: the event's type is the one passed as the argument.
-    private static let isEventOfType: @convention(c) (OpaquePointer?, UnsafeMutablePointer<XEvent>?, XPointer?) -> Int32 = { _, e, arg in
-        guard let e else { return 0 }
-        return e.pointee.type == Int32(truncatingIfNeeded: Int(bitPattern: arg)) ? 1 : 0
-    }
+    /// Times a frame had to wait for the server to finish reading a buffer before drawing into it.
+    var readWaits: Int { fence.waits }
 
     /// Claims the X errors of frames the server has processed: an error of a drawing request is a
     /// failure the caller hears of, not a warning in a log (`FrameErrorLedger.isFatal`); the others go
@@ -280,10 +229,10 @@ package final class X11Presenter {
             guard let format else { return false }
             entry.buffer = PixelBuffer(connection: connection, visual: visual, format: format, width: entry.geometry.w,
                                        height: entry.geometry.h, shared: useSharedMemory)
-            if let b = entry.buffer, let segment = b.segment { bySegment[segment] = b }
+            if let b = entry.buffer { fence.add(b) }
         }
         guard let buffer = entry.buffer else { return false }
-        waitUntilRead(buffer)
+        fence.waitUntilRead(buffer)
         if buffer.unreadPuts > 0 { counters.drawsOverUnreadPixels += 1 }
         WindowRenderer.render(item.window, on: buffer.canvas, brightness: item.softwareBrightness, scale: item.scale, area: area)
         entry.drawnBrightness = item.softwareBrightness
@@ -293,8 +242,7 @@ package final class X11Presenter {
     }
 
     private func dropBuffer(_ entry: Entry) {
-        if let segment = entry.buffer?.segment { bySegment[segment] = nil }
-        if lastCompleted === entry.buffer { lastCompleted = nil }
+        if let b = entry.buffer { fence.remove(b) }
         entry.buffer?.release(connectionAlive: !connection.isLost)
         entry.buffer = nil
     }
@@ -316,13 +264,7 @@ package final class X11Presenter {
 
     /// Waits until the server has read every shared put sent so far (the end of a frame's path from a
     /// change to pixels on the server), or, without shared memory, for a round trip (`XSync`).
-    func waitForReads() {
-        guard completionType != nil else {
-            connection.sync()
-            return
-        }
-        for e in entries.values { if let b = e.buffer { waitUntilRead(b) } }
-    }
+    func waitForReads() { fence.waitUntilRead(all: entries.values.compactMap(\.buffer)) }
 
     /// Puts the exposed pixels of a window again from its buffer, without drawing them.
     func exposed(xid: UInt, area: PixelRect) {
