@@ -50,6 +50,16 @@ public final class ServerControl {
         }
     }
 
+    /// Whether the server offers an extension by that name ("GLX", "RANDR", "MIT-SHM"). `XQueryExtension`.
+    public func hasExtension(_ name: String) -> Bool {
+        let c = connection
+        guard !c.isLost else { return false }
+        return c.bounded {
+            var opcode: Int32 = 0, event: Int32 = 0, error: Int32 = 0
+            return XQueryExtension(c.display, name, &opcode, &event, &error) != 0 && !c.isLost
+        }
+    }
+
     static let privateMarkName = "_MULTIHEAD_PRIVATE_SERVER"
 
     /// Marks the server as the kit's own (a property on the root window holding our PID). `XChangeProperty`.

@@ -23,6 +23,8 @@ extension MultiheadCommand {
         var monitors: String = "1920x1080,1280x720"
         @Flag(help: "Run Xorg with the dummy driver (real outputs with mode lists) instead of Xvfb.")
         var xorgDummy = false
+        @Flag(help: "Keep the GLX extension (off by default), for apps that draw with OpenGL on GLX.")
+        var glx = false
         @Flag(help: "Write DISPLAY=, XAUTHORITY= and PID= (the X server) to stderr before the command starts.")
         var printEnv = false
         @Argument(parsing: .captureForPassthrough, help: "The command and its arguments.")
@@ -51,7 +53,7 @@ extension MultiheadCommand {
                 // Ours before the kit's: a signal goes to the command first.
                 SignalRelay.install { events.continuation.yield(.signal($0)) }
                 let server = try await VirtualServer.start(xorgDummy ? .xorgDummy : .xvfb,
-                                                           monitors: try Server.layout(monitors, xorg: xorgDummy))
+                                                           monitors: try Server.layout(monitors, xorg: xorgDummy), glx: glx)
                 defer { server.stop() }
                 if printEnv {
                     FileHandle.standardError.write(Data("DISPLAY=\(server.display)\nXAUTHORITY=\(server.authorityFile)\nPID=\(server.pid)\n".utf8))

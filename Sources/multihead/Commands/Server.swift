@@ -16,6 +16,8 @@ extension MultiheadCommand {
         var monitors: String = "1920x1080,1280x720"
         @Flag(help: "Run Xorg with the dummy driver (real outputs with mode lists) instead of Xvfb.")
         var xorgDummy = false
+        @Flag(help: "Keep the GLX extension (off by default: it is over a third of Xvfb's start), for apps that draw with OpenGL on GLX.")
+        var glx = false
 
         /// The layout: sizes placed left to right from (0, 0).
         static func layout(_ text: String, xorg: Bool = false) throws -> [VirtualServer.Monitor] {
@@ -39,7 +41,8 @@ extension MultiheadCommand {
         @MainActor
         func run() async throws {
             try await withExitStatus {
-                let server = try await VirtualServer.start(xorgDummy ? .xorgDummy : .xvfb, monitors: try Self.layout(monitors, xorg: xorgDummy))
+                let server = try await VirtualServer.start(xorgDummy ? .xorgDummy : .xvfb, monitors: try Self.layout(monitors, xorg: xorgDummy),
+                                                           glx: glx)
                 try StandardOutput.line("DISPLAY=\(server.display)")
                 try StandardOutput.line("XAUTHORITY=\(server.authorityFile)")
                 try StandardOutput.line("PID=\(server.pid)")

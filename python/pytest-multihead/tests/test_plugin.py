@@ -75,6 +75,33 @@ def test_kind_from_marker_and_option(pytester):
     run(pytester, "--multihead-kind=xorg-dummy").assert_outcomes(passed=2)
 
 
+def test_glx_only_when_the_marker_asks(pytester):
+    pytester.makepyfile(
+        """
+        import pytest
+
+        def args(server):
+            with open(f"/proc/{server.pid}/cmdline", "rb") as f:
+                return f.read().split(b"\\0")
+
+        def test_default(multihead_server):
+            a = args(multihead_server)
+            assert a[a.index(b"-extension") + 1] == b"GLX"
+
+        @pytest.mark.multihead(glx=True)
+        def test_glx(multihead_server):
+            assert b"GLX" not in args(multihead_server)
+
+        @pytest.mark.multihead(colour="blue")
+        def test_unknown(multihead_server):
+            pass
+        """
+    )
+    result = run(pytester)
+    result.assert_outcomes(passed=2, errors=1)
+    result.stdout.fnmatch_lines(["*multihead marker: unknown argument(s) colour*"])
+
+
 def test_a_failing_test_gets_a_png_per_screen(pytester):
     pytester.makepyfile(
         """

@@ -21,8 +21,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
-        "multihead(monitors=None, kind=None): the monitor sizes (left to right, the first primary) and the kind "
-        "of server (xvfb, xorg-dummy, xorg) that this test's multihead_server starts")
+        "multihead(monitors=None, kind=None, glx=False): the monitor sizes (left to right, the first primary), "
+        "the kind of server (xvfb, xorg-dummy, xorg) that this test's multihead_server starts, and whether it "
+        "keeps the GLX extension")
 
 
 def _binary(config: pytest.Config) -> str:
@@ -38,19 +39,20 @@ def _binary(config: pytest.Config) -> str:
 def multihead_server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory):
     """A private X server for this test, from `multihead server`; stopped when the test ends.
 
-    The test's `@pytest.mark.multihead(monitors=[...], kind=...)` sets its layout and kind; else the
+    The test's `@pytest.mark.multihead(monitors=[...], kind=..., glx=False)` sets its layout, kind and
+    whether the server keeps GLX; else the
     CLI's default layout on `--multihead-kind` (default xvfb). A failing test gets a PNG of each screen,
     named in its report."""
     marker = request.node.get_closest_marker("multihead")
     options = dict(marker.kwargs) if marker else {}
-    unknown = set(options) - {"monitors", "kind"}
+    unknown = set(options) - {"monitors", "kind", "glx"}
     if unknown:
         raise pytest.UsageError(f"multihead marker: unknown argument(s) {', '.join(sorted(unknown))}")
     kind = options.get("kind") or request.config.getoption("--multihead-kind") or "xvfb"
     monitors = options.get("monitors")
     if isinstance(monitors, str):
         monitors = [monitors]
-    server = MultiheadServer(_binary(request.config), monitors=monitors, kind=kind)
+    server = MultiheadServer(_binary(request.config), monitors=monitors, kind=kind, glx=bool(options.get("glx")))
     request.node._multihead = (server, tmp_path_factory)
     try:
         yield server

@@ -135,12 +135,12 @@ class MultiheadServer:
     for `subprocess`. `plug`, `unplug`, `mode`, `screens`, `screenshot` and `watch` run the CLI against it;
     a failing one raises `MultiheadError` with the CLI's exit status and stderr."""
 
-    def __init__(self, binary: str, monitors: Sequence[str] | None = None, kind: str = "xvfb"):
+    def __init__(self, binary: str, monitors: Sequence[str] | None = None, kind: str = "xvfb", glx: bool = False):
         if kind not in KINDS:
             raise ValueError(f"unknown multihead kind {kind!r}: one of {', '.join(KINDS)}")
         self.binary = binary
         self.kind = kind
-        args = ["server", *KINDS[kind]]
+        args = ["server", *KINDS[kind], *(["--glx"] if glx else [])]
         if monitors:
             args += ["--monitors", ",".join(monitors)]
         self._args = args
