@@ -7,10 +7,17 @@ import Testing
 final class ManualTimers: FrameTimerScheduler {
     final class Timer: FrameTimer {
         let fire: @MainActor () -> Void
-        /// When it is due (nanoseconds), while armed.
+        /// When it is due (nanoseconds), while armed, and the interval it repeats at.
         var deadline: UInt64?
+        var interval: UInt64?
+        /// How many times it was armed.
+        var armings = 0
         init(_ fire: @escaping @MainActor () -> Void) { self.fire = fire }
-        func schedule(deadline: UInt64, repeating interval: UInt64?) { self.deadline = deadline }
+        func schedule(deadline: UInt64, repeating interval: UInt64?) {
+            armings += 1
+            self.deadline = deadline
+            self.interval = interval
+        }
         func cancel() { deadline = nil }
     }
 
@@ -32,6 +39,8 @@ final class ManualTimers: FrameTimerScheduler {
         guard let t = armed.first, let d = t.deadline else { return false }
         time = Double(d) / 1e9
         wakeUps += 1
+        // As a timer does: a repeating one is due again an interval later, a one-shot one no more.
+        t.deadline = t.interval.map { d + $0 }
         t.fire()
         return true
     }
@@ -71,6 +80,8 @@ struct FrameClockModelTests {
                 #expect(timers.armed.count == 1)
             }
             #expect(timers.made.count == 1 && timers.wakeUps == 30)
+            // It repeats by itself: steady frames arm it again at most once (when the link joined).
+            #expect(timers.made[0].armings <= 2)
             // The wake-ups were a 60 Hz grid, and the link's timestamps are its boundaries.
             for (a, b) in zip(linkFrames, linkFrames.dropFirst()) { #expect(abs((b - a) * 60 - 1) < 1e-6) }
             #expect(abs(v.presentationFrame.minX - 150) < 1)

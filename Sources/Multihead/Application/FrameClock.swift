@@ -23,6 +23,9 @@ final class FrameClock {
     private var epoch: Double?
     /// The next frame the animations want, while they run.
     private var animationTarget: Double?
+    /// What the timer is armed for: its next fire and the period it repeats at by itself (nanoseconds).
+    /// A frame that wants the next boundary re-arms nothing: the timer stays on the main loop's list.
+    private var armed: (next: UInt64, period: UInt64)?
     /// Whether the backend was told that frames read its events.
     package private(set) var isRunning = false
 
@@ -78,17 +81,25 @@ final class FrameClock {
         var earliest = animationTarget
         for l in links { if let target = l.nextFrameTarget { earliest = min(earliest ?? target, target) } }
         guard let earliest else { return stop() }
+        // The timer repeats at the shortest period wanted: the others' boundaries fall on its grid.
+        var period = animationTarget != nil ? 1 / animationRate : 1
+        for l in links where l.nextFrameTarget != nil { period = min(period, l.duration) }
+        let deadline = UInt64(max(0, earliest) * 1e9), step = UInt64(period * 1e9)
+        setRunning(true)
+        // Within a microsecond of where it will fire anyway: nothing to change.
+        if let a = armed, a.period == step, a.next.distance(to: deadline).magnitude < 1000 { return }
         if timer == nil {
             let fire: @MainActor () -> Void = { [weak self] in self?.fire() }
             timer = timers?.makeTimer(fire) ?? FrameTimers.make(fire)
         }
-        timer?.schedule(deadline: UInt64(max(0, earliest) * 1e9), repeating: nil)
-        setRunning(true)
+        timer?.schedule(deadline: deadline, repeating: step)
+        armed = (deadline, step)
     }
 
     private func stop() {
         timer?.cancel()
         timer = nil
+        armed = nil
         epoch = nil
         setRunning(false)
     }
@@ -102,6 +113,12 @@ final class FrameClock {
     /// The timer fired: a frame if anything is due (a link paused meanwhile may leave nothing).
     private func fire() {
         let t = now()
+        // Where the repeating timer fires next: the first step of its grid after now (missed ones skipped).
+        if let a = armed {
+            let nowNs = UInt64(max(0, t) * 1e9)
+            let late = nowNs >= a.next ? (nowNs - a.next) / a.period + 1 : 1
+            armed = (a.next + late * a.period, a.period)
+        }
         // Within a millisecond counts as due: a timer may fire that much early or late.
         let due = t + 0.001
         var dueLinks: [DisplayLink] = []

@@ -71,12 +71,8 @@ final class ShmFence {
         if connection.isLost { buffer.unreadPuts = 0 }
     }
 
-    /// Waits until the server has read every put of `buffers`, or, without shared memory, for a round trip
-    /// (`XSync`).
-    func waitUntilRead(all buffers: [PixelBuffer]) {
-        guard completionType != nil else { return connection.sync() }
-        for b in buffers { waitUntilRead(b) }
-    }
+    /// Whether there is anything to fence: pixels travel through shared memory.
+    var isShared: Bool { completionType != nil }
 
     /// The shared segment a completion event names. Nonisolated: the closures of a main-actor function
     /// given to the standard library check the executor at each call, once a frame here.

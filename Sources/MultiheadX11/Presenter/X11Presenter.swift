@@ -264,7 +264,11 @@ package final class X11Presenter {
 
     /// Waits until the server has read every shared put sent so far (the end of a frame's path from a
     /// change to pixels on the server), or, without shared memory, for a round trip (`XSync`).
-    func waitForReads() { fence.waitUntilRead(all: entries.values.compactMap(\.buffer)) }
+    func waitForReads() {
+        guard fence.isShared else { return connection.sync() }
+        // A loop over the table: no array made for it (benchmarks call this once a frame).
+        for e in entries.values { if let b = e.buffer { fence.waitUntilRead(b) } }
+    }
 
     /// Puts the exposed pixels of a window again from its buffer, without drawing them.
     func exposed(xid: UInt, area: PixelRect) {
