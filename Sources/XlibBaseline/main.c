@@ -90,6 +90,30 @@ static int enumerate(int iters) {
     return 0;
 }
 
+/* A screenshot as a C program takes one: XGetImage of the root over W×H, each pixel into a 0xRRGGBB array. */
+static int getimage(int iters, int w, int h) {
+    Display *d = XOpenDisplay(NULL);
+    if (!d) { fprintf(stderr, "cannot open display\n"); return 69; }
+    double *t = calloc(iters, sizeof *t);
+    unsigned *out = malloc((size_t)w * h * sizeof *out);
+    long sum = 0;
+    for (int i = 0; i < iters; i++) {
+        double s = now_us();
+        XImage *im = XGetImage(d, DefaultRootWindow(d), 0, 0, w, h, AllPlanes, ZPixmap);
+        if (!im) return 70;
+        for (int y = 0; y < h; y++) {
+            const unsigned *row = (const unsigned *)(im->data + (size_t)y * im->bytes_per_line);
+            for (int x = 0; x < w; x++) out[(size_t)y * w + x] = row[x] & 0xFFFFFF;
+        }
+        XDestroyImage(im);
+        t[i] = now_us() - s;
+        sum += out[(size_t)i % ((size_t)w * h)];
+    }
+    printf("median_us=%.2f checksum=%ld\n", median(t, iters), sum);
+    XCloseDisplay(d);
+    return 0;
+}
+
 /* The same read pipelined over XCB: {monitors, resources}, then every output's and every CRTC's info in
  * flight together: two round trips whatever the number of outputs. Atom names cached as above. */
 static long read_monitors_xcb(Display *d, xcb_connection_t *x, xcb_window_t root) {
@@ -656,6 +680,7 @@ int main(int argc, char **argv) {
     if (!strcmp(argv[1], "stacking") && argc > 3) return stacking(a, atoi(argv[3]));
     if (!strcmp(argv[1], "windows")) return windows(a);
     if (!strcmp(argv[1], "start")) return start(a);
+    if (!strcmp(argv[1], "getimage") && argc > 4) return getimage(a, atoi(argv[3]), atoi(argv[4]));
     if (!strcmp(argv[1], "push") && argc > 4)
         return push(a, atoi(argv[3]), atoi(argv[4]), argc > 5 ? atoi(argv[5]) : 0, argc > 9 ? atoi(argv[6]) : 0,
                     argc > 9 ? atoi(argv[7]) : 0, argc > 9 ? atoi(argv[8]) : 0, argc > 9 ? atoi(argv[9]) : 0);

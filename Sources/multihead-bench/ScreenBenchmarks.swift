@@ -42,6 +42,17 @@ func benchHotplug(_ server: VirtualServer) throws {
 }
 
 
+/// A test's screenshot of a 1920×1080 monitor (`server.screenshot(of:)`, through MIT-SHM on a local
+/// server), against C's `XGetImage` of the same rectangle into an array of 0xRRGGBB.
+@MainActor
+func benchScreenshot(_ server: VirtualServer) throws {
+    let n = 40
+    var t: [Double] = []
+    for _ in 0..<n { t.append(try micros { _ = try server.screenshot(of: "MAIN") }) }
+    row("screenshot of a 1920×1080 monitor into pixels, median of \(n)", median(t) / 1000,
+        try baseline(["getimage", "\(n)", "1920", "1080"], environment: server.environment) / 1000, unit: "ms")
+}
+
 /// From nothing to a first usable connection: the kit's private Xvfb (cookie, -displayfd) and an
 /// application on it, against C spawning Xvfb and opening a display.
 @MainActor

@@ -20,6 +20,7 @@ func main() async throws {
         defer { server.stop() }
         try benchScreens(server)
         try benchHotplug(server)
+        try benchScreenshot(server)
         // The CLI as Scripts/bench built it (static Swift standard library), else the one beside this program.
         let cli = ProcessInfo.processInfo.environment["MULTIHEAD_CLI"]
             ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("multihead").path

@@ -15,6 +15,14 @@ public struct Bitmap: Equatable, Sendable {
         pixels = Array(repeating: 0, count: self.width * self.height)
     }
 
+    /// A bitmap of these pixels, taken as they are when there are `width × height` of them (a read back
+    /// fills them once, not after zeroing); black otherwise.
+    package init(width: Int, height: Int, pixels: [UInt32]) {
+        self.width = max(0, width)
+        self.height = max(0, height)
+        self.pixels = pixels.count == self.width * self.height ? pixels : Array(repeating: 0, count: self.width * self.height)
+    }
+
     /// The pixel at (x, y) as 0xRRGGBB; nil outside.
     public func pixel(x: Int, y: Int) -> UInt32? {
         guard x >= 0, y >= 0, x < width, y < height else { return nil }

@@ -21,6 +21,9 @@ package final class XConnection {
     private(set) var syncCount = 0
     /// The first request not yet sent at the last `flush()`.
     private var flushedBefore: UInt = 0
+    /// The shared buffer the last screenshot was read through, kept for the next one of the same size: a
+    /// new segment's pages fault in on both sides at each read (most of a 1920×1080 read's time).
+    var screenshotBuffer: PixelBuffer?
 
     /// Bounds every wait on the server (connecting included).
     let watchdog: XWatchdog
@@ -197,6 +200,8 @@ package final class XConnection {
     /// closed gives the process back the Xlib handlers it had before.
     func close() {
         guard !closed else { return }
+        screenshotBuffer?.release(connectionAlive: !isLost)
+        screenshotBuffer = nil
         // Bounded like any wait: XCloseDisplay syncs, and a server that stopped would hold it for ever.
         bounded { _ = XCloseDisplay(display) }
         closed = true

@@ -134,6 +134,30 @@ final class PixelBuffer {
         return a.width * a.height
     }
 
+    /// Fills the buffer with `drawable`'s pixels from (x, y) through the shared segment; false when the
+    /// buffer is plain memory (the caller reads with `XGetImage` then). `XShmGetImage`.
+    func readShared(from drawable: UInt, x: Int, y: Int, on c: XConnection) throws -> Bool {
+        guard shm != nil else { return false }
+        return try c.trap("ShmGetImage") {
+            XShmGetImage(display, Drawable(drawable), image, Int32(x), Int32(y), mh_all_planes()) != 0
+        }
+    }
+
+    /// An rgb24 buffer's pixels as 0xRRGGBB, row by row (`width × height` of them).
+    func rgbPixels() -> [UInt32] {
+        let w = width, h = height
+        guard let data = image.pointee.data else { return [UInt32](repeating: 0, count: w * h) }
+        let stride = Int(image.pointee.bytes_per_line), raw = UnsafeRawPointer(data)
+        // Written once, not zeroed first.
+        return [UInt32](unsafeUninitializedCapacity: w * h) { out, count in
+            for row in 0..<h {
+                let line = raw + row * stride
+                for col in 0..<w { out[row * w + col] = line.load(fromByteOffset: col * 4, as: UInt32.self) & 0x00FF_FFFF }
+            }
+            count = w * h
+        }
+    }
+
     /// Releases the memory and the segment (detached by the server too, unless the connection is gone).
     func release(connectionAlive: Bool) {
         // The canvas holds the surface: both go before the memory under them.

@@ -13,6 +13,9 @@ enum Screenshot {
             return Bitmap(width: 0, height: 0)
         }
         let x = Int(r.minX), y = Int(r.minY), w = Int(r.width), h = Int(r.height)
+        // More than a few pixels from a local server: through a shared segment, about ten times faster than
+        // through the socket (1920×1080 here: 2.3 ms against 23–35 ms).
+        if w * h >= 4096, let bitmap = try sharedCapture(c, x, y, w, h) { return bitmap }
         let image = try c.trap("GetImage") {
             XGetImage(d, Drawable(c.root), Int32(x), Int32(y), UInt32(w), UInt32(h), mh_all_planes(), ZPixmap)
         }
@@ -53,6 +56,31 @@ enum Screenshot {
 }
 
 extension Screenshot {
+    /// The root's pixels over a rectangle through a MIT-SHM segment, where the server offers MIT-SHM, can
+    /// attach our memory (it is local) and its root is 24-bit TrueColor with 8-bit masks; else nil (the
+    /// caller reads with `XGetImage`). `XShmGetImage`.
+    static func sharedCapture(_ c: XConnection, _ x: Int, _ y: Int, _ w: Int, _ h: Int) throws -> Bitmap? {
+        let d = c.display
+        var major: Int32 = 0, minor: Int32 = 0, pixmaps: Int32 = 0
+        guard XShmQueryVersion(d, &major, &minor, &pixmaps) != 0 else { return nil }
+        let screen = mh_default_screen(d)
+        guard let visual = mh_default_visual(d, screen) else { return nil }
+        let v = visual.pointee
+        guard mh_default_depth(d, screen) == 24, v.`class` == TrueColor, v.red_mask == 0xFF0000, v.green_mask == 0xFF00,
+              v.blue_mask == 0xFF
+        else { return nil }
+        // The connection keeps the last buffer: a read of the same size reuses its segment.
+        if let kept = c.screenshotBuffer, kept.width != w || kept.height != h {
+            kept.release(connectionAlive: !c.isLost)
+            c.screenshotBuffer = nil
+        }
+        if c.screenshotBuffer == nil {
+            c.screenshotBuffer = PixelBuffer(connection: c, visual: visual, format: .rgb24, width: w, height: h, shared: true)
+        }
+        guard let buffer = c.screenshotBuffer, try buffer.readShared(from: c.root, x: x, y: y, on: c) else { return nil }
+        return Bitmap(width: w, height: h, pixels: buffer.rgbPixels())
+    }
+
     /// A TrueColor pixel as 0xRRGGBB: each channel taken by its mask and scaled to 8 bits, rounded (5-bit
     /// red 31 is 255, 6-bit green 32 is 130).
     nonisolated static func rgb(_ pixel: UInt, masks: (red: UInt, green: UInt, blue: UInt)) -> UInt32 {
