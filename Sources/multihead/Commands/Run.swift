@@ -19,12 +19,7 @@ extension MultiheadCommand {
                 that cannot be started exits 127 (126 if it is not executable).
                 """)
 
-        @Option(help: "Monitor sizes, left to right: WxH,WxH… (the first is primary).")
-        var monitors: String = "1920x1080,1280x720"
-        @Flag(help: "Run Xorg with the dummy driver (real outputs with mode lists) instead of Xvfb.")
-        var xorgDummy = false
-        @Flag(help: "Keep the GLX extension (off by default), for apps that draw with OpenGL on GLX.")
-        var glx = false
+        @OptionGroup var server: ServerOptions
         @Flag(help: "Write DISPLAY=, XAUTHORITY= and PID= (the X server) to stderr before the command starts.")
         var printEnv = false
         @Argument(parsing: .captureForPassthrough, help: "The command and its arguments.")
@@ -34,7 +29,6 @@ extension MultiheadCommand {
         var commandLine: [String] { command.first == "--" ? Array(command.dropFirst()) : command }
 
         func validate() throws {
-            _ = try Server.layout(monitors, xorg: xorgDummy)
             guard !commandLine.isEmpty else { throw ValidationError("run needs a command: multihead run [options] [--] CMD ARGS…") }
         }
 
@@ -52,8 +46,7 @@ extension MultiheadCommand {
                 let events = AsyncStream<RunEvent>.makeStream()
                 // Ours before the kit's: a signal goes to the command first.
                 SignalRelay.install { events.continuation.yield(.signal($0)) }
-                let server = try await VirtualServer.start(xorgDummy ? .xorgDummy : .xvfb,
-                                                           monitors: try Server.layout(monitors, xorg: xorgDummy), glx: glx)
+                let server = try await self.server.start()
                 defer { server.stop() }
                 if printEnv {
                     FileHandle.standardError.write(Data("DISPLAY=\(server.display)\nXAUTHORITY=\(server.authorityFile)\nPID=\(server.pid)\n".utf8))

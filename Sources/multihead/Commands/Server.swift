@@ -12,12 +12,7 @@ extension MultiheadCommand {
         static let configuration = CommandConfiguration(
             commandName: "server", abstract: "Start a private Xvfb with a monitor layout, in the foreground; print DISPLAY=, XAUTHORITY=, PID= (the X server) and MULTIHEAD_PID= (this process); stop it on SIGINT or SIGTERM; exit 69 when the X server ends.")
 
-        @Option(help: "Monitor sizes, left to right: WxH,WxH… (VIRTUAL-1, VIRTUAL-2, … on Xvfb; DUMMY0, DUMMY1, … on Xorg; the first is primary).")
-        var monitors: String = "1920x1080,1280x720"
-        @Flag(help: "Run Xorg with the dummy driver (real outputs with mode lists) instead of Xvfb.")
-        var xorgDummy = false
-        @Flag(help: "Keep the GLX extension (off by default: it is over a third of Xvfb's start), for apps that draw with OpenGL on GLX.")
-        var glx = false
+        @OptionGroup var server: ServerOptions
 
         /// The layout: sizes placed left to right from (0, 0).
         static func layout(_ text: String, xorg: Bool = false) throws -> [VirtualServer.Monitor] {
@@ -33,16 +28,10 @@ extension MultiheadCommand {
             }
         }
 
-        func validate() throws {
-            let l = try Self.layout(monitors, xorg: xorgDummy)
-            if l.isEmpty { throw ValidationError("--monitors needs at least one size") }
-        }
-
         @MainActor
         func run() async throws {
             try await withExitStatus {
-                let server = try await VirtualServer.start(xorgDummy ? .xorgDummy : .xvfb, monitors: try Self.layout(monitors, xorg: xorgDummy),
-                                                           glx: glx)
+                let server = try await self.server.start()
                 try StandardOutput.line("DISPLAY=\(server.display)")
                 try StandardOutput.line("XAUTHORITY=\(server.authorityFile)")
                 try StandardOutput.line("PID=\(server.pid)")
