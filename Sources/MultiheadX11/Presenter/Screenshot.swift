@@ -59,22 +59,20 @@ extension Screenshot {
     /// The root's pixels over a rectangle through a MIT-SHM segment, where the server offers MIT-SHM, can
     /// attach our memory (it is local) and its root is 24-bit TrueColor with 8-bit masks; else nil (the
     /// caller reads with `XGetImage`). `XShmGetImage`.
-    static func sharedCapture(_ c: XConnection, _ x: Int, _ y: Int, _ w: Int, _ h: Int) throws -> Bitmap? {
-        let d = c.display
-        var major: Int32 = 0, minor: Int32 = 0, pixmaps: Int32 = 0
-        guard XShmQueryVersion(d, &major, &minor, &pixmaps) != 0 else { return nil }
-        let screen = mh_default_screen(d)
-        guard let visual = mh_default_visual(d, screen) else { return nil }
-        let v = visual.pointee
-        guard mh_default_depth(d, screen) == 24, v.`class` == TrueColor, v.red_mask == 0xFF0000, v.green_mask == 0xFF00,
-              v.blue_mask == 0xFF
-        else { return nil }
+    private static func sharedCapture(_ c: XConnection, _ x: Int, _ y: Int, _ w: Int, _ h: Int) throws -> Bitmap? {
         // The connection keeps the last buffer: a read of the same size reuses its segment.
         if let kept = c.screenshotBuffer, kept.width != w || kept.height != h {
             kept.release(connectionAlive: !c.isLost)
             c.screenshotBuffer = nil
         }
         if c.screenshotBuffer == nil {
+            // What a shared read needs, asked once a buffer: MIT-SHM (a round trip), a 24-bit TrueColor root.
+            let d = c.display, screen = mh_default_screen(d)
+            var major: Int32 = 0, minor: Int32 = 0, pixmaps: Int32 = 0
+            guard XShmQueryVersion(d, &major, &minor, &pixmaps) != 0, mh_default_depth(d, screen) == 24,
+                  let visual = mh_default_visual(d, screen), visual.pointee.`class` == TrueColor,
+                  visual.pointee.red_mask == 0xFF0000, visual.pointee.green_mask == 0xFF00, visual.pointee.blue_mask == 0xFF
+            else { return nil }
             c.screenshotBuffer = PixelBuffer(connection: c, visual: visual, format: .rgb24, width: w, height: h, shared: true)
         }
         guard let buffer = c.screenshotBuffer, try buffer.readShared(from: c.root, x: x, y: y, on: c) else { return nil }
