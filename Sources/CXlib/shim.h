@@ -10,6 +10,9 @@
 #include <sys/shm.h>
 #include <X11/extensions/XShm.h>
 #include <X11/extensions/XTest.h>
+#include <X11/XKBlib.h>
+#include <X11/Xauth.h>
+#include <X11/extensions/security.h>
 #include <X11/Xlib-xcb.h>
 #include <xcb/xcb.h>
 #include <xcb/randr.h>

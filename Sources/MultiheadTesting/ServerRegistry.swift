@@ -117,7 +117,7 @@ enum ServerRegistry {
     }
 
     /// Removes `multihead-PID-XXXXXXXX` directories in the temporary directory whose PID no longer runs.
-    private static func sweepStaleDirectories() {
+    static func sweepStaleDirectories() {
         let tmp = NSTemporaryDirectory()
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: tmp) else { return }
         for name in names where name.hasPrefix("multihead-") {

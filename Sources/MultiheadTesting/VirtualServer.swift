@@ -65,6 +65,13 @@ public final class VirtualServer {
     /// The backend `attachShared()` gave `Application.shared`, while it has it.
     private weak var sharedBackend: X11Backend?
     private(set) var stopped = false
+    /// For a server that may go back to the pool: what makes it interchangeable, the state it had fresh,
+    /// and the authorization this lease's clients connect with (revoked at `stop()`).
+    var poolKey: ServerPool.Key?
+    var baseline: ServerFingerprint?
+    var authorization: UInt?
+    /// Whether this lease took a warm server from the pool (for tests and benchmarks).
+    public internal(set) var isWarm = false
 
     init(kind: Kind, display: String, process: ChildProcess, authorityFile: String, serverAuthFile: String, framebuffer: Size) {
         self.kind = kind
@@ -106,8 +113,16 @@ public final class VirtualServer {
     ///
     /// The server starts without GLX (`-extension GLX`), which nothing of the kit uses and which is over a
     /// third of Xvfb's start; `glx: true` keeps it, for an app under test that draws with OpenGL on GLX.
+    ///
+    /// Unless `fresh`, the server comes from this process's pool of warm servers when one of the same kind,
+    /// framebuffer, depth, GLX and arguments is idle (`stop()` put it there after resetting it to the state
+    /// it had fresh, and checking that it does), else a new one is started that `stop()` will pool. Each
+    /// such lease has a cookie of its own (SECURITY extension), revoked at `stop()`: every client that
+    /// connected with it is closed then, and none can reach the next test. `fresh: true` starts a private
+    /// server that `stop()` ends: for a test that kills, freezes or waits for the end of its server.
     public static func start(_ kind: Kind = .xvfb, monitors layout: [Monitor]? = nil, framebuffer: Size? = nil,
-                             depth: Int = 24, glx: Bool = false, serverArguments: [String] = []) async throws -> VirtualServer {
+                             depth: Int = 24, glx: Bool = false, serverArguments: [String] = [],
+                             fresh: Bool = false) async throws -> VirtualServer {
         guard [8, 15, 16, 24].contains(depth) else { throw VirtualServerError.invalidMonitor("depth \(depth) (8, 15, 16 or 24)") }
         let monitors = layout ?? defaultMonitors(for: kind)
         for m in monitors {
@@ -122,6 +137,24 @@ public final class VirtualServer {
         }
         let fb = framebuffer ?? needed
         let serverArguments = (glx ? [] : ["-extension", "GLX"]) + serverArguments
+        let key = ServerPool.Key(kind: kind, framebuffer: fb, depth: depth, glx: glx, serverArguments: serverArguments)
+        // One turn of the main queue first, as a cold start's wait gives: the connections of apps released
+        // since the last test close from their read sources' cancel handlers, which run there.
+        if !fresh, ServerPool.hasIdle(key) { await Task.yield() }
+        if !fresh, let warm = ServerPool.take(key) {
+            // As a cold start does: the folders of this kit's processes that died without removing them go.
+            ServerRegistry.sweepStaleDirectories()
+            let server = VirtualServer(kind: kind, warm: warm, key: key)
+            do {
+                try server.beginLease()
+                try server.apply(monitors)
+                return server
+            } catch {
+                // Not handed out: a cold server instead.
+                server.poolKey = nil
+                server.stop()
+            }
+        }
         let server: VirtualServer
         switch kind {
         case .xvfb:
@@ -134,20 +167,33 @@ public final class VirtualServer {
         do {
             let c = try server.controlConnection()
             try c.markPrivate()
-            guard !monitors.isEmpty else { return server }
-            // The primary first: on Xvfb the first monitor plugged is laid over the output `screen`.
-            let first = monitors.firstIndex { $0.primary } ?? 0
-            for m in [monitors[first]] + monitors.enumerated().filter({ $0.offset != first }).map(\.element) {
-                try Self.kitErrors { try c.plug(m.name, frame: m.frame, primary: m.primary) }
+            // A server without what the reset uses (a test may start one without RandR) is not pooled.
+            if !fresh, ServerPool.requiredExtensions.allSatisfy(c.hasExtension), let baseline = try? c.fingerprint() {
+                server.baseline = baseline
+                server.poolKey = key
+                try server.beginLease()
             }
-            // Outputs that the layout does not name are unplugged (DUMMY0 starts plugged).
-            if kind == .xorgDummy, !monitors.contains(where: { $0.name == "DUMMY0" }) { try c.unplug("DUMMY0") }
-            c.probe()
+            try server.apply(monitors)
         } catch {
+            server.poolKey = nil
             server.stop()
             throw error
         }
         return server
+    }
+
+    /// Plugs a layout into a server as it is fresh.
+    private func apply(_ monitors: [Monitor]) throws {
+        let c = try controlConnection()
+        guard !monitors.isEmpty else { return }
+        // The primary first: on Xvfb the first monitor plugged is laid over the output `screen`.
+        let first = monitors.firstIndex { $0.primary } ?? 0
+        for m in [monitors[first]] + monitors.enumerated().filter({ $0.offset != first }).map(\.element) {
+            try Self.kitErrors { try c.plug(m.name, frame: m.frame, primary: m.primary) }
+        }
+        // Outputs that the layout does not name are unplugged (DUMMY0 starts plugged).
+        if kind == .xorgDummy, !monitors.contains(where: { $0.name == "DUMMY0" }) { try c.unplug("DUMMY0") }
+        c.probe()
     }
 
     /// An application whose backend is an X11 connection to this server; with `shared: true` it is
@@ -204,6 +250,7 @@ public final class VirtualServer {
         guard !stopped else { return }
         stopped = true
         if let b = sharedBackend, Application.shared.backend === b { Application.shared.detach() }
+        if returnToPool() { return }
         control?.close()
         control = nil
         process.terminate()

@@ -40,6 +40,9 @@ enum XauthFile {
     /// The cookies of this process's servers, by display number, as the shared file holds them.
     private static let cookies = Locked<[String: [UInt8]]>([:])
 
+    /// The cookie the shared file holds for a display number, if any.
+    static func cookie(display: String) -> [UInt8]? { cookies.withLock { $0[display] } }
+
     /// Sets (or, with nil, removes) a display's cookie in the file shared by this process's servers and
     /// rewrites it: a display number used again must not find its old cookie first.
     static func set(_ path: String, display: String, cookie: [UInt8]?) throws {

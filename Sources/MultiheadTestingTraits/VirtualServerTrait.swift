@@ -21,6 +21,9 @@ public struct VirtualServerTrait: TestTrait, SuiteTrait, TestScoping {
     public var kind: VirtualServer.Kind
     /// Its monitors (nil: the kit's default layout).
     public var monitors: [VirtualServer.Monitor]?
+    /// Whether the test gets a private new server rather than a warm one from the pool (a test that
+    /// kills or freezes its server).
+    public var fresh: Bool = false
 
     /// Applies to every test of a suite it is given to.
     public var isRecursive: Bool { true }
@@ -29,7 +32,7 @@ public struct VirtualServerTrait: TestTrait, SuiteTrait, TestScoping {
     public func provideScope(for test: Test, testCase: Test.Case?,
                              performing function: @Sendable () async throws -> Void) async throws {
         try await SharedApplicationGate.shared.run {
-            let server = try await VirtualServer.start(kind, monitors: monitors)
+            let server = try await VirtualServer.start(kind, monitors: monitors, fresh: fresh)
             var failure: (any Error)?
             do {
                 try await MainActor.run { _ = try server.attachShared() }
@@ -45,8 +48,10 @@ public struct VirtualServerTrait: TestTrait, SuiteTrait, TestScoping {
 
 extension Trait where Self == VirtualServerTrait {
     /// A private X server for the test, with these monitors, and `Application.shared` attached to it.
-    public static func virtualServer(_ kind: VirtualServer.Kind = .xvfb, monitors: [VirtualServer.Monitor]? = nil) -> Self {
-        VirtualServerTrait(kind: kind, monitors: monitors)
+    /// `fresh: true` starts a private new server for the test instead of taking a warm one.
+    public static func virtualServer(_ kind: VirtualServer.Kind = .xvfb, monitors: [VirtualServer.Monitor]? = nil,
+                                     fresh: Bool = false) -> Self {
+        VirtualServerTrait(kind: kind, monitors: monitors, fresh: fresh)
     }
 }
 

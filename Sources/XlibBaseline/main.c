@@ -621,6 +621,108 @@ static int start(int iters) {
     return 0;
 }
 
+/* Spawns Xvfb as the kit does (-displayfd, -noreset, no TCP, the kit's framebuffer, no GLX) and reads its
+ * display number; the pid and the pipe's read end are returned for stop_xvfb. */
+static int spawn_xvfb(pid_t *pid, int *out, char *name, size_t size) {
+    int fds[2];
+    if (pipe(fds)) return 70;
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
+    posix_spawn_file_actions_addclose(&fa, fds[0]);
+    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+    char *argv[] = {"Xvfb", "-displayfd", "1", "-noreset", "-nolisten", "tcp", "-br", "-screen", "0", "7680x4320x24",
+                    "-extension", "GLX", NULL};
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    sigset_t none, defaults;
+    sigemptyset(&none);
+    sigemptyset(&defaults);
+    sigaddset(&defaults, SIGTERM);
+    posix_spawnattr_setsigmask(&attr, &none);
+    posix_spawnattr_setsigdefault(&attr, &defaults);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+    int failed = posix_spawnp(pid, "Xvfb", &fa, &attr, argv, environ);
+    posix_spawnattr_destroy(&attr);
+    posix_spawn_file_actions_destroy(&fa);
+    close(fds[1]);
+    if (failed) { close(fds[0]); return 69; }
+    char buf[32] = {0};
+    int n = 0;
+    while (n < 31 && read(fds[0], buf + n, 1) == 1 && buf[n] != '\n') n++;
+    buf[n] = 0;
+    snprintf(name, size, ":%s", buf);
+    *out = fds[0];
+    return 0;
+}
+
+static void stop_xvfb(pid_t pid, int out) {
+    kill(pid, SIGTERM);
+    waitpid(pid, NULL, 0);
+    close(out);
+}
+
+static void set_monitor(Display *d, const char *name, int x, int y, int w, int h) {
+    XRRMonitorInfo *m = XRRAllocateMonitor(d, 0);
+    m->name = XInternAtom(d, name, False);
+    m->x = x; m->y = y; m->width = w; m->height = h; m->mwidth = w * 254 / 960; m->mheight = h * 254 / 960;
+    XRRSetMonitor(d, DefaultRootWindow(d), m);
+    XFree(m);
+}
+
+/* The X work of the hotplug test docs/hotplug-testing.md shows: a 1280x720 MAIN, then a 1920x1080 TV
+ * plugged beside it and a white window shown on it, one pixel of it read back, the TV unplugged and the
+ * window taken down. 0 when the pixel was white. */
+static int doctest_work(Display *d) {
+    Window root = DefaultRootWindow(d);
+    set_monitor(d, "MAIN", 0, 0, 1280, 720);
+    set_monitor(d, "TV", 1280, 0, 1920, 1080);
+    XSync(d, False);
+    XSetWindowAttributes a;
+    a.override_redirect = True;
+    a.background_pixel = WhitePixel(d, DefaultScreen(d));
+    Window w = XCreateWindow(d, root, 1280, 0, 1920, 1080, 0, CopyFromParent, InputOutput, CopyFromParent,
+                             CWOverrideRedirect | CWBackPixel, &a);
+    XMapWindow(d, w);
+    XSync(d, False);
+    XImage *img = XGetImage(d, root, 1280 + 960, 540, 1, 1, AllPlanes, ZPixmap);
+    unsigned long pixel = img ? XGetPixel(img, 0, 0) & 0xFFFFFF : 0;
+    if (img) XDestroyImage(img);
+    XRRDeleteMonitor(d, root, XInternAtom(d, "TV", False));
+    XDestroyWindow(d, w);
+    XSync(d, False);
+    return pixel == 0xFFFFFF ? 0 : 1;
+}
+
+/* The documented test N times: `fresh`, a new Xvfb each (started, connected, stopped); `reused`, one Xvfb
+ * for all, each test connecting, doing the work, and resetting what it left (MAIN deleted), then
+ * disconnecting. Prints the median per test. */
+static int doctest(int iters, int reused) {
+    double *t = calloc(iters, sizeof *t);
+    pid_t pid = 0;
+    int out = -1;
+    char name[40];
+    if (reused && spawn_xvfb(&pid, &out, name, sizeof name)) return 69;
+    for (int i = 0; i < iters; i++) {
+        double s = now_us();
+        if (!reused && spawn_xvfb(&pid, &out, name, sizeof name)) return 69;
+        Display *d = XOpenDisplay(name);
+        if (!d) return 69;
+        int bad = doctest_work(d);
+        if (reused) {
+            XRRDeleteMonitor(d, DefaultRootWindow(d), XInternAtom(d, "MAIN", False));
+            XSync(d, False);
+        }
+        XCloseDisplay(d);
+        if (!reused) stop_xvfb(pid, out);
+        t[i] = now_us() - s;
+        if (bad) { fprintf(stderr, "test %d: the pixel was not white\n", i); return 1; }
+    }
+    if (reused) stop_xvfb(pid, out);
+    printf("median_us=%.1f\n", median(t, iters));
+    return 0;
+}
+
 /* Plugs and unplugs a virtual monitor N times, reading one line from stdin after each change (a watcher's
  * output piped in) and checking it names the event: what the watch test drives from a process of its own,
  * so that no test's main actor is busy for N round trips. Prints "all ok N" or where it went wrong. */
@@ -680,6 +782,7 @@ int main(int argc, char **argv) {
     if (!strcmp(argv[1], "stacking") && argc > 3) return stacking(a, atoi(argv[3]));
     if (!strcmp(argv[1], "windows")) return windows(a);
     if (!strcmp(argv[1], "start")) return start(a);
+    if (!strcmp(argv[1], "doctest") && argc > 3) return doctest(a, !strcmp(argv[3], "reused"));
     if (!strcmp(argv[1], "getimage") && argc > 4) return getimage(a, atoi(argv[3]), atoi(argv[4]));
     if (!strcmp(argv[1], "push") && argc > 4)
         return push(a, atoi(argv[3]), atoi(argv[4]), argc > 5 ? atoi(argv[5]) : 0, argc > 9 ? atoi(argv[6]) : 0,

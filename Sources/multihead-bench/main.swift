@@ -27,7 +27,10 @@ func main() async throws {
         try benchWatchLine(server, cli: cli)
         try benchCLI(server, cli: cli)
         try await benchFullRead()
+    }
+    if only == nil || only == "x11" || only == "start" {
         try await benchServerStart()
+        try await benchDocumentedTest()
     }
     if only == nil || only == "present" {
         // A second monitor holds the C baselines' windows that run in lock step beside the Swift side's.

@@ -33,7 +33,9 @@ struct FirstHourTests {
         try await app.run()
     }
 
-    @Test("attachShared: Screen.main and Window(frame:) as written run on the kit's server")
+    // The trait holds Application.shared for this test (its gate), so that no trait test running beside
+    // it has the shared application taken from under it; the test attaches it to a server of its own.
+    @Test("attachShared: Screen.main and Window(frame:) as written run on the kit's server", .virtualServer())
     func sharedApplication() async throws {
         let server = try await VirtualServer.start(monitors: [.init("MAIN", "640x480+0+0", primary: true)])
         let app = try server.attachShared()

@@ -101,8 +101,8 @@ struct FrameClockTests {
     func clockedFrameIsSentAtItsEnd() async throws {
         let (server, app, backend) = try await start()
         defer { server.stop() }
-        let w = Window(frame: Rect(x: 0, y: 0, width: 200, height: 100), screen: app.mainScreen)
-        w.backgroundColor = .white
+        // Drawn by the app and pushed (a one-colour window would be filled by the server).
+        let w = drawnWindow(app, app.mainScreen, Rect(x: 0, y: 0, width: 200, height: 100), .white)
         w.isHidden = false
         app.flush()
         // Frames read the socket while the clock runs, so a frame's flush only writes: this checks that it

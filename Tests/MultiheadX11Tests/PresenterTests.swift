@@ -28,6 +28,17 @@ func solidWindow(_ app: Application, _ screen: Screen, _ frame: Rect, _ color: C
     return w
 }
 
+/// A window whose pixels are drawn and sent by the app (a one-colour window is filled by the server): a
+/// 2×2 black view in its top-left corner.
+@MainActor
+func drawnWindow(_ app: Application, _ screen: Screen, _ frame: Rect, _ color: Color) -> Window {
+    let w = solidWindow(app, screen, frame, color)
+    let mark = View(frame: Rect(x: 0, y: 0, width: 2, height: 2))
+    mark.backgroundColor = .black
+    w.addSubview(mark)
+    return w
+}
+
 @MainActor
 @Suite("Windows shown on a real Xvfb", .timeLimit(.minutes(3)))
 struct PresenterTests {
@@ -254,7 +265,8 @@ struct PresenterTests {
         defer { server.stop() }
         let w = solidWindow(app, app.mainScreen, Rect(x: 0, y: 0, width: 100, height: 100), .green)
         w.isHidden = false
-        app.flush()
+        // A barrier: the window exists on the server before the kit's connection destroys it.
+        try app.synchronize()
         let xid = try #require(backend.xWindow(for: w))
         try server.controlConnection().destroyWindow(xid)
         #expect(await app.run(until: { backend.xWindow(for: w).map { $0 != xid } ?? false }))
@@ -306,7 +318,7 @@ struct PresenterTests {
     func sharedMemoryHygiene() async throws {
         let (server, app, backend) = try await start()
         defer { server.stop() }
-        var windows = (0..<3).map { i in solidWindow(app, app.mainScreen, Rect(x: Double(i * 100), y: 0, width: 90, height: 90), .red) }
+        var windows = (0..<3).map { i in drawnWindow(app, app.mainScreen, Rect(x: Double(i * 100), y: 0, width: 90, height: 90), .red) }
         for w in windows { w.isHidden = false }
         app.flush()
         let ids = backend.sharedSegmentIDs
@@ -341,7 +353,8 @@ struct PresenterTests {
         a.isHidden = true
         a.isHidden = false
         b.windowLevel = .statusBar
-        app.flush()
+        // A barrier: the server has handled the app's requests before the kit's connection asks it.
+        try app.synchronize()
         let control = try server.controlConnection()
         func ours() throws -> [UInt] {
             let ids = Set(app.windows.compactMap { backend.xWindow(for: $0) })

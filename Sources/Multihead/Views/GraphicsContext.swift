@@ -69,6 +69,15 @@ public enum ViewRenderer {
         }
     }
 
+    /// The one colour a window's pixels all have, when its drawing is only an opaque background: a plain
+    /// `Window` (no `draw` of its own) whose subviews draw nothing. A backend may then let the server fill
+    /// it rather than draw and send its pixels. Nil for anything else.
+    package static func solidColor(of window: Window) -> Color? {
+        guard isPlain(window), let bg = window.presentationBackgroundColor, bg.alpha >= 1 else { return nil }
+        for sub in window.subviews where !sub.isHidden && sub.presentationAlpha > 0 { return nil }
+        return bg
+    }
+
     /// Whether the view is exactly a `View` or a `Window`, whose `draw(_:in:)` draws nothing.
     private static func isPlain(_ view: View) -> Bool {
         let t = ObjectIdentifier(type(of: view))

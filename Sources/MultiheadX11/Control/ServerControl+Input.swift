@@ -12,6 +12,21 @@ extension ServerControl {
     /// The root window's pixels over a desktop rectangle.
     public func screenshot(of rect: Rect) throws -> Bitmap { try Screenshot.capture(connection, rect) }
 
+    /// One pixel of a screen as 0xRRGGBB, at a point in the screen's own pixels: a read of that pixel
+    /// alone, not of the whole screen. A point outside the screen is `invalidInput`. `XGetImage`.
+    public func pixel(x: Int, y: Int, on screenName: String) throws -> UInt32 {
+        guard let frame = monitorFrame(named: screenName) else {
+            try connection.checkAlive()
+            throw ServerControlError.noSuchMonitor(screenName)
+        }
+        guard x >= 0, y >= 0, Double(x) < frame.width, Double(y) < frame.height else {
+            throw ServerControlError.invalidInput("pixel (\(x), \(y)) outside \(screenName.terminalEscaped) (\(Int(frame.width))×\(Int(frame.height)))")
+        }
+        let bitmap = try Screenshot.capture(connection, Rect(x: frame.minX + Double(x), y: frame.minY + Double(y), width: 1, height: 1))
+        guard let value = bitmap.pixel(x: 0, y: 0) else { throw ServerControlError.invalidInput("pixel (\(x), \(y)) outside the framebuffer") }
+        return value
+    }
+
     /// How many top-level windows the server has, mapped or not.
     public func topLevelWindowCount() throws -> Int { try topLevelWindows().count }
 

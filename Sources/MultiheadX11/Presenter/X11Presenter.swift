@@ -20,6 +20,9 @@ package final class X11Presenter {
         var geometry: WindowGeometry
         var mapped = false
         var buffer: PixelBuffer?
+        /// The background pixel the server fills the window with, while its drawing is one opaque colour
+        /// (then it has no buffer).
+        var solid: UInt?
         var drawnBrightness: Double = 1
         init(window: Multihead.Window, xid: UInt, geometry: WindowGeometry) {
             self.window = window
@@ -129,7 +132,7 @@ package final class X11Presenter {
             guard let entry = found ?? create(item.window, g) else { continue }
             lastEntry = entry
             // A new buffer, a new size or a new dimming: all of it; else only the damage.
-            var whole = entry.buffer == nil || entry.drawnBrightness != item.softwareBrightness
+            var whole = (entry.buffer == nil && entry.solid == nil) || entry.drawnBrightness != item.softwareBrightness
             if entry.geometry != g {
                 if entry.geometry.w != g.w || entry.geometry.h != g.h { dropBuffer(entry); whole = true }
                 XMoveResizeWindow(d, Window(entry.xid), g.x, g.y, UInt32(g.w), UInt32(g.h))
@@ -225,6 +228,20 @@ package final class X11Presenter {
 
     @discardableResult
     private func draw(_ entry: Entry, _ item: PresentedWindow, area: PixelRect?) -> Bool {
+        // One opaque colour: the server fills the window (its background pixel), as fast as a fill gets,
+        // with no buffer to draw, send and keep. Only where that pixel is cairo's (24-bit, undimmed).
+        if format == .rgb24, item.softwareBrightness >= 1, let color = ViewRenderer.solidColor(of: item.window) {
+            let pixel = UInt(SolidPixel.rgb24(color) & 0xFF_FFFF)
+            if entry.solid != pixel || entry.buffer != nil {
+                dropBuffer(entry)
+                setBackground(entry, pixel: pixel)
+            }
+            entry.drawnBrightness = item.softwareBrightness
+            return true
+        }
+        if entry.solid != nil { setBackground(entry, pixel: nil) }
+        // A new buffer is drawn whole: what the damage leaves out would be unset pixels in it.
+        let area = entry.buffer == nil ? nil : area
         if entry.buffer == nil {
             guard let format else { return false }
             entry.buffer = PixelBuffer(connection: connection, visual: visual, format: format, width: entry.geometry.w,
@@ -239,6 +256,22 @@ package final class X11Presenter {
         // A window not mapped yet gets its pixels once, after the map.
         if entry.mapped { pushed += buffer.put(to: entry.xid, gc: gc, area: area) }
         return true
+    }
+
+    /// Gives a window a background pixel the server paints it with (now, and wherever it is exposed), or
+    /// none again (its pixels then come from its buffer). `XChangeWindowAttributes`, `XClearArea`.
+    private func setBackground(_ entry: Entry, pixel: UInt?) {
+        let d = connection.display
+        var attrs = XSetWindowAttributes()
+        if let pixel {
+            attrs.background_pixel = pixel
+            XChangeWindowAttributes(d, Window(entry.xid), UInt(CWBackPixel), &attrs)
+            XClearArea(d, Window(entry.xid), 0, 0, 0, 0, 0)
+        } else {
+            attrs.background_pixmap = 0
+            XChangeWindowAttributes(d, Window(entry.xid), UInt(CWBackPixmap), &attrs)
+        }
+        entry.solid = pixel
     }
 
     private func dropBuffer(_ entry: Entry) {

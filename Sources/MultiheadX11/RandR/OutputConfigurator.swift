@@ -81,7 +81,7 @@ struct OutputConfigurator {
 
     /// Sets a CRTC, carrying the configuration timestamp of the state it was decided on (the only field of
     /// the resources libXrandr reads). `XRRSetCrtcConfig`.
-    private func setCrtc(_ crtc: UInt, _ state: RandRState, x: Int32, y: Int32, mode: UInt, rotation: UInt16,
+    func setCrtc(_ crtc: UInt, _ state: RandRState, x: Int32, y: Int32, mode: UInt, rotation: UInt16,
                          outputs: inout [RROutput], request: String) throws {
         let c = connection
         var resources = XRRScreenResources()

@@ -17,7 +17,7 @@ struct DemoTour {
         let names = xorg ? ["DUMMY0", "DUMMY1", "DUMMY2"] : ["VIRTUAL-1", "VIRTUAL-2", "VIRTUAL-3"]
         let server = try await VirtualServer.start(xorg ? .xorgDummy : .xvfb, monitors: [
             .init(names[0], "1920x1080+0+0", primary: true), .init(names[1], "1280x720+1920+0"),
-        ])
+        ], fresh: true)
         defer { server.stop() }
         let backend = X11Backend(display: server.display)
         let app = try Application(backend: backend)

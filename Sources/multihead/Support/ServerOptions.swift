@@ -19,9 +19,10 @@ struct ServerOptions: ParsableArguments {
 
     func validate() throws { _ = try layout() }
 
-    /// Starts the server these options describe.
+    /// Starts the server these options describe: a fresh one, which ends with the command (a pooled one
+    /// would only be reset for a next test this process never runs).
     @MainActor
     func start() async throws -> VirtualServer {
-        try await VirtualServer.start(xorgDummy ? .xorgDummy : .xvfb, monitors: layout(), glx: glx)
+        try await VirtualServer.start(xorgDummy ? .xorgDummy : .xvfb, monitors: layout(), glx: glx, fresh: true)
     }
 }

@@ -1,0 +1,95 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Multihead
+import MultiheadX11
+
+/// Warm servers this process keeps between tests: `stop()` hands a server back here once it is as fresh
+/// as when it started (its clients closed, its state reset and read back equal to the state it had
+/// fresh), and the next `VirtualServer.start` of the same kind takes it instead of starting one. A server
+/// that cannot be made fresh is stopped, never handed out. At most one idle server per core is kept; the
+/// registry stops the idle ones when the process ends, however it ends.
+@MainActor
+enum ServerPool {
+    /// What makes two servers interchangeable: everything `start` passes to the server binary.
+    struct Key: Hashable {
+        var kind: VirtualServer.Kind
+        var framebuffer: Size
+        var depth: Int
+        var glx: Bool
+        var serverArguments: [String]
+    }
+
+    /// A server between tests, with what the next lease needs.
+    struct Idle {
+        var display: String
+        var process: ChildProcess
+        var authorityFile: String
+        var serverAuthFile: String
+        var control: ServerControl
+        var baseline: ServerFingerprint
+    }
+
+    private static var idle: [Key: [Idle]] = [:]
+    /// How many servers were reset and kept, and how many could not be made fresh (for tests).
+    private(set) static var kept = 0, refused = 0
+    /// What the last refused reset left different (for tests and for a person reading a log).
+    private(set) static var lastRefusal: [String] = []
+
+    /// What a server needs to be pooled: per-test cookies, RandR and XKB to read and reset, XTest to release.
+    static let requiredExtensions = ["SECURITY", "RANDR", "XKEYBOARD", "XTEST"]
+
+    /// How many idle servers of one key are kept: one per core, the most tests that run at once.
+    static let limit = max(2, ProcessInfo.processInfo.activeProcessorCount)
+
+    /// Whether a server of this key is idle.
+    static func hasIdle(_ key: Key) -> Bool { idle[key]?.isEmpty == false }
+
+    /// A warm server of this key, if one is idle.
+    static func take(_ key: Key) -> Idle? {
+        guard var list = idle[key], !list.isEmpty else { return nil }
+        let server = list.removeLast()
+        idle[key] = list
+        return server
+    }
+
+    /// Resets a server a test is done with and keeps it; false when it is not kept (no room, or the reset
+    /// could not bring back the baseline), and the caller stops it.
+    static func keep(_ server: Idle, key: Key, authorization: UInt?) -> Bool {
+        guard idle[key, default: []].count < limit, !server.control.isLost else { return false }
+        do {
+            // Closes every client of the test that connected with its cookie, wherever they run.
+            if let authorization { try server.control.revokeAuthorization(authorization) }
+            let left = try server.control.reset(to: server.baseline)
+            guard left.isEmpty else {
+                refused += 1
+                lastRefusal = left
+                return false
+            }
+        } catch {
+            refused += 1
+            lastRefusal = ["\(error)"]
+            return false
+        }
+        kept += 1
+        idle[key, default: []].append(server)
+        return true
+    }
+
+    /// Stops every idle server (a test that wants the pool empty; the process's end does it anyway).
+    static func drain() {
+        let all = idle.values.flatMap { $0 }
+        idle = [:]
+        for s in all {
+            s.control.close()
+            s.process.terminate()
+            try? FileManager.default.removeItem(atPath: s.serverAuthFile)
+            try? XauthFile.set(s.authorityFile, display: String(s.display.dropFirst()), cookie: nil)
+            ServerRegistry.unregister(s.process.pid)
+        }
+    }
+
+    /// How many servers are idle.
+    static var idleCount: Int { idle.values.reduce(0) { $0 + $1.count } }
+}
