@@ -43,6 +43,30 @@ func soak(cycles: Int) async throws {
     print("cycles=\(cycles) fds_before=\(fds0) fds_after=\(fds1) rss_before_kb=\(rss0) rss_after_kb=\(rss1) sanitized=\(sanitized)")
 }
 
+/// `multihead-bench soak-documented N`: the documented hotplug test (`documentedTest`, warm servers) N
+/// times in this process; prints the descriptors, resident memory and X servers running after the first
+/// hundred and at the end.
+@MainActor
+func soakDocumented(tests: Int) async throws {
+    for _ in 0..<100 { _ = try await documentedTest(fresh: false) }
+    await Task.yield()
+    let (fds0, rss0, servers0) = (openDescriptors(), residentKB(), childProcesses())
+    var times: [Double] = []
+    for _ in 0..<tests { times.append(try await documentedTest(fresh: false)) }
+    await Task.yield()
+    let (fds1, rss1, servers1) = (openDescriptors(), residentKB(), childProcesses())
+    print("tests=\(tests) median_ms=\(String(format: "%.2f", median(times))) fds_before=\(fds0) fds_after=\(fds1) "
+        + "rss_before_kb=\(rss0) rss_after_kb=\(rss1) servers_before=\(servers0) servers_after=\(servers1)")
+}
+
+/// How many child processes this process has (its X servers).
+func childProcesses() -> Int {
+    let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+    return tasks.reduce(0) { n, t in
+        n + ((try? String(contentsOfFile: "/proc/self/task/\(t)/children", encoding: .utf8)) ?? "").split(separator: " ").count
+    }
+}
+
 /// The entries of /proc/self/fd.
 func openDescriptors() -> Int {
     ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).count

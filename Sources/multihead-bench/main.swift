@@ -8,6 +8,9 @@ import MultiheadX11
 @MainActor
 func main() async throws {
     let only = CommandLine.arguments.dropFirst().first
+    if only == "soak-documented" {
+        return try await soakDocumented(tests: Int(CommandLine.arguments.dropFirst(2).first ?? "") ?? 10_000)
+    }
     if only == "soak" {
         return try await soak(cycles: Int(CommandLine.arguments.dropFirst(2).first ?? "") ?? 1000)
     }

@@ -22,6 +22,9 @@ struct ServerPoolTests {
         var monitors: [String]
         var primaryOutput: String?
         var modeCount: Int
+        var hasResourceDatabase: Bool
+        /// The gamma ramps of every lit CRTC.
+        var gamma: [[UInt16]]
     }
 
     static func look(_ server: VirtualServer) throws -> Seen {
@@ -44,7 +47,10 @@ struct ServerPoolTests {
                     lockedModifiers: xkb.locked_mods, focusIsPointerRoot: focus == PointerRoot,
                     keysymOfA: Self.firstKeysym(d, keycode: Self.keycodeOfA),
                     monitors: ServerControl.liveMonitors(state).map(\.name).sorted(),
-                    primaryOutput: c.primaryOutputName(), modeCount: state.resources.modes.entries.count)
+                    primaryOutput: c.primaryOutputName(), modeCount: state.resources.modes.entries.count,
+                    hasResourceDatabase: c.hasRootProperty("RESOURCE_MANAGER"),
+                    gamma: state.resources.crtcs.entries.filter { $0.value.mode != 0 }.sorted { $0.id < $1.id }
+                        .map { ServerControl.gamma(d, crtc: $0.id) })
     }
 
     /// The keycode that has "a" on a fresh server (38 on Xvfb's and Xorg's default keymap).
@@ -92,8 +98,16 @@ struct ServerPoolTests {
         #expect(fresh.lockedModifiers == 0 && fresh.keysymOfA == UInt(XK_a))
         try Self.makeDirt(first)
         try first.plug("EXTRA", "800x600+1280+0", primary: true)
-        if kind == .xorgDummy { try first.setOutputMode("DUMMY0", width: 1234, height: 567) }
+        // Scale 2 for every client that reads the resource database.
+        try await first.mergeResources(["Xft.dpi": "192"])
+        if kind == .xorgDummy {
+            try first.setOutputMode("DUMMY0", width: 1234, height: 567)
+            _ = try await first.xrandr(["--output", "DUMMY5", "--primary"])
+            _ = try await first.xrandr(["--output", "DUMMY0", "--gamma", "0.5:0.5:0.5"])
+        }
         let dirty = try Self.look(first)
+        #expect(dirty.hasResourceDatabase && !fresh.hasResourceDatabase)
+        if kind == .xorgDummy { #expect(dirty.primaryOutput == "DUMMY5" && dirty.gamma != fresh.gamma) }
         #expect(dirty.topLevelWindows == 1 && dirty.hasDirtProperty && dirty.buttonsHeld != 0 && dirty.keysHeld > 0)
         #expect(dirty.lockedModifiers != 0 && !dirty.focusIsPointerRoot)
         #expect(Set(dirty.monitors) == ["EXTRA", layout[0].name] && (kind == .xvfb || dirty.modeCount == fresh.modeCount + 1))

@@ -28,12 +28,14 @@ struct TextOnX11Tests {
         return (server, app, w)
     }
 
-    /// A screenshot once `ready` holds of it.
+    /// A screenshot once `ready` holds of it, and the white window is on the server: before its first frame
+    /// arrives the screen is black, which "some ink here" or "the darkest pixel is black" would take for a
+    /// drawing (seen under load).
     func shot(_ server: VirtualServer, _ app: Application, until ready: (Bitmap) -> Bool) async throws -> Bitmap {
         var shot = Bitmap(width: 0, height: 0)
         let ok = await app.run(until: {
             shot = (try? server.screenshot(of: "VIRTUAL-1")) ?? shot
-            return shot.width > 0 && ready(shot)
+            return shot.width > 0 && shot.pixel(x: shot.width - 1, y: shot.height - 1) == 0xFFFFFF && ready(shot)
         })
         #expect(ok)
         return shot

@@ -126,6 +126,8 @@ struct CommandLineTests {
         #expect(ext["frame"] as? [String: Int] == ["x": 1920, "y": 0, "width": 1280, "height": 720])
         #expect(ext["physicalSize"] as? [String: Int] == ["width": 339, "height": 191])
         #expect(ext["scale"] as? Double == 1)
+        // A virtual monitor has no EDID: the keys are there, null.
+        #expect(["manufacturer", "model", "serialNumber"].allSatisfy { ext[$0] is NSNull })
         let mode = try #require(ext["currentMode"] as? [String: Any])
         #expect(mode["width"] as? Int == 1280 && mode["height"] as? Int == 720 && mode["refreshRate"] as? Double == 0)
         #expect((ext["modes"] as? [[String: Any]])?.count == 1)

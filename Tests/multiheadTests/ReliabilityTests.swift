@@ -134,15 +134,17 @@ struct ReliabilityTests {
         let server = try await VirtualServer.start(monitors: [.init("MAIN", "640x480+0+0", primary: true)], framebuffer: Size(width: 1024, height: 768))
         defer { server.stop() }
         _ = try await server.xrandr(["--setmonitor", "OUT", "100/26x100/26+5000+0", "none"])
-        let file = NSTemporaryDirectory() + "mh-test-\(UUID().uuidString).png"
-        defer { unlink(file) }
+        // A folder of its own: other tests write (and remove) temporary PNGs in the temporary folder meanwhile.
+        let dir = NSTemporaryDirectory() + "mh-test-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let file = dir + "/screen.png"
         let before = Data("precious".utf8)
         try before.write(to: URL(fileURLWithPath: file))
         let r = try await multihead(["screenshot", "--screen", "OUT", "-o", file], environment: server.environment)
         #expect(r.status == 64, "\(r.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == before)
-        let dir = (file as NSString).deletingLastPathComponent
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasSuffix(".tmp") && $0.contains("mh-test") }.isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["screen.png"])
     }
 
     @Test("parallel plug and unplug of one name end 0, or 64 with \"not plugged\", never 70")

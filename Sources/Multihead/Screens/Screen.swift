@@ -56,8 +56,15 @@ public final class Screen {
     public var rotation: Int { snapshot.rotation }
     /// How the picture is mirrored.
     public var reflection: ScreenDescription.Reflection { snapshot.reflection }
-    /// The physical size in millimetres, zero when unknown.
+    /// The physical size in millimetres (the monitor's EDID's where it has one), zero when unknown.
     public var physicalSize: Size { snapshot.physicalSize }
+    /// The manufacturer's three-letter PNP id from the monitor's EDID, such as "DEL"; nil without an EDID
+    /// (a virtual monitor).
+    public var manufacturer: String? { snapshot.manufacturer }
+    /// The monitor's name from its EDID, such as "DELL U2720Q"; nil when it gives none.
+    public var model: String? { snapshot.model }
+    /// The monitor's serial number from its EDID; nil when it gives none.
+    public var serialNumber: String? { snapshot.serialNumber }
     /// Every mode the screen's outputs offer.
     public var availableModes: [ScreenMode] { snapshot.modes }
     /// The mode the monitor prefers, when it says.

@@ -31,13 +31,20 @@ public struct ScreenDescription: Hashable, Sendable {
     public var isStandIn: Bool
     /// Pixels per point (the X resource `Xft.dpi` / 96 on X11; 1 when unset).
     public var scale: Double
+    /// The manufacturer's PNP id from the monitor's EDID ("DEL"), nil without one.
+    public var manufacturer: String?
+    /// The monitor's name from its EDID ("DELL U2720Q"), nil without one.
+    public var model: String?
+    /// The monitor's serial number from its EDID, nil without one.
+    public var serialNumber: String?
 
     /// Makes a description; modes default to the frame's own size.
     public init(
         name: String, frame: Rect, physicalSize: Size = .zero, isPrimary: Bool = false,
         outputs: [String] = [], modes: [ScreenMode]? = nil, currentMode: ScreenMode? = nil,
         preferredMode: ScreenMode? = nil, brightness: Double = 1, hasHardwareBrightness: Bool = false,
-        rotation: Int = 0, reflection: Reflection = .none, isStandIn: Bool = false, scale: Double = 1
+        rotation: Int = 0, reflection: Reflection = .none, isStandIn: Bool = false, scale: Double = 1,
+        manufacturer: String? = nil, model: String? = nil, serialNumber: String? = nil
     ) {
         let own = ScreenMode(size: frame.standardized.size)
         self.name = name
@@ -55,6 +62,9 @@ public struct ScreenDescription: Hashable, Sendable {
         self.isStandIn = isStandIn
         // A scale must be a positive number: anything else draws at 1.
         self.scale = scale.isFinite && scale > 0 ? scale : 1
+        self.manufacturer = manufacturer
+        self.model = model
+        self.serialNumber = serialNumber
     }
 
     /// The name of the screen that stands in when the server reports no active monitor.

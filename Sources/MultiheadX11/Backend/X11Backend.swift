@@ -114,8 +114,9 @@ public final class X11Backend: DisplayBackend {
         // Root properties too: xrdb changing RESOURCE_MANAGER (Xft.dpi, the screens' scale).
         XSelectInput(c.display, c.root, StructureNotifyMask | PropertyChangeMask)
         // RandR 1.4's resource-change events come with any server that has 1.5's monitors.
+        // Output properties: a monitor's EDID published (or replaced) after its output changed.
         XRRSelectInput(c.display, c.root, Int32(RRScreenChangeNotifyMask | RRCrtcChangeNotifyMask | RROutputChangeNotifyMask
-                                                 | (randr15 ? RRResourceChangeNotifyMask : 0)))
+                                                 | RROutputPropertyNotifyMask | (randr15 ? RRResourceChangeNotifyMask : 0)))
         c.flush()
         var reader = MonitorReader(connection: c, randr15: randr15)
         let snapshot = try reader.readScreens()

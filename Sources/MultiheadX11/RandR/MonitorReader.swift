@@ -24,6 +24,8 @@ struct MonitorReader {
     private(set) var scale: Double = 1
     /// Whether the next read asks for the resource database too (at first, and after xrdb changed it).
     var scaleNeedsRead = true
+    /// The `EDID` atom, interned with the first read: each output's EDID is read with the resources.
+    private var edidAtom: UInt?
 
     init(connection: any ScreenSource, randr15: Bool) {
         self.connection = connection
@@ -57,8 +59,9 @@ struct MonitorReader {
 
     private mutating func readMonitors(refresh: Bool) -> [ScreenDescription] {
         let c = connection
-        var (fresh, list, database) = RandRBatch.monitors(c, withResources: refresh || resources == nil,
-                                                           withResourceDatabase: scaleNeedsRead)
+        var (fresh, list, database, atom) = RandRBatch.monitorsAndAtom(c, withResources: refresh || resources == nil,
+                                                                        withResourceDatabase: scaleNeedsRead, withEDIDAtom: edidAtom == nil)
+        if let atom { edidAtom = atom }
         if let database {
             scale = XResources.scale(fromResources: database)
             scaleNeedsRead = false
@@ -71,7 +74,7 @@ struct MonitorReader {
         }
         let unnamed = found.map(\.nameAtom).filter { atomNames[$0] == nil }.uniqued()
         if list != nil || !unnamed.isEmpty {
-            let (res, names) = RandRBatch.details(c, list, atoms: unnamed)
+            let (res, names) = RandRBatch.details(c, list, atoms: unnamed, edidAtom: edidAtom ?? 0)
             atomNames.merge(names)
             if let res { resources = res }
         }
@@ -104,6 +107,8 @@ struct MonitorReader {
             return ScreenDescription(name: name, frame: m.frame, physicalSize: m.physicalSize, isPrimary: m.primary,
                                      outputs: outputs.map(\.name), modes: [own], currentMode: own, preferredMode: own)
         }
+        // What the monitor says of itself: the first output's EDID that parses.
+        let edid = outputs.lazy.compactMap { $0.edid.flatMap(EDID.init) }.first
         var modes: [ScreenMode] = [], seen = IDSet()
         var preferred: ScreenMode?
         for o in outputs {
@@ -119,11 +124,14 @@ struct MonitorReader {
         // A CRTC turned by 90° or 270° shows its mode sideways: report the mode the way the frame is.
         let current = crtc.flatMap { modeTable[$0.mode]?.mode }?.rotated(byDegrees: orientation.degrees)
         let ramp = outputs.first { $0.crtc != 0 }.flatMap { gamma[$0.crtc] ?? nil }
+        // The EDID's size is the panel's, landscape: turned with the picture, as RandR turns its own.
+        let edidSize = edid?.physicalSize.map { orientation.degrees % 180 == 90 ? Size(width: $0.height, height: $0.width) : $0 }
         return ScreenDescription(
-            name: name, frame: m.frame, physicalSize: m.physicalSize, isPrimary: m.primary,
+            name: name, frame: m.frame, physicalSize: edidSize ?? m.physicalSize, isPrimary: m.primary,
             outputs: outputs.map(\.name), modes: modes, currentMode: current, preferredMode: preferred,
             brightness: ramp ?? 1, hasHardwareBrightness: ramp != nil,
-            rotation: orientation.degrees, reflection: orientation.reflection)
+            rotation: orientation.degrees, reflection: orientation.reflection,
+            manufacturer: edid?.manufacturer, model: edid?.model, serialNumber: edid?.serialNumber)
     }
 
     /// Whether a monitor over one output covers other than that output's CRTC: a client-defined region,

@@ -21,6 +21,8 @@ enum RandR {
         var preferredCount: Int
         /// The CRTCs that can drive it.
         var possibleCrtcs: [UInt] = []
+        /// Its `EDID` property (the monitor's own description), when the read asked for it and there is one.
+        var edid: [UInt8]? = nil
     }
 
     /// A CRTC's position and mode.

@@ -45,13 +45,23 @@ enum RandRBatch {
     /// `xcb_randr_get_monitors`, `xcb_randr_get_screen_resources_current`, `xcb_get_property`.
     static func monitors(_ c: any ScreenSource, withResources: Bool, withResourceDatabase: Bool = false)
         -> (monitors: [RandR.MonitorInfo]?, list: ResourceList?, database: String?) {
-        guard let x = c.xcbConnection else { return (nil, nil, nil) }
+        let (monitors, list, database, _) = monitorsAndAtom(c, withResources: withResources, withResourceDatabase: withResourceDatabase)
+        return (monitors, list, database)
+    }
+
+    /// `monitors`, and the `EDID` atom (interned, in the same round trip) when `withEDIDAtom`.
+    /// `xcb_intern_atom` too.
+    static func monitorsAndAtom(_ c: any ScreenSource, withResources: Bool, withResourceDatabase: Bool = false,
+                                withEDIDAtom: Bool = false)
+        -> (monitors: [RandR.MonitorInfo]?, list: ResourceList?, database: String?, edidAtom: UInt?) {
+        guard let x = c.xcbConnection else { return (nil, nil, nil, nil) }
         let root = xcb_window_t(truncatingIfNeeded: c.root)
         let mc = xcb_randr_get_monitors(x, root, 1)
         let rc = withResources ? xcb_randr_get_screen_resources_current(x, root) : nil
         let pc = withResourceDatabase
             ? xcb_get_property(x, 0, root, xcb_atom_t(XA_RESOURCE_MANAGER), xcb_atom_t(XA_STRING), 0, 1 << 18) : nil
-        count(c, 1 + (withResources ? 1 : 0) + (withResourceDatabase ? 1 : 0))
+        let ic = withEDIDAtom ? xcb_intern_atom(x, 0, 4, "EDID") : nil
+        count(c, 1 + (withResources ? 1 : 0) + (withResourceDatabase ? 1 : 0) + (withEDIDAtom ? 1 : 0))
         let monitors = awaitReply { xcb_randr_get_monitors_reply(x, mc, $0) }.map { r in
             defer { free(r) }
             return monitorInfos(r)
@@ -66,18 +76,29 @@ enum RandRBatch {
             guard r.pointee.format == 8, n > 0, let p = xcb_get_property_value(r) else { return "" }
             return String(decoding: UnsafeRawBufferPointer(start: p, count: n), as: UTF8.self)
         }
-        return (monitors, list, database ?? (withResourceDatabase ? "" : nil))
+        let edidAtom = ic.flatMap { cookie in awaitReply { xcb_intern_atom_reply(x, cookie, $0) } }.map { r in
+            defer { free(r) }
+            return UInt(r.pointee.atom)
+        }
+        return (monitors, list, database ?? (withResourceDatabase ? "" : nil), edidAtom)
     }
 
-    /// Every output's and CRTC's info, and the names of `atoms`, in one round trip.
-    /// `xcb_randr_get_output_info`, `xcb_randr_get_crtc_info`, `xcb_get_atom_name`.
-    static func details(_ c: any ScreenSource, _ list: ResourceList?, atoms: [UInt]) -> (resources: Resources?, names: IDTable<String>) {
+    /// Every output's and CRTC's info (with each output's `EDID` property when `edidAtom` is not 0), and
+    /// the names of `atoms`, in one round trip.
+    /// `xcb_randr_get_output_info`, `xcb_randr_get_output_property`, `xcb_randr_get_crtc_info`,
+    /// `xcb_get_atom_name`.
+    static func details(_ c: any ScreenSource, _ list: ResourceList?, atoms: [UInt], edidAtom: UInt = 0)
+        -> (resources: Resources?, names: IDTable<String>) {
         guard let x = c.xcbConnection else { return (nil, [:]) }
         let t = list?.timestamp ?? 0
         let oc = (list?.outputs ?? []).map { ($0, xcb_randr_get_output_info(x, $0, t)) }
+        // 256 bytes: the base block and one extension, as the kit reads only the base block.
+        let ec = edidAtom == 0 ? [] : (list?.outputs ?? []).map {
+            ($0, xcb_randr_get_output_property(x, $0, xcb_atom_t(truncatingIfNeeded: edidAtom), xcb_atom_t(XA_INTEGER), 0, 64, 0, 0))
+        }
         let cc = (list?.crtcs ?? []).map { ($0, xcb_randr_get_crtc_info(x, $0, t)) }
         let ac = atoms.map { ($0, xcb_get_atom_name(x, xcb_atom_t(truncatingIfNeeded: $0))) }
-        count(c, oc.count + cc.count + ac.count)
+        count(c, oc.count + ec.count + cc.count + ac.count)
         var res = Resources(timestamp: t, modes: list?.modes ?? [:])
         for (id, cookie) in oc {
             guard let r = awaitReply({ xcb_randr_get_output_info_reply(x, cookie, $0) }) else { continue }
@@ -90,6 +111,13 @@ enum RandRBatch {
                 modes: ids(xcb_randr_get_output_info_modes(r), xcb_randr_get_output_info_modes_length(r)),
                 preferredCount: Int(r.pointee.num_preferred),
                 possibleCrtcs: ids(xcb_randr_get_output_info_crtcs(r), xcb_randr_get_output_info_crtcs_length(r)))
+        }
+        for (id, cookie) in ec {
+            guard let r = awaitReply({ xcb_randr_get_output_property_reply(x, cookie, $0) }) else { continue }
+            defer { free(r) }
+            let n = Int(xcb_randr_get_output_property_data_length(r))
+            guard r.pointee.format == 8, n > 0, let p = xcb_randr_get_output_property_data(r) else { continue }
+            res.outputs[UInt(id)]?.edid = Array(UnsafeBufferPointer(start: p, count: n))
         }
         for (id, cookie) in cc {
             guard let r = awaitReply({ xcb_randr_get_crtc_info_reply(x, cookie, $0) }) else { continue }

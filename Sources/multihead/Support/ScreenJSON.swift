@@ -19,6 +19,10 @@ struct ScreenJSON: Equatable {
     var reflection: String
     var frame: Frame
     var physicalSize: Extent
+    /// What the monitor's EDID says (null without one).
+    var manufacturer: String?
+    var model: String?
+    var serialNumber: String?
     var scale: Double
     var currentMode: Mode?
     var modes: [Mode]
@@ -41,6 +45,9 @@ struct ScreenJSON: Equatable {
         reflection = d.reflection.rawValue
         frame = Self.frame(d.frame)
         physicalSize = Extent(width: Int(d.physicalSize.width), height: Int(d.physicalSize.height))
+        manufacturer = d.manufacturer
+        model = d.model
+        serialNumber = d.serialNumber
         scale = d.scale
         currentMode = d.currentMode.map(Self.mode)
         modes = d.modes.map(Self.mode)
@@ -104,7 +111,9 @@ extension ScreenJSON: JSONLine {
             "name": .string(name), "main": .bool(main), "primary": .bool(primary), "standIn": .bool(standIn),
             "outputs": .array(outputs.map(JSONText.string)), "mirrors": mirrors.map(JSONText.string) ?? .null,
             "rotation": .int(rotation), "reflection": .string(reflection), "frame": frame.json,
-            "physicalSize": physicalSize.json, "scale": .number(scale), "currentMode": currentMode?.json ?? .null,
+            "physicalSize": physicalSize.json, "manufacturer": manufacturer.map(JSONText.string) ?? .null,
+            "model": model.map(JSONText.string) ?? .null, "serialNumber": serialNumber.map(JSONText.string) ?? .null,
+            "scale": .number(scale), "currentMode": currentMode?.json ?? .null,
             "modes": .array(modes.map(\.json)),
         ])
     }
