@@ -16,6 +16,9 @@ import MultiheadX11
 /// ```
 @MainActor
 public final class VirtualServer {
+    /// What a monitor says of itself (its EDID's manufacturer, model, serial number and size).
+    public typealias MonitorIdentity = ServerControl.MonitorIdentity
+
     /// One monitor of a layout.
     public struct Monitor: Sendable, Hashable {
         /// Its name (not "screen", which is Xvfb's output's own name).
@@ -228,6 +231,18 @@ public final class VirtualServer {
     public func plug(_ name: String, _ geometry: String, primary: Bool = false) throws {
         guard let frame = Rect(geometry: geometry) else { throw VirtualServerError.invalidMonitor("geometry \(geometry)") }
         try plug(name, frame: frame, primary: primary)
+    }
+
+    /// Plugs a monitor that says who it is: the output publishes the monitor's EDID (made from `monitor`,
+    /// its preferred mode the geometry's size) and then lights, as a cable plugged in does; `unplug` takes
+    /// the EDID away again. Outputs only (Xorg+dummy's DUMMY0…DUMMY15): a virtual monitor has no
+    /// connector (`invalidMonitor`).
+    public func plug(_ name: String, _ geometry: String, monitor: MonitorIdentity, primary: Bool = false) throws {
+        guard let frame = Rect(geometry: geometry) else { throw VirtualServerError.invalidMonitor("geometry \(geometry)") }
+        try Self.kitErrors {
+            let edid = try monitor.edid(preferred: frame.size)
+            try controlConnection().plug(name, frame: frame, primary: primary, edid: edid)
+        }
     }
 
     /// Unplugs a monitor: an output's CRTC goes off; a virtual monitor is deleted (`XRRDeleteMonitor`).

@@ -50,4 +50,34 @@ struct EDIDOnX11Tests {
         try app.synchronize()
         #expect(app.mainScreen.manufacturer == "GSM" && app.mainScreen.model == "LG HDR 4K" && app.mainScreen.serialNumber == nil)
     }
+
+    @Test("plug with a monitor identity: the output publishes its EDID, then lights; unplug takes the EDID away")
+    func plugAsACable() async throws {
+        let server = try await VirtualServer.start(.xorgDummy, monitors: [.init("DUMMY0", "1024x768+0+0", primary: true)])
+        defer { server.stop() }
+        let app = try server.makeApplication()
+        let identity = VirtualServer.MonitorIdentity(manufacturer: "SAM", model: "Odyssey G9", serialNumber: "H4ZR900123",
+                                                     physicalSize: Size(width: 1193, height: 336))
+        try server.plug("DUMMY2", "1920x1080+1024+0", monitor: identity)
+        try app.synchronize()
+        let tv = try #require(app.screen(named: "DUMMY2"))
+        #expect(tv.manufacturer == "SAM" && tv.model == "Odyssey G9" && tv.serialNumber == "H4ZR900123")
+        #expect(tv.physicalSize == Size(width: 1193, height: 336) && tv.currentMode?.size == Size(width: 1920, height: 1080))
+        try server.unplug("DUMMY2")
+        try server.plug("DUMMY2", "1920x1080+1024+0")
+        try app.synchronize()
+        let again = try #require(app.screen(named: "DUMMY2"))
+        #expect(again.manufacturer == nil && again.model == nil)
+    }
+
+    @Test("a monitor identity on a virtual monitor, or one that cannot be encoded: invalidMonitor with the reason")
+    func identityRefused() async throws {
+        let server = try await VirtualServer.start()
+        defer { server.stop() }
+        #expect(throws: VirtualServerError.self) { try server.plug("EXT", "800x600+1920+0", monitor: .init(model: "TV")) }
+        let xorg = try await VirtualServer.start(.xorgDummy)
+        defer { xorg.stop() }
+        #expect(throws: VirtualServerError.self) { try xorg.plug("DUMMY1", "800x600+1024+0", monitor: .init(manufacturer: "dell")) }
+        #expect(try xorg.controlConnection().monitorFrame(named: "DUMMY1") == nil)
+    }
 }

@@ -82,18 +82,26 @@ public final class ServerControl {
     /// laid over Xvfb's output `screen`, which stays lit: toolkits that read outputs (SDL, GLFW, GTK) see one
     /// display the size of the root, and those that read RandR 1.5 monitors see every monitor. The check
     /// and the change happen under one server grab; it returns once the server has applied the change.
-    public func plug(_ name: String, frame: Rect, primary: Bool = false, refreshRate: Double? = nil) throws {
+    ///
+    /// `edid`: the monitor's EDID, which an output then publishes (its `EDID` property) before it lights,
+    /// as a driver does when a cable is plugged; a virtual monitor has no connector to carry one
+    /// (`invalidMonitor`).
+    public func plug(_ name: String, frame: Rect, primary: Bool = false, refreshRate: Double? = nil, edid: [UInt8]? = nil) throws {
         try Self.validate(name: name)
         try requireRandR15()
+        if let edid, EDID(edid) == nil {
+            throw ServerControlError.invalidMonitor("the EDID given for \(name.terminalEscaped) is not one (no EDID header, or a wrong checksum)")
+        }
         let c = connection
         try c.grabbed {
             // One read of RandR (two round trips) serves every check below and the change.
             let state = try readState()
             try Self.checkFrame(name, frame, largest: state.largestScreen)
-            if state.output(named: name) != nil {
+            if let output = state.output(named: name) {
                 guard name != "screen" else {
                     throw ServerControlError.invalidMonitor("\"screen\" is Xvfb's own output; plug a virtual monitor under another name")
                 }
+                if let edid { try setEDID(edid, output: output.id) }
                 try OutputConfigurator(c).apply(output: name, .size(frame.size, refreshRate: refreshRate), origin: frame.origin,
                                                 primary: primary, makeMissing: true, in: state)
                 // A monitor that is plugged in announces all its modes at once (its EDID); the dummy driver
@@ -102,6 +110,10 @@ public final class ServerControl {
                 return
             }
             try Self.refuseRate(refreshRate, virtual: name)
+            if edid != nil {
+                throw ServerControlError.invalidMonitor(
+                    "\(name.terminalEscaped) is a virtual monitor, which has no connector to carry an EDID; plug an output, such as Xorg+dummy's DUMMY0…DUMMY15")
+            }
             try plugVirtual(name, frame: frame, primary: primary, state)
         }
     }
@@ -203,6 +215,9 @@ public final class ServerControl {
                 guard try OutputConfigurator(c).turnOff(output: name, in: state) else {
                     throw ServerControlError.noSuchMonitor("\(name.terminalEscaped) (not plugged)")
                 }
+                // The cable is out: on the kit's own server its EDID goes with it (a desktop's driver owns its
+                // outputs' EDIDs: left alone there).
+                if isPrivateServer { try setEDID(nil, output: output.id) }
                 // The monitors once the output is off: read again, as the server recomputes them.
                 if wasPrimary && !keepPrimary { try setPrimaryOutput(Self.nextMain(after: Self.liveMonitors(readState()))?.outputs.first) }
                 return

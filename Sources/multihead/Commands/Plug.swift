@@ -3,7 +3,7 @@ import Multihead
 import MultiheadX11
 
 extension MultiheadCommand {
-    /// `multihead plug NAME WxH+X+Y`: add a virtual monitor.
+    /// `multihead plug NAME WxH+X+Y`: add a virtual monitor, or light an output (with an EDID when asked).
     struct Plug: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "plug", abstract: "Plug a virtual monitor into the X server (refused on a desktop with real monitors unless --force).")
@@ -20,6 +20,8 @@ extension MultiheadCommand {
 
         @Option(parsing: .unconditional, help: "For an output: the refresh rate in Hz of the mode to use (nearest within 0.5 Hz).")
         var rate: DecimalArgument?
+        @OptionGroup(title: "The monitor's EDID (outputs only, such as --xorg-dummy's DUMMYn)")
+        var identity: MonitorIdentityOptions
 
         func validate() throws {
             try validateMonitorName(name)
@@ -37,7 +39,8 @@ extension MultiheadCommand {
                 defer { control.close() }
                 try refuseOnDesktop(control, force: force)
                 let frame = try pixelGeometry(geometry, example: "1280x720+1920+0")
-                try control.plug(name, frame: frame, primary: primary, refreshRate: rate?.value)
+                try control.plug(name, frame: frame, primary: primary, refreshRate: rate?.value,
+                                 edid: identity.edidBytes(preferred: frame.size))
             }
         }
     }

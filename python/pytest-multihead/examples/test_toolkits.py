@@ -32,6 +32,20 @@ class Client:
                 pytest.fail(f"the client ended ({self.proc.wait()}) before {wanted!r}; it said {self.lines}")
             self.lines.append(line)
 
+    def expect_prefix(self, prefix, timeout=20):
+        """Reads lines until one starts with `prefix`, and returns it."""
+        while True:
+            found = [line for line in self.lines if line.startswith(prefix)]
+            if found:
+                return found[0]
+            try:
+                line = self._reader.readline(timeout)
+            except TimeoutError:
+                pytest.fail(f"no line starting {prefix!r} within {timeout} s; the client said {self.lines}")
+            if line is None:
+                pytest.fail(f"the client ended ({self.proc.wait()}) before {prefix!r}; it said {self.lines}")
+            self.lines.append(line)
+
     def close(self):
         self.proc.stdin.close()
         try:
@@ -92,3 +106,20 @@ def test_toolkit_sees_hotplug(multihead_server, client):
         app.expect(removed)
     # The server agrees with the toolkit: DUMMY1 is gone from RandR's monitors.
     assert [s["name"] for s in multihead_server.screens()] == ["DUMMY0"]
+
+
+@pytest.mark.multihead(monitors=["1920x1080"], kind="xorg-dummy")
+@pytest.mark.parametrize("client", ["qt"], indirect=True)
+def test_qt_reads_the_plugged_monitors_edid(multihead_server, client):
+    """A monitor plugged with an EDID (--manufacturer, --model, --serial-number) is named by Qt 5 from it.
+    Qt 5.15 shows the line feed that ends an EDID text shorter than 13 characters as a dash, as it does for
+    a real monitor's ("DELL U2720Q-"), and the PNP id as the vendor's name ("Dell Inc.")."""
+    _, app = client
+    app.expect("end")
+    multihead_server.plug("DUMMY1", "1280x720+1920+0", manufacturer="DEL", model="DELL U2720Q", serial_number="ABC123")
+    app.expect("added DUMMY1")
+    line = app.expect_prefix("identity DUMMY1 ")
+    _, _, fields = line.partition("identity DUMMY1 ")
+    manufacturer, model, serial = fields.split("|")
+    assert model.rstrip("-") == "DELL U2720Q" and serial.rstrip("-") == "ABC123" and manufacturer == "Dell Inc.", line
+

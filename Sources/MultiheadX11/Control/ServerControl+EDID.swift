@@ -1,0 +1,57 @@
+internal import CXlib
+import Multihead
+
+extension ServerControl {
+    /// What a monitor plugged into an output says of itself: the values of its EDID.
+    public struct MonitorIdentity: Sendable, Hashable {
+        /// The manufacturer's PNP id: three letters A…Z ("DEL").
+        public var manufacturer: String
+        /// Its name, 1 to 13 printable ASCII characters ("DELL U2720Q").
+        public var model: String
+        /// Its serial number (1 to 13 printable ASCII characters), if it gives one.
+        public var serialNumber: String?
+        /// Its size in millimetres; nil: as a 96-dpi panel of the plugged size.
+        public var physicalSize: Size?
+
+        /// A monitor's identity.
+        public init(manufacturer: String = "MHD", model: String = "Multihead", serialNumber: String? = nil, physicalSize: Size? = nil) {
+            self.manufacturer = manufacturer
+            self.model = model
+            self.serialNumber = serialNumber
+            self.physicalSize = physicalSize
+        }
+
+        /// The EDID 1.4 base block of this monitor with `size` as its preferred mode (CVT timings at 60 Hz),
+        /// or the reason it cannot be made.
+        public func edid(preferred size: Size) throws -> [UInt8] {
+            let mm = physicalSize ?? Size(width: (size.width * 25.4 / 96).rounded(), height: (size.height * 25.4 / 96).rounded())
+            let m = ModeTimings.cvt(width: Int(size.width), height: Int(size.height), refreshRate: 60)
+            let timing = EDID.Timing(
+                pixelClockKHz: Int(m.dotClock / 1000), width: Int(m.width), horizontalBlank: Int(m.hTotal - m.width),
+                horizontalSyncOffset: Int(m.hSyncStart - m.width), horizontalSyncWidth: Int(m.hSyncEnd - m.hSyncStart),
+                height: Int(m.height), verticalBlank: Int(m.vTotal - m.height), verticalSyncOffset: Int(m.vSyncStart - m.height),
+                verticalSyncWidth: Int(m.vSyncEnd - m.vSyncStart))
+            guard let block = EDID.block(manufacturer: manufacturer, model: model, serialNumber: serialNumber, physicalSize: mm, timing: timing)
+            else {
+                throw ServerControlError.invalidMonitor(
+                    "cannot make an EDID of manufacturer \(manufacturer.terminalEscaped) (three letters A-Z), model \(model.terminalEscaped) and serial number \((serialNumber ?? "").terminalEscaped) (1 to 13 printable ASCII characters each), \(Int(mm.width))x\(Int(mm.height)) mm, \(Int(size.width))x\(Int(size.height))")
+            }
+            return block
+        }
+    }
+
+    /// Publishes or removes (nil) an output's `EDID` property, as a driver does when a monitor is plugged
+    /// or unplugged. `XRRChangeOutputProperty`, `XRRDeleteOutputProperty`.
+    func setEDID(_ bytes: [UInt8]?, output: UInt) throws {
+        let c = connection
+        let atom = XInternAtom(c.display, "EDID", 0)
+        // Deleting a property the output does not have is an error (BadName): look first.
+        if bytes == nil && Self.outputProperties(c.display, output: output)[UInt(atom)] == nil { return }
+        try c.trap("RRChangeOutputProperty EDID") {
+            guard let bytes else { return XRRDeleteOutputProperty(c.display, RROutput(output), atom) }
+            bytes.withUnsafeBufferPointer {
+                XRRChangeOutputProperty(c.display, RROutput(output), atom, XA_INTEGER, 8, PropModeReplace, $0.baseAddress, Int32(bytes.count))
+            }
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import ArgumentParser
+import Foundation
+import Multihead
+import MultiheadX11
+
+/// `plug`'s options for a monitor that says who it is: an EDID made from its values, or one read from a
+/// file. Any of them makes `plug` publish an EDID on the output before lighting it.
+struct MonitorIdentityOptions: ParsableArguments {
+    @Option(help: "The monitor's manufacturer, a three-letter PNP id such as DEL (makes an EDID).")
+    var manufacturer: String?
+    @Option(help: "The monitor's name, such as \"DELL U2720Q\", up to 13 characters (makes an EDID).")
+    var model: String?
+    @Option(help: "The monitor's serial number, up to 13 characters (makes an EDID).")
+    var serialNumber: String?
+    @Option(help: "The monitor's size, WxHmm such as 597x336mm (makes an EDID).")
+    var physicalSize: String?
+    @Option(help: "A file holding the monitor's whole EDID (binary), published as it is.")
+    var edid: String?
+
+    /// Whether any option asks for an EDID.
+    var wantsEDID: Bool { [manufacturer, model, serialNumber, physicalSize, edid].contains { $0 != nil } }
+
+    /// The values checked: each a mistake with its reason (exit 64).
+    func validate() throws {
+        if edid != nil, [manufacturer, model, serialNumber, physicalSize].contains(where: { $0 != nil }) {
+            throw ValidationError("--edid gives the whole EDID: drop --manufacturer, --model, --serial-number and --physical-size")
+        }
+        if let m = manufacturer, !(m.utf8.count == 3 && m.utf8.allSatisfy { (65...90).contains($0) }) {
+            throw ValidationError("--manufacturer is a PNP id of three capital letters, such as DEL, not \"\(m.terminalEscaped)\"")
+        }
+        for (flag, text) in [("--model", model), ("--serial-number", serialNumber)] {
+            guard let text else { continue }
+            guard (1...13).contains(text.utf8.count), text.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) else {
+                throw ValidationError("\(flag) takes 1 to 13 printable ASCII characters, not \"\(text.terminalEscaped)\"")
+            }
+        }
+        _ = try size()
+    }
+
+    /// `--physical-size` in millimetres.
+    func size() throws -> Size? {
+        guard let text = physicalSize else { return nil }
+        let body = text.hasSuffix("mm") ? String(text.dropLast(2)) : text
+        let parts = body.split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), (1...4095).contains(w), (1...4095).contains(h) else {
+            throw ValidationError("--physical-size is WxHmm with whole millimetres from 1 to 4095, such as 597x336mm, not \"\(text.terminalEscaped)\"")
+        }
+        return Size(width: Double(w), height: Double(h))
+    }
+
+    /// The EDID to publish for a monitor of this size, or nil when no option asks for one.
+    func edidBytes(preferred size: Size) throws -> [UInt8]? {
+        guard wantsEDID else { return nil }
+        if let path = edid {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw UsageError(message: "cannot read the EDID file \(path.terminalEscaped)")
+            }
+            guard EDID(Array(data)) != nil else {
+                throw UsageError(message: "\(path.terminalEscaped) holds no EDID (no EDID header, or a wrong checksum)")
+            }
+            return Array(data)
+        }
+        let identity = ServerControl.MonitorIdentity(manufacturer: manufacturer ?? "MHD", model: model ?? "Multihead",
+                                                     serialNumber: serialNumber, physicalSize: try self.size())
+        return try identity.edid(preferred: size)
+    }
+}
