@@ -46,3 +46,22 @@ final class AnimationClock {
     @MainActor
     func restore() { application?.frameClock.animator.now = real }
 }
+
+/// A window of one colour (filled by the server).
+@MainActor
+func solidWindow(_ app: Application, _ screen: Screen, _ frame: Rect, _ color: Color) -> Window {
+    let w = Window(frame: frame, screen: screen)
+    w.backgroundColor = color
+    return w
+}
+
+/// A window whose pixels are drawn and sent by the app (a one-colour window is filled by the server): a
+/// 2×2 black view in its top-left corner.
+@MainActor
+func drawnWindow(_ app: Application, _ screen: Screen, _ frame: Rect, _ color: Color) -> Window {
+    let w = solidWindow(app, screen, frame, color)
+    let mark = View(frame: Rect(x: 0, y: 0, width: 2, height: 2))
+    mark.backgroundColor = .black
+    w.addSubview(mark)
+    return w
+}

@@ -72,8 +72,11 @@ public struct EDID: Hashable, Sendable {
     /// A detailed timing (an EDID's preferred mode): pixel clock in kHz (10 kHz steps), active and
     /// blanking pixels and lines, sync offsets and widths.
     public struct Timing: Hashable, Sendable {
+        /// The pixel clock in kHz (EDID keeps it in 10 kHz steps, up to 655.35 MHz).
         public var pixelClockKHz: Int
+        /// Active pixels a line, and the blanking after them: the front porch (sync offset), the sync.
         public var width: Int, horizontalBlank: Int, horizontalSyncOffset: Int, horizontalSyncWidth: Int
+        /// Active lines, and the blanking after them: the front porch (sync offset), the sync.
         public var height: Int, verticalBlank: Int, verticalSyncOffset: Int, verticalSyncWidth: Int
 
         /// Makes a timing from its parts.
