@@ -14,8 +14,10 @@ struct FrameClockTests {
         try await startX11App(monitors: [.init("MAIN", "800x600+0+0", primary: true)])
     }
 
-    /// Yields the main actor until `fact` holds (the timers and the read source run meanwhile).
-    func await(_ fact: () -> Bool, timeout: Duration = .seconds(5)) async throws -> Bool {
+    /// Yields the main actor until `fact` holds (the timers and the read source run meanwhile), for at most
+    /// `timeout`: a bound for a failure to end, not a wait (a first display-link frame took over 5 s
+    /// beside a CPU hog on the one core the whole suite ran on).
+    func await(_ fact: () -> Bool, timeout: Duration = .seconds(30)) async throws -> Bool {
         let end = ContinuousClock.now.advanced(by: timeout)
         while !fact() && ContinuousClock.now < end { try await Task.sleep(for: .milliseconds(5)) }
         return fact()
