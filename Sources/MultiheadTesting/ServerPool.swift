@@ -32,8 +32,6 @@ enum ServerPool {
     }
 
     private static var idle: [Key: [Idle]] = [:]
-    /// How many servers were reset and kept, and how many could not be made fresh (for tests).
-    private(set) static var kept = 0, refused = 0
     /// What the last refused reset left different (for tests and for a person reading a log).
     private(set) static var lastRefusal: [String] = []
 
@@ -63,33 +61,14 @@ enum ServerPool {
             if let authorization { try server.control.revokeAuthorization(authorization) }
             let left = try server.control.reset(to: server.baseline)
             guard left.isEmpty else {
-                refused += 1
                 lastRefusal = left
                 return false
             }
         } catch {
-            refused += 1
             lastRefusal = ["\(error)"]
             return false
         }
-        kept += 1
         idle[key, default: []].append(server)
         return true
     }
-
-    /// Stops every idle server (a test that wants the pool empty; the process's end does it anyway).
-    static func drain() {
-        let all = idle.values.flatMap { $0 }
-        idle = [:]
-        for s in all {
-            s.control.close()
-            s.process.terminate()
-            try? FileManager.default.removeItem(atPath: s.serverAuthFile)
-            try? XauthFile.set(s.authorityFile, display: String(s.display.dropFirst()), cookie: nil)
-            ServerRegistry.unregister(s.process.pid)
-        }
-    }
-
-    /// How many servers are idle.
-    static var idleCount: Int { idle.values.reduce(0) { $0 + $1.count } }
 }

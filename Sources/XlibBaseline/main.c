@@ -574,56 +574,12 @@ static int frames(int n) {
     return 0;
 }
 
-/* Start Xvfb on a free display (-displayfd), open a connection to it, stop it: the median start time. */
+/* Start a plain Xvfb on a free display (-displayfd), open a connection to it, stop it: the median start time. */
 extern char **environ;
-static int start(int iters) {
-    double *t = calloc(iters, sizeof *t);
-    for (int i = 0; i < iters; i++) {
-        int fds[2];
-        if (pipe(fds)) return 70;
-        posix_spawn_file_actions_t fa;
-        posix_spawn_file_actions_init(&fa);
-        posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
-        posix_spawn_file_actions_addclose(&fa, fds[0]);
-        posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-        char *argv[] = {"Xvfb", "-displayfd", "1", "-noreset", "-nolisten", "tcp", "-br", "-screen", "0", "7680x4320x24", NULL};
-        /* The parent may have SIGTERM blocked; the server must not inherit that. */
-        posix_spawnattr_t attr;
-        posix_spawnattr_init(&attr);
-        sigset_t none, defaults;
-        sigemptyset(&none);
-        sigemptyset(&defaults);
-        sigaddset(&defaults, SIGTERM);
-        sigaddset(&defaults, SIGINT);
-        posix_spawnattr_setsigmask(&attr, &none);
-        posix_spawnattr_setsigdefault(&attr, &defaults);
-        posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-        pid_t pid;
-        double s = now_us();
-        if (posix_spawnp(&pid, "Xvfb", &fa, &attr, argv, environ)) return 69;
-        posix_spawnattr_destroy(&attr);
-        close(fds[1]);
-        char buf[32] = {0};
-        int n = 0;
-        while (n < 31 && read(fds[0], buf + n, 1) == 1 && buf[n] != '\n') n++;
-        buf[n] = 0;
-        char name[40];
-        snprintf(name, sizeof name, ":%s", buf);
-        Display *d = XOpenDisplay(name);
-        t[i] = now_us() - s;
-        if (d) XCloseDisplay(d);
-        kill(pid, SIGTERM);
-        waitpid(pid, NULL, 0);
-        close(fds[0]);
-        posix_spawn_file_actions_destroy(&fa);
-    }
-    printf("median_us=%.1f\n", median(t, iters));
-    return 0;
-}
-
-/* Spawns Xvfb as the kit does (-displayfd, -noreset, no TCP, the kit's framebuffer, no GLX) and reads its
- * display number; the pid and the pipe's read end are returned for stop_xvfb. */
-static int spawn_xvfb(pid_t *pid, int *out, char *name, size_t size) {
+/* Spawns Xvfb on a free display (-displayfd, -noreset, no TCP, the kit's framebuffer size) and reads its
+ * display number; with glx 0 as the kit starts it (-extension GLX), with 1 as a plain Xvfb (xvfb-run).
+ * The pid and the pipe's read end are returned for stop_xvfb. */
+static int spawn_xvfb(pid_t *pid, int *out, char *name, size_t size, int glx) {
     int fds[2];
     if (pipe(fds)) return 70;
     posix_spawn_file_actions_t fa;
@@ -632,13 +588,14 @@ static int spawn_xvfb(pid_t *pid, int *out, char *name, size_t size) {
     posix_spawn_file_actions_addclose(&fa, fds[0]);
     posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
     char *argv[] = {"Xvfb", "-displayfd", "1", "-noreset", "-nolisten", "tcp", "-br", "-screen", "0", "7680x4320x24",
-                    "-extension", "GLX", NULL};
+                    glx ? NULL : "-extension", "GLX", NULL};
     posix_spawnattr_t attr;
     posix_spawnattr_init(&attr);
     sigset_t none, defaults;
     sigemptyset(&none);
     sigemptyset(&defaults);
     sigaddset(&defaults, SIGTERM);
+    sigaddset(&defaults, SIGINT);
     posix_spawnattr_setsigmask(&attr, &none);
     posix_spawnattr_setsigdefault(&attr, &defaults);
     posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
@@ -660,6 +617,23 @@ static void stop_xvfb(pid_t pid, int out) {
     kill(pid, SIGTERM);
     waitpid(pid, NULL, 0);
     close(out);
+}
+
+static int start(int iters) {
+    double *t = calloc(iters, sizeof *t);
+    for (int i = 0; i < iters; i++) {
+        pid_t pid;
+        int out;
+        char name[40];
+        double s = now_us();
+        if (spawn_xvfb(&pid, &out, name, sizeof name, 1)) return 69;
+        Display *d = XOpenDisplay(name);
+        t[i] = now_us() - s;
+        if (d) XCloseDisplay(d);
+        stop_xvfb(pid, out);
+    }
+    printf("median_us=%.1f\n", median(t, iters));
+    return 0;
 }
 
 static void set_monitor(Display *d, const char *name, int x, int y, int w, int h) {
@@ -702,10 +676,10 @@ static int doctest(int iters, int reused) {
     pid_t pid = 0;
     int out = -1;
     char name[40];
-    if (reused && spawn_xvfb(&pid, &out, name, sizeof name)) return 69;
+    if (reused && spawn_xvfb(&pid, &out, name, sizeof name, 0)) return 69;
     for (int i = 0; i < iters; i++) {
         double s = now_us();
-        if (!reused && spawn_xvfb(&pid, &out, name, sizeof name)) return 69;
+        if (!reused && spawn_xvfb(&pid, &out, name, sizeof name, 0)) return 69;
         Display *d = XOpenDisplay(name);
         if (!d) return 69;
         int bad = doctest_work(d);
