@@ -28,12 +28,22 @@ enum ServerPool {
         var authorityFile: String
         var serverAuthFile: String
         var control: ServerControl
+        /// The state it had fresh.
         var baseline: ServerFingerprint
+        /// The monitor layout it has plugged, as a fresh server given that layout has it (nil: none, it is
+        /// as fresh), and that state: a next test asking for the same layout takes it as it is.
+        var layout: [VirtualServer.Monitor]?
+        var current: ServerFingerprint
+    }
+
+    /// A warm server that a reset could not make fresh: the caller starts a new one instead.
+    struct NotFresh: Error {
+        var differences: [String]
     }
 
     private static var idle: [Key: [Idle]] = [:]
     /// What the last refused reset left different (for tests and for a person reading a log).
-    private(set) static var lastRefusal: [String] = []
+    static var lastRefusal: [String] = []
 
     /// What a server needs to be pooled: per-test cookies, RandR and XKB to read and reset, XTest to release.
     static let requiredExtensions = ["SECURITY", "RANDR", "XKEYBOARD", "XTEST"]
@@ -53,13 +63,22 @@ enum ServerPool {
     }
 
     /// Resets a server a test is done with and keeps it; false when it is not kept (no room, or the reset
-    /// could not bring back the baseline), and the caller stops it.
+    /// could not bring back the state it had when the test began, nor the one it had fresh), and the caller
+    /// stops it.
     static func keep(_ server: Idle, key: Key, authorization: UInt?) -> Bool {
         guard idle[key, default: []].count < limit, !server.control.isLost else { return false }
+        var kept = server
         do {
             // Closes every client of the test that connected with its cookie, wherever they run.
             if let authorization { try server.control.revokeAuthorization(authorization) }
-            let left = try server.control.reset(to: server.baseline)
+            // Back to the state the test began with (its layout plugged); where that cannot be made (the
+            // test unplugged a monitor of its layout), back to fresh, and the next test plugs its own.
+            var left = try server.control.reset(to: server.current)
+            if !left.isEmpty, server.layout != nil {
+                left = try server.control.reset(to: server.baseline)
+                kept.layout = nil
+                kept.current = server.baseline
+            }
             guard left.isEmpty else {
                 lastRefusal = left
                 return false
@@ -68,7 +87,7 @@ enum ServerPool {
             lastRefusal = ["\(error)"]
             return false
         }
-        idle[key, default: []].append(server)
+        idle[key, default: []].append(kept)
         return true
     }
 }

@@ -8,8 +8,24 @@ extension VirtualServer {
                   serverAuthFile: warm.serverAuthFile, framebuffer: key.framebuffer)
         control = warm.control
         baseline = warm.baseline
+        layout = warm.layout
+        current = warm.current
         poolKey = key
         isWarm = true
+    }
+
+    /// Gives a warm server this layout: as it is when it has it already, else reset to fresh (when it has
+    /// another) and plugged, and the state read for `stop()` to bring back.
+    func prepare(_ monitors: [Monitor]) throws {
+        guard layout != monitors, let baseline else { return }
+        let c = try controlConnection()
+        if layout != nil {
+            let left = try c.reset(to: baseline)
+            guard left.isEmpty else { throw ServerPool.NotFresh(differences: left) }
+        }
+        try apply(monitors)
+        layout = monitors
+        current = try c.fingerprint()
     }
 
     /// Gives this lease a cookie of its own, written to the authority file for the server's display. The
@@ -23,11 +39,11 @@ extension VirtualServer {
     /// Hands the server back to the pool, reset to fresh; false when it was not kept (a fresh server, no
     /// room, or a reset that could not bring back its baseline), and `stop()` ends it.
     func returnToPool() -> Bool {
-        guard let key = poolKey, let baseline, let c = control, !c.isLost else { return false }
+        guard let key = poolKey, let baseline, let current, let c = control, !c.isLost else { return false }
         let idle = ServerPool.Idle(display: display, process: process, authorityFile: authorityFile,
-                                   serverAuthFile: serverAuthFile, control: c, baseline: baseline)
-        // Nobody connects between tests: the display's cookie leaves the authority file meanwhile.
-        try? XauthFile.set(authorityFile, display: String(display.dropFirst()), cookie: nil)
+                                   serverAuthFile: serverAuthFile, control: c, baseline: baseline, layout: layout, current: current)
+        // The lease's cookie stays in the authority file until the next lease's replaces it: revoked below,
+        // it opens nothing (and a rewrite of the file is a tenth of a warm test).
         guard ServerPool.keep(idle, key: key, authorization: authorization) else { return false }
         control = nil
         return true

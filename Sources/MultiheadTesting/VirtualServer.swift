@@ -69,9 +69,12 @@ public final class VirtualServer {
     private weak var sharedBackend: X11Backend?
     private(set) var stopped = false
     /// For a server that may go back to the pool: what makes it interchangeable, the state it had fresh,
-    /// and the authorization this lease's clients connect with (revoked at `stop()`).
+    /// the layout plugged since and the state it gave (what `stop()` brings back), and the authorization
+    /// this lease's clients connect with (revoked at `stop()`).
     var poolKey: ServerPool.Key?
     var baseline: ServerFingerprint?
+    var layout: [Monitor]?
+    var current: ServerFingerprint?
     var authorization: UInt?
     /// Whether this lease took a warm server from the pool (for tests and benchmarks).
     public internal(set) var isWarm = false
@@ -145,14 +148,15 @@ public final class VirtualServer {
         // since the last test close from their read sources' cancel handlers, which run there.
         if !fresh, ServerPool.hasIdle(key) { await Task.yield() }
         if !fresh, let warm = ServerPool.take(key) {
-            // As a cold start does: the folders of this kit's processes that died without removing them go.
-            ServerRegistry.sweepStaleDirectories()
+            // The folders of this kit's processes that died without removing them went at the cold start
+            // that made this server: a sweep per test would list the temporary folder each time.
             let server = VirtualServer(kind: kind, warm: warm, key: key)
             do {
+                try server.prepare(monitors)
                 try server.beginLease()
-                try server.apply(monitors)
                 return server
             } catch {
+                if let refusal = error as? ServerPool.NotFresh { ServerPool.lastRefusal = refusal.differences }
                 // Not handed out: a cold server instead.
                 server.poolKey = nil
                 server.stop()
@@ -175,8 +179,10 @@ public final class VirtualServer {
                 server.baseline = baseline
                 server.poolKey = key
                 try server.beginLease()
+                try server.prepare(monitors)
+            } else {
+                try server.apply(monitors)
             }
-            try server.apply(monitors)
         } catch {
             server.poolKey = nil
             server.stop()
@@ -186,7 +192,7 @@ public final class VirtualServer {
     }
 
     /// Plugs a layout into a server as it is fresh.
-    private func apply(_ monitors: [Monitor]) throws {
+    func apply(_ monitors: [Monitor]) throws {
         let c = try controlConnection()
         guard !monitors.isEmpty else { return }
         // The primary first: on Xvfb the first monitor plugged is laid over the output `screen`.

@@ -69,3 +69,40 @@ func benchDocumentedTest() async throws {
     for _ in 0..<15 { cold.append(try await documentedTest(fresh: true)) }
     row("documented hotplug test, fresh server (fresh: true), against C on a fresh Xvfb each, median of 15", median(cold), cFresh, unit: "ms")
 }
+
+/// `multihead-bench documented-parts N`: where the warm documented test's time goes, step by step (the
+/// median of N tests for each step), for whoever makes it faster. Not a row: C has no such steps.
+@MainActor
+func documentedParts(tests: Int) async throws {
+    let clock = ContinuousClock()
+    var parts: [String: [Double]] = [:]
+    var order: [String] = []
+    func ms(_ d: Duration) -> Double { Double(d.components.seconds) * 1e3 + Double(d.components.attoseconds) / 1e15 }
+    func step<T>(_ name: String, _ body: () throws -> T) rethrows -> T {
+        let t = clock.now
+        let value = try body()
+        if parts[name] == nil { order.append(name) }
+        parts[name, default: []].append(ms(clock.now - t))
+        return value
+    }
+    _ = try await documentedTest(fresh: false)
+    for _ in 0..<tests {
+        let t = clock.now
+        let server = try await VirtualServer.start(monitors: [.init("MAIN", "1280x720+0+0", primary: true)])
+        if parts["start"] == nil { order.append("start") }
+        parts["start", default: []].append(ms(clock.now - t))
+        let app = try step("makeApplication") { try server.makeApplication() }
+        let subject = ExternalDisplayApp(app)
+        try step("plug") { try server.plug("TV", "1920x1080+1280+0") }
+        try step("synchronize") { try app.synchronize() }
+        let shot = try step("screenshot") { try server.screenshot(of: "TV") }
+        guard shot.pixel(x: 960, y: 540) == 0xFFFFFF else { throw DocumentedTestFailed(white: false, released: true) }
+        try step("unplug") { try server.unplug("TV") }
+        try step("synchronize after unplug") { try app.synchronize() }
+        guard subject.windows.isEmpty else { throw DocumentedTestFailed(white: true, released: false) }
+        step("stop") { server.stop() }
+    }
+    for name in order {
+        print(name.padding(toLength: 26, withPad: " ", startingAt: 0) + String(format: "%7.2f ms", median(parts[name] ?? [])))
+    }
+}

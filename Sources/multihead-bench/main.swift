@@ -11,6 +11,9 @@ func main() async throws {
     if only == "soak-documented" {
         return try await soakDocumented(tests: Int(CommandLine.arguments.dropFirst(2).first ?? "") ?? 10_000)
     }
+    if only == "documented-parts" {
+        return try await documentedParts(tests: Int(CommandLine.arguments.dropFirst(2).first ?? "") ?? 100)
+    }
     if only == "soak" {
         return try await soak(cycles: Int(CommandLine.arguments.dropFirst(2).first ?? "") ?? 1000)
     }

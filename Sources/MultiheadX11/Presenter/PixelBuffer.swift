@@ -148,11 +148,25 @@ final class PixelBuffer {
         let w = width, h = height
         guard let data = image.pointee.data else { return [UInt32](repeating: 0, count: w * h) }
         let stride = Int(image.pointee.bytes_per_line), raw = UnsafeRawPointer(data)
-        // Written once, not zeroed first.
+        // Written once, not zeroed first, 16 pixels a step (a load and a mask per pixel was not vectorized:
+        // 2.5 ms for 1920×1080).
+        typealias Pixels16 = SIMD16<UInt32>
+        let mask = Pixels16(repeating: 0x00FF_FFFF)
         return [UInt32](unsafeUninitializedCapacity: w * h) { out, count in
+            guard let base = out.baseAddress else { return }
+            let bytes = UnsafeMutableRawPointer(base)
             for row in 0..<h {
-                let line = raw + row * stride
-                for col in 0..<w { out[row * w + col] = line.load(fromByteOffset: col * 4, as: UInt32.self) & 0x00FF_FFFF }
+                let line = raw + row * stride, target = bytes + row * w * 4
+                var col = 0
+                while col + 16 <= w {
+                    target.storeBytes(of: line.loadUnaligned(fromByteOffset: col * 4, as: Pixels16.self) & mask,
+                                      toByteOffset: col * 4, as: Pixels16.self)
+                    col += 16
+                }
+                while col < w {
+                    base[row * w + col] = line.loadUnaligned(fromByteOffset: col * 4, as: UInt32.self) & 0x00FF_FFFF
+                    col += 1
+                }
             }
             count = w * h
         }
