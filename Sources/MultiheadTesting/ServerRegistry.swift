@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Dispatch
 import Foundation
+import MultiheadX11
 import Synchronization
 
 /// Every X server this process started, so that they end with it however it ends: on SIGINT, SIGTERM and
@@ -104,6 +105,8 @@ enum ServerRegistry {
         for pid in left { kill(pid, SIGKILL); var s: Int32 = 0; waitpid(pid, &s, 0) }
         state.withLock { removeDirectoryLocked(&$0) }
         TemporaryFiles.removeAll()
+        // What other kit processes killed since the last sweep left behind goes with this one.
+        sweepStaleDirectories()
     }
 
     private static func removeDirectoryIfIdleLocked(_ s: inout State) {
@@ -116,11 +119,30 @@ enum ServerRegistry {
         s.directory = nil
     }
 
+    /// The temporary folder's modification time at the last sweep.
+    private static let sweptAt = Locked<timespec?>(nil)
+
+    /// Sweeps (`sweepStaleDirectories`) when the temporary folder has changed since the last sweep (an
+    /// entry made or removed there: a kit process's folder among them), else does nothing: a warm start's
+    /// sweep, which on a busy /tmp (3,900 entries here) would cost a third of a warm test. A process that
+    /// dies after the last sweep without removing its folder leaves it for the next change there, the next
+    /// cold start, or this process's end. `stat`.
+    static func sweepStaleDirectoriesIfChanged() {
+        var st = stat()
+        guard stat(NSTemporaryDirectory(), &st) == 0 else { return }
+        let now = st.st_mtim
+        let changed = sweptAt.withLock { last in
+            defer { last = now }
+            return last.map { $0.tv_sec != now.tv_sec || $0.tv_nsec != now.tv_nsec } ?? true
+        }
+        if changed { sweepStaleDirectories() }
+    }
+
     /// Removes `multihead-PID-XXXXXXXX` directories in the temporary directory whose PID no longer runs.
     static func sweepStaleDirectories() {
         let tmp = NSTemporaryDirectory()
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: tmp) else { return }
-        for name in names where name.hasPrefix("multihead-") {
+        guard let names = directoryEntries(tmp, where: { $0.hasPrefix("multihead-") }) else { return }
+        for name in names {
             let parts = name.split(separator: "-")
             guard parts.count == 3, let pid = pid_t(parts[1]), parts[2].count == 8, pid != getpid() else { continue }
             if kill(pid, 0) != 0 && errno == ESRCH { try? FileManager.default.removeItem(atPath: tmp + name) }

@@ -50,13 +50,24 @@ public final class VirtualServer {
         /// Xorg with Debian's dummy driver: 16 outputs DUMMY0…DUMMY15 with real mode lists and refresh
         /// rates, plugged with a mode on a CRTC and unplugged with the CRTC off, as real monitors are.
         case xorgDummy
+        /// Xorg with Multihead's own driver (`Driver/`): 16 outputs named as a desktop's connectors,
+        /// DP-1…DP-8 and HDMI-1…HDMI-8, each with a cable: a plug connects the output with a monitor's EDID
+        /// (its modes, name and size with it) and lights it, an unplug turns it off and disconnects it, and
+        /// every client (SDL, GLFW, GTK, Qt) sees the connection change as on real hardware.
+        case xorg
+
+        /// Whether the server is Xorg (run under a supervising shell, with a log of its own).
+        var isXorg: Bool { self != .xvfb }
     }
+
+    /// The outputs of Multihead's Xorg driver (`.xorg`), in its order: DP-1…DP-8, HDMI-1…HDMI-8.
+    public nonisolated static let cabledOutputs = (1...8).map { "DP-\($0)" } + (1...8).map { "HDMI-\($0)" }
 
     /// The kind of server.
     public let kind: Kind
     /// The display name, such as ":3".
     public let display: String
-    /// The X server's own process ID (on Xorg+dummy too, not its supervising shell).
+    /// The X server's own process ID (on Xorg too, not its supervising shell).
     public let pid: Int32
     /// The authority file that holds this server's cookie (shared by this process's servers).
     public let authorityFile: String
@@ -83,7 +94,7 @@ public final class VirtualServer {
         self.kind = kind
         self.display = display
         // Xorg runs under a supervising shell, whose one child is the server itself.
-        self.pid = kind == .xorgDummy ? Self.onlyChild(of: process.pid) ?? process.pid : process.pid
+        self.pid = kind.isXorg ? Self.onlyChild(of: process.pid) ?? process.pid : process.pid
         self.process = process
         self.authorityFile = authorityFile
         self.serverAuthFile = serverAuthFile
@@ -98,7 +109,11 @@ public final class VirtualServer {
     /// The layout a server gets when none is given: one 1920×1080 monitor, VIRTUAL-1, on Xvfb; DUMMY0 at
     /// 1024×768 on Xorg+dummy.
     public static func defaultMonitors(for kind: Kind) -> [Monitor] {
-        kind == .xvfb ? [Monitor("VIRTUAL-1", "1920x1080+0+0", primary: true)] : []
+        switch kind {
+        case .xvfb: [Monitor("VIRTUAL-1", "1920x1080+0+0", primary: true)]
+        case .xorgDummy: []
+        case .xorg: [Monitor("DP-1", "1920x1080+0+0", primary: true)]
+        }
     }
 
     /// Starts a server with a monitor layout, marked as the kit's own (so that `multihead plug` changes it
@@ -111,7 +126,10 @@ public final class VirtualServer {
     /// Only an explicit empty layout keeps `screen`'s automatic monitor as the one monitor (to test an
     /// output's modes).
     /// Xorg+dummy takes output names (DUMMY0…DUMMY15) and plugs each with a mode of its frame's size at its
-    /// position; with no monitors DUMMY0 shows 1024×768 at (0, 0). `serverArguments` go to the server
+    /// position; with no monitors DUMMY0 shows 1024×768 at (0, 0). Xorg with Multihead's driver (`.xorg`)
+    /// starts with every cable out and plugs one per monitor of the layout (output names, DP-1…DP-8,
+    /// HDMI-1…HDMI-8), each with a generated EDID whose preferred mode is the frame's size; by default DP-1
+    /// at 1920×1080. `serverArguments` go to the server
     /// binary as they are (`["-extension", "RANDR"]` makes a server without RandR).
     ///
     /// `depth` is the screen's colour depth: 24 (the default), 16 (5-6-5 TrueColor, drawn and read back
@@ -148,8 +166,8 @@ public final class VirtualServer {
         // since the last test close from their read sources' cancel handlers, which run there.
         if !fresh, ServerPool.hasIdle(key) { await Task.yield() }
         if !fresh, let warm = ServerPool.take(key) {
-            // The folders of this kit's processes that died without removing them went at the cold start
-            // that made this server: a sweep per test would list the temporary folder each time.
+            // As a cold start does: the folders of this kit's processes that died without removing them go.
+            ServerRegistry.sweepStaleDirectoriesIfChanged()
             let server = VirtualServer(kind: kind, warm: warm, key: key)
             do {
                 try server.prepare(monitors)
@@ -168,8 +186,8 @@ public final class VirtualServer {
             server = try await XServerLauncher.launch(
                 kind: .xvfb, binary: "Xvfb", package: "xvfb",
                 arguments: ["-br", "-screen", "0", "\(Int(fb.width))x\(Int(fb.height))x\(depth)"] + serverArguments, framebuffer: fb)
-        case .xorgDummy:
-            server = try await XServerLauncher.launchXorgDummy(framebuffer: fb, depth: depth, extraArguments: serverArguments)
+        case .xorgDummy, .xorg:
+            server = try await XServerLauncher.launchXorg(kind, framebuffer: fb, depth: depth, extraArguments: serverArguments)
         }
         do {
             let c = try server.controlConnection()
@@ -240,9 +258,19 @@ public final class VirtualServer {
     }
 
     /// Plugs a monitor that says who it is: the output publishes the monitor's EDID (made from `monitor`,
-    /// its preferred mode the geometry's size) and then lights, as a cable plugged in does; `unplug` takes
-    /// the EDID away again. Outputs only (Xorg+dummy's DUMMY0…DUMMY15): a virtual monitor has no
-    /// connector (`invalidMonitor`).
+    /// its preferred mode the geometry's size, its further `modes` listed too) and then lights, as a cable
+    /// plugged in does; `unplug` takes the EDID away again. On `.xorg` it is a cable: the output is
+    /// connected with that EDID, its modes the EDID's, and `unplug` disconnects it. Outputs only (`.xorg`'s
+    /// DP-1…HDMI-8, Xorg+dummy's DUMMY0…DUMMY15): a virtual monitor has no connector (`invalidMonitor`).
+    ///
+    /// ```swift
+    /// let server = try await VirtualServer.start(.xorg)
+    /// defer { server.stop() }
+    /// let dell = VirtualServer.MonitorIdentity(manufacturer: "DEL", model: "DELL U2720Q", serialNumber: "ABC123",
+    ///                                          physicalSize: Size(width: 597, height: 336),
+    ///                                          modes: [ScreenMode(width: 1920, height: 1080)])
+    /// try server.plug("HDMI-1", "2560x1440+1920+0", monitor: dell)
+    /// ```
     public func plug(_ name: String, _ geometry: String, monitor: MonitorIdentity, primary: Bool = false) throws {
         guard let frame = Rect(geometry: geometry) else { throw VirtualServerError.invalidMonitor("geometry \(geometry)") }
         try Self.kitErrors {

@@ -20,6 +20,9 @@ public enum VirtualServerError: Error, Equatable, CustomStringConvertible {
     case noSuchMonitor(String)
     /// A helper command (such as xrandr) failed; `output` is what it printed on stderr.
     case commandFailed(command: String, output: String)
+    /// Multihead's Xorg driver cannot be built for the installed server: the server headers
+    /// (`xserver-xorg-dev`) are of another release than the server (`xserver-xorg-core`).
+    case xorgDriverMismatch(headers: String, server: String)
 
     /// A sentence a person can act on.
     public var description: String {
@@ -31,6 +34,8 @@ public enum VirtualServerError: Error, Equatable, CustomStringConvertible {
         case .temporaryDirectoryMissing(let p): "the temporary directory \(p.terminalEscaped) does not exist (TMPDIR); create it or point TMPDIR at one that does"
         case .invalidMonitor(let why): "invalid monitor: \(why)"
         case .noSuchMonitor(let n): "no monitor or output named \(n)"
+        case .xorgDriverMismatch(let h, let v):
+            "Multihead's Xorg driver must be built against the server that loads it: the headers (xserver-xorg-dev) are \(h), the server (xserver-xorg-core) is \(v); install the same version of both"
         case .commandFailed(let c, let o): "\(c) failed: \(o.trimmingCharacters(in: .whitespacesAndNewlines))"
         }
     }

@@ -25,44 +25,6 @@ enum XServerLauncher {
         return nil
     }
 
-    /// Xorg with the dummy driver: a config file of our own (no input devices probed), its own log.
-    static func launchXorgDummy(framebuffer: Size, depth: Int = 24, extraArguments: [String] = []) async throws -> VirtualServer {
-        let driver = ["/usr/lib/xorg/modules/drivers/dummy_drv.so", "/usr/lib64/xorg/modules/drivers/dummy_drv.so"]
-        guard driver.contains(where: FileManager.default.fileExists(atPath:)) else {
-            throw VirtualServerError.serverMissing(binary: "the Xorg dummy driver", package: "xserver-xorg-video-dummy")
-        }
-        let id = UUID().uuidString.prefix(8)
-        // Held until the server is registered: a server stopping meanwhile must not remove the config.
-        let session = try ServerRegistry.holdDirectory()
-        defer { ServerRegistry.releaseDirectory() }
-        let config = session + "/xorg-\(id).conf"
-        let text = """
-            Section "ServerFlags"
-                Option "AutoAddDevices" "false"
-                Option "AutoEnableDevices" "false"
-            EndSection
-            Section "Device"
-                Identifier "dummy"
-                Driver "dummy"
-                VideoRam 256000
-            EndSection
-            Section "Screen"
-                Identifier "screen"
-                Device "dummy"
-                DefaultDepth \(depth)
-                SubSection "Display"
-                    Depth \(depth)
-                    Virtual \(Int(framebuffer.width)) \(Int(framebuffer.height))
-                EndSubSection
-            EndSection
-
-            """
-        try writeFile(config, Data(text.utf8))
-        return try await launch(kind: .xorgDummy, binary: "Xorg", package: "xserver-xorg-core",
-                                arguments: ["-config", config, "-logfile", session + "/xorg-\(id).log"] + extraArguments,
-                                framebuffer: framebuffer)
-    }
-
     /// How many servers this process starts at once: a suite runs its tests side by side, and eighty X
     /// servers initialising together on two cores take longer than the start's bound. Waiting here is not
     /// counted against it.
@@ -104,7 +66,7 @@ enum XServerLauncher {
             attempt += 1
             // Xorg clears its parent-death signal as it sets itself up (seen here: it outlived a SIGKILLed
             // owner), so it runs under a shell that keeps the signal and passes SIGTERM on.
-            let p = kind == .xorgDummy
+            let p = kind.isXorg
                 ? try ChildProcess.spawn("/bin/sh", ["-c", Self.supervisor, "xorg-supervisor", path] + serverArguments, diesWithParent: true)
                 : try ChildProcess.spawn(path, serverArguments, diesWithParent: true)
             ServerRegistry.register(p.pid)

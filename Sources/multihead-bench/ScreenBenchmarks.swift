@@ -71,3 +71,36 @@ func benchServerStart() async throws {
     }
     row("start a private Xvfb and connect, median of 15", median(t), try baseline(["start", "15"]) / 1000, unit: "ms")
 }
+
+/// `multihead server --xorg` (Xorg with Multihead's driver, the layout's cables plugged) against `multihead
+/// server` (Xvfb), each from its start to its `PID=` line, alternating, median of 15 each; after one of
+/// each to warm the driver's build and the disk cache. Then each is ended with SIGTERM.
+@MainActor
+func benchXorgServerStart(cli: String) async throws {
+    func toPIDLine(_ flags: [String]) async throws -> Double {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let child = try ChildProcess.spawn(cli, ["server", "--monitors", "1920x1080,1280x720"] + flags, diesWithParent: true)
+        let seen = await onOwnThread { () -> Bool in
+            var line: [UInt8] = [], b: UInt8 = 0
+            while read(child.stdout, &b, 1) == 1 {
+                if b != UInt8(ascii: "\n") { line.append(b); continue }
+                if line.starts(with: Array("PID=".utf8)) { return true }
+                line = []
+            }
+            return false
+        }
+        let d = clock.now - start
+        child.terminate()
+        guard seen else { throw DocumentedTestFailed(white: false, released: false) }
+        return Double(d.components.seconds) * 1e3 + Double(d.components.attoseconds) / 1e15
+    }
+    _ = try await toPIDLine(["--xorg"])
+    _ = try await toPIDLine([])
+    var xorg: [Double] = [], xvfb: [Double] = []
+    for _ in 0..<15 {
+        xorg.append(try await toPIDLine(["--xorg"]))
+        xvfb.append(try await toPIDLine([]))
+    }
+    row("`multihead server --xorg` to its PID= line, against `multihead server` (Xvfb), median of 15", median(xorg), median(xvfb), unit: "ms")
+}

@@ -37,6 +37,9 @@ func main() async throws {
     if only == nil || only == "x11" || only == "start" {
         try await benchServerStart()
         try await benchDocumentedTest()
+        let cli = ProcessInfo.processInfo.environment["MULTIHEAD_CLI"]
+            ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("multihead").path
+        try await benchXorgServerStart(cli: cli)
     }
     if only == nil || only == "present" {
         // A second monitor holds the C baselines' windows that run in lock step beside the Swift side's.

@@ -43,6 +43,16 @@ struct ModeTimingsTests {
     static let hz5994 = ScreenMode(width: 1920, height: 1080, refreshRate: 59.94, backendID: 3)
     static let cvt60 = ScreenMode(width: 1920, height: 1080, refreshRate: 59.96, backendID: 4)
 
+    @Test("CVT reduced-blanking timings equal what `cvt -r W H` prints")
+    func cvtReducedBlanking() {
+        let uhd = ModeTimings.cvtReducedBlanking(width: 3840, height: 2160, refreshRate: 60)
+        #expect(uhd == .init(dotClock: 533_250_000, width: 3840, hSyncStart: 3888, hSyncEnd: 3920, hTotal: 4000,
+                             height: 2160, vSyncStart: 2163, vSyncEnd: 2168, vTotal: 2222))
+        let qhd = ModeTimings.cvtReducedBlanking(width: 2560, height: 1440, refreshRate: 60)
+        #expect(qhd == .init(dotClock: 241_500_000, width: 2560, hSyncStart: 2608, hSyncEnd: 2640, hTotal: 2720,
+                             height: 1440, vSyncStart: 1443, vSyncEnd: 1448, vTotal: 1481))
+    }
+
     @Test("with a rate, the nearest within 0.5 Hz; else the rates there are")
     func chooseByRate() {
         let modes = [Self.i1080, Self.hz144, Self.hz5994]

@@ -75,7 +75,7 @@ struct ServerPoolTests {
         XSetInputFocus(d, w, Int32(RevertToNone), Time(CurrentTime))
         let atom = XInternAtom(d, "_TEST_DIRT", 0)
         var value: CLong = 7
-        withUnsafeBytes(of: &value) { XChangeProperty(d, root, atom, XA_CARDINAL, 32, PropModeReplace, $0.baseAddress?.assumingMemoryBound(to: UInt8.self), 1) }
+        _ = withUnsafeBytes(of: &value) { XChangeProperty(d, root, atom, XA_CARDINAL, 32, PropModeReplace, $0.baseAddress?.assumingMemoryBound(to: UInt8.self), 1) }
         XTestFakeMotionEvent(d, -1, 50, 50, 0)
         XTestFakeButtonEvent(d, 1, 1, 0)
         XTestFakeKeyEvent(d, UInt32(XKeysymToKeycode(d, KeySym(XK_z))), 1, 0)
@@ -87,11 +87,13 @@ struct ServerPoolTests {
         XCloseDisplay(d)
     }
 
-    @Test("a test that leaves dirt is followed by one that sees a fresh server", arguments: [VirtualServer.Kind.xvfb, .xorgDummy])
+    @Test("a test that leaves dirt is followed by one that sees a fresh server", arguments: [VirtualServer.Kind.xvfb, .xorgDummy, .xorg])
     func dirtIsGone(kind: VirtualServer.Kind) async throws {
-        let fb = Size(width: 7680, height: 4320 + (kind == .xvfb ? 11 : 12))
+        let fb = Size(width: 7680, height: 4320 + (kind == .xvfb ? 11 : kind == .xorgDummy ? 12 : 17))
+        // The layout's output and another one, on each Xorg.
+        let (main, other) = kind == .xorg ? ("DP-1", "HDMI-5") : ("DUMMY0", "DUMMY5")
         let layout: [VirtualServer.Monitor] = kind == .xvfb
-            ? [.init("MAIN", "1280x720+0+0", primary: true)] : [.init("DUMMY0", "1280x720+0+0", primary: true)]
+            ? [.init("MAIN", "1280x720+0+0", primary: true)] : [.init(main, "1280x720+0+0", primary: true)]
         let first = try await VirtualServer.start(kind, monitors: layout, framebuffer: fb)
         let fresh = try Self.look(first)
         #expect(fresh.topLevelWindows == 0 && !fresh.hasDirtProperty && fresh.buttonsHeld == 0 && fresh.keysHeld == 0)
@@ -100,14 +102,14 @@ struct ServerPoolTests {
         try first.plug("EXTRA", "800x600+1280+0", primary: true)
         // Scale 2 for every client that reads the resource database.
         try await first.mergeResources(["Xft.dpi": "192"])
-        if kind == .xorgDummy {
-            try first.setOutputMode("DUMMY0", width: 1234, height: 567)
-            _ = try await first.xrandr(["--output", "DUMMY5", "--primary"])
-            _ = try await first.xrandr(["--output", "DUMMY0", "--gamma", "0.5:0.5:0.5"])
+        if kind != .xvfb {
+            try first.setOutputMode(main, width: 1234, height: 567)
+            _ = try await first.xrandr(["--output", other, "--primary"])
+            _ = try await first.xrandr(["--output", main, "--gamma", "0.5:0.5:0.5"])
         }
         let dirty = try Self.look(first)
         #expect(dirty.hasResourceDatabase && !fresh.hasResourceDatabase)
-        if kind == .xorgDummy { #expect(dirty.primaryOutput == "DUMMY5" && dirty.gamma != fresh.gamma) }
+        if kind != .xvfb { #expect(dirty.primaryOutput == other && dirty.gamma != fresh.gamma) }
         #expect(dirty.topLevelWindows == 1 && dirty.hasDirtProperty && dirty.buttonsHeld != 0 && dirty.keysHeld > 0)
         #expect(dirty.lockedModifiers != 0 && !dirty.focusIsPointerRoot)
         #expect(Set(dirty.monitors) == ["EXTRA", layout[0].name] && (kind == .xvfb || dirty.modeCount == fresh.modeCount + 1))

@@ -57,17 +57,20 @@ struct ReliabilityTests {
         #expect(p.terminationStatus == (signal == SIGKILL ? SIGKILL : 128 + signal) || p.terminationReason == .uncaughtSignal)
         #expect(await waitUntilEnded(xPID))
         if signal == SIGKILL {
-            // Nothing of the dead process could remove its directory: the next start sweeps it.
-            let next = try await VirtualServer.start()
+            // Nothing of the dead process could remove its directory: the next cold start sweeps it (a warm
+            // one sweeps only when the temporary folder changed since the last sweep).
+            let next = try await VirtualServer.start(fresh: true)
             next.stop()
         }
         #expect(sessionDirectories(of: p.processIdentifier).isEmpty)
     }
 
-    @Test("server's life is its X server's: PID= is the server itself, and its end ends the command (69) and its files", arguments: [false, true])
-    func serverEndsWithItsXServer(xorg: Bool) async throws {
+    @Test("server's life is its X server's: PID= is the server itself, and its end ends the command (69) and its files",
+          arguments: ["", "--xorg-dummy", "--xorg"])
+    func serverEndsWithItsXServer(kind: String) async throws {
         let err = Pipe()
-        let (p, out) = try launchMultihead(["server", "--monitors", "640x480"] + (xorg ? ["--xorg-dummy"] : []), environment: [:], stderr: err)
+        let xorg = !kind.isEmpty
+        let (p, out) = try launchMultihead(["server", "--monitors", "640x480"] + (xorg ? [kind] : []), environment: [:], stderr: err)
         let reader = LineReader(out)
         var values: [String: String] = [:]
         while values["MULTIHEAD_PID"] == nil, let line = await reader.nextLine() {
@@ -100,8 +103,9 @@ struct ReliabilityTests {
         await exited(p)
         for s in servers { #expect(await waitUntilEnded(s), "server \(s)") }
         if signal == SIGKILL {
-            // Nothing of the dead process could remove its directory: the next start sweeps it.
-            let next = try await VirtualServer.start()
+            // Nothing of the dead process could remove its directory: the next cold start sweeps it (a warm
+            // one sweeps only when the temporary folder changed since the last sweep).
+            let next = try await VirtualServer.start(fresh: true)
             next.stop()
         }
         #expect(sessionDirectories(of: p.processIdentifier).isEmpty)

@@ -99,12 +99,42 @@ public struct EDID: Hashable, Sendable {
                                              verticalSyncWidth: 5)
     }
 
+    /// A further mode among an EDID's eight standard timings: a width of 256…2288 in steps of 8, a height
+    /// that makes 16:10, 4:3, 5:4 or 16:9 with it, a refresh rate of 60…123 Hz.
+    public struct StandardTiming: Sendable, Hashable {
+        /// Width in pixels.
+        public var width: Int
+        /// Height in pixels.
+        public var height: Int
+        /// Refresh rate in Hz.
+        public var refreshRate: Int
+
+        /// A standard timing from its size and rate.
+        public init(width: Int, height: Int, refreshRate: Int = 60) {
+            self.width = width
+            self.height = height
+            self.refreshRate = refreshRate
+        }
+
+        /// Its two bytes (the width, the aspect ratio and the rate), or nil when an EDID cannot list it.
+        public var bytes: [UInt8]? {
+            guard width >= 256, width <= 2288, width % 8 == 0, (60...123).contains(refreshRate) else { return nil }
+            // EDID 1.3 and later: 00 is 16:10, 01 4:3, 10 5:4, 11 16:9.
+            let ratios = [(16, 10), (4, 3), (5, 4), (16, 9)]
+            guard let aspect = ratios.firstIndex(where: { height * $0.0 == width * $0.1 }) else { return nil }
+            return [UInt8(width / 8 - 31), UInt8(aspect) << 6 | UInt8(refreshRate - 60)]
+        }
+    }
+
     /// An EDID 1.4 base block describing a monitor: the manufacturer's PNP id (three letters A…Z), a
     /// product code, a name (which EDID 1.4 requires) and a serial number (display descriptors, 1 to 13
-    /// characters of printable ASCII each), the physical size in mm (0: unknown, a projector), and the
-    /// preferred timing. Nil when a value cannot be encoded.
+    /// characters of printable ASCII each), the physical size in mm (0: unknown, a projector), the
+    /// preferred timing and up to eight further modes (standard timings). Nil when a value cannot be
+    /// encoded.
     public static func block(manufacturer: String, productCode: UInt16 = 0, model: String, serialNumber: String?,
-                             physicalSize: Size, timing: Timing) -> [UInt8]? {
+                             physicalSize: Size, timing: Timing, standardTimings: [StandardTiming] = []) -> [UInt8]? {
+        let standard = standardTimings.compactMap(\.bytes)
+        guard standard.count == standardTimings.count, standard.count <= 8 else { return nil }
         let letters = Array(manufacturer.utf8)
         guard letters.count == 3, letters.allSatisfy({ (65...90).contains($0) }),
               [model, serialNumber].allSatisfy({ $0.map { (1...13).contains($0.utf8.count) && $0.utf8.allSatisfy { (0x20...0x7E).contains($0) } } ?? true }),
@@ -137,8 +167,9 @@ public struct EDID: Hashable, Sendable {
         b[25] = UInt8((xy[0] & 3) << 6 | (xy[1] & 3) << 4 | (xy[2] & 3) << 2 | xy[3] & 3)
         b[26] = UInt8((xy[4] & 3) << 6 | (xy[5] & 3) << 4 | (xy[6] & 3) << 2 | xy[7] & 3)
         for (i, v) in xy.enumerated() { b[27 + i] = UInt8(v >> 2) }
-        // No standard timings (0x0101 each).
+        // The standard timings given; 0x0101 marks each unused one.
         for i in stride(from: 38, to: 54, by: 2) { b[i] = 1; b[i + 1] = 1 }
+        for (i, bytes) in standard.enumerated() { b[38 + 2 * i] = bytes[0]; b[39 + 2 * i] = bytes[1] }
         let t = timing, clock = t.pixelClockKHz / 10
         func low(_ v: Int) -> UInt8 { UInt8(v & 0xFF) }
         func highNibbles(_ a: Int, _ b: Int) -> UInt8 { UInt8(((a >> 8) & 0x0F) << 4 | ((b >> 8) & 0x0F)) }

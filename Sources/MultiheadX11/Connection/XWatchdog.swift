@@ -165,19 +165,11 @@ final class XWatchdog: @unchecked Sendable {
     /// An array, not a set: a process has a handful, and a set's first use costs a conformance lookup.
     private static func openDescriptors() -> [Descriptor] {
         // readdir, not FileManager: this runs on every connect, and Foundation's first use is slow.
-        guard let dir = opendir("/proc/self/fd") else { return [] }
-        defer { closedir(dir) }
-        var result: [Descriptor] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            guard let fd = Int32(name) else { continue }
+        (directoryEntries("/proc/self/fd") ?? []).compactMap { name in
             var st = stat()
-            guard fstat(fd, &st) == 0 else { continue }
-            result.append(Descriptor(fd: fd, device: UInt64(st.st_dev), inode: UInt64(st.st_ino)))
+            guard let fd = Int32(name), fstat(fd, &st) == 0 else { return nil }
+            return Descriptor(fd: fd, device: UInt64(st.st_dev), inode: UInt64(st.st_ino))
         }
-        return result
     }
 
     /// Whether a descriptor is a socket connected to an X server: a local one under `.X11-unix/X` (or an

@@ -124,6 +124,8 @@ extension ServerControl {
                 }
             }
         }
+        // A cable's properties (Multihead's driver) change what a probe finds: probe before the check.
+        if now.outputProperties != baseline.outputProperties { probe() }
     }
 
     /// Calls `body` with a property's value and its count of items, in the layout Xlib takes.

@@ -85,7 +85,9 @@ public final class ServerControl {
     ///
     /// `edid`: the monitor's EDID, which an output then publishes (its `EDID` property) before it lights,
     /// as a driver does when a cable is plugged; a virtual monitor has no connector to carry one
-    /// (`invalidMonitor`).
+    /// (`invalidMonitor`). On Multihead's own Xorg driver (`VirtualServer.Kind.xorg`) a plug is a cable:
+    /// the output is connected with that EDID (or a generated one whose preferred mode is the frame's
+    /// size), the server re-probes it, and it lights in a mode of its EDID.
     public func plug(_ name: String, frame: Rect, primary: Bool = false, refreshRate: Double? = nil, edid: [UInt8]? = nil) throws {
         try Self.validate(name: name)
         try requireRandR15()
@@ -101,6 +103,10 @@ public final class ServerControl {
                 guard name != "screen" else {
                     throw ServerControlError.invalidMonitor("\"screen\" is Xvfb's own output; plug a virtual monitor under another name")
                 }
+                // Multihead's own driver: the cable is plugged, and the monitor's EDID gives the modes.
+                if hasCable(output: output.id) {
+                    return try plugCable(output, frame: frame, primary: primary, refreshRate: refreshRate, edid: edid, state)
+                }
                 if let edid { try setEDID(edid, output: output.id) }
                 try OutputConfigurator(c).apply(output: name, .size(frame.size, refreshRate: refreshRate), origin: frame.origin,
                                                 primary: primary, makeMissing: true, in: state)
@@ -112,7 +118,7 @@ public final class ServerControl {
             try Self.refuseRate(refreshRate, virtual: name)
             if edid != nil {
                 throw ServerControlError.invalidMonitor(
-                    "\(name.terminalEscaped) is a virtual monitor, which has no connector to carry an EDID; plug an output, such as Xorg+dummy's DUMMY0…DUMMY15")
+                    "\(name.terminalEscaped) is a virtual monitor, which has no connector to carry an EDID; plug an output, such as --xorg's DP-1…HDMI-8 or Xorg+dummy's DUMMY0…DUMMY15")
             }
             try plugVirtual(name, frame: frame, primary: primary, state)
         }
@@ -122,7 +128,7 @@ public final class ServerControl {
     private static func refuseRate(_ rate: Double?, virtual name: String) throws {
         guard let rate else { return }
         throw ServerControlError.invalidMonitor(
-            "\(name.terminalEscaped) is a virtual monitor, which has no refresh rate (asked for \(String(rate: rate)) Hz); rates exist on outputs, such as Xorg+dummy's DUMMY0…DUMMY15")
+            "\(name.terminalEscaped) is a virtual monitor, which has no refresh rate (asked for \(String(rate: rate)) Hz); rates exist on outputs, such as --xorg's DP-1…HDMI-8 or Xorg+dummy's DUMMY0…DUMMY15")
     }
 
     /// A frame a monitor can have: finite, not empty, within the largest screen the server can make.
@@ -189,8 +195,9 @@ public final class ServerControl {
         return m.frame
     }
 
-    /// Unplugs a monitor: an output's CRTC goes off (`xrandr --output NAME --off`); a virtual monitor is
-    /// deleted. The check and the change happen under one server grab; a monitor that is not plugged is
+    /// Unplugs a monitor: an output's CRTC goes off (`xrandr --output NAME --off`), and on Multihead's own
+    /// Xorg driver its cable is pulled too (disconnected, its EDID gone); a virtual monitor is deleted. The
+    /// check and the change happen under one server grab; a monitor that is not plugged is
     /// `noSuchMonitor` ("… (not plugged)").
     ///
     /// Unplugging the primary makes the monitor that becomes main (the first of the rest by y, then x)
@@ -212,12 +219,19 @@ public final class ServerControl {
                         "\(name.terminalEscaped) is Xvfb's own output (its framebuffer), which cannot be unplugged; unplug the monitors plugged over it instead")
                 }
                 let wasPrimary = state.primaryOutput == output.id
-                guard try OutputConfigurator(c).turnOff(output: name, in: state) else {
+                let cabled = hasCable(output: output.id)
+                // A cable in with nothing lit (a monitor that stayed dark) is still a monitor to unplug.
+                guard try OutputConfigurator(c).turnOff(output: name, in: state) || (cabled && output.connected) else {
                     throw ServerControlError.noSuchMonitor("\(name.terminalEscaped) (not plugged)")
                 }
-                // The cable is out: on the kit's own server its EDID goes with it (a desktop's driver owns its
-                // outputs' EDIDs: left alone there).
-                if isPrivateServer { try setEDID(nil, output: output.id) }
+                // The cable is out: on Multihead's driver the output is disconnected (its EDID goes with it); on
+                // the kit's other servers the EDID is deleted (a desktop's driver owns its outputs' EDIDs: left
+                // alone there).
+                if cabled {
+                    try setCable(output: output.id, connected: false)
+                } else if isPrivateServer {
+                    try setEDID(nil, output: output.id)
+                }
                 // The monitors once the output is off: read again, as the server recomputes them.
                 if wasPrimary && !keepPrimary { try setPrimaryOutput(Self.nextMain(after: Self.liveMonitors(readState()))?.outputs.first) }
                 return

@@ -33,14 +33,7 @@ enum ModeTimings {
         let rate = refreshRate > 0 && refreshRate.isFinite ? refreshRate : 60
         let h = (width + granularity - 1) / granularity * granularity
         let v = height
-        let vSync: Int = {
-            func near(_ r: Double) -> Bool { abs(Double(h) / Double(v) - r) < 0.01 }
-            if near(4.0 / 3) { return 4 }
-            if near(16.0 / 9) { return 5 }
-            if near(16.0 / 10) { return 6 }
-            if near(5.0 / 4) || near(15.0 / 9) { return 7 }
-            return 10
-        }()
+        let vSync = verticalSyncWidth(h, v)
         let hPeriod = (1_000_000 / rate - minVSyncBackPorchMicroseconds) / Double(v + minVPorch)
         var vSyncAndBackPorch = Int(minVSyncBackPorchMicroseconds / hPeriod) + 1
         if vSyncAndBackPorch < vSync + minVPorch { vSyncAndBackPorch = vSync + minVPorch }
@@ -59,6 +52,38 @@ enum ModeTimings {
             dotClock: UInt64(clockKHz) * 1000,
             width: UInt32(width), hSyncStart: UInt32(hSyncEnd - hSyncWidth), hSyncEnd: UInt32(hSyncEnd), hTotal: UInt32(hTotal),
             height: UInt32(height), vSyncStart: UInt32(vSyncStart), vSyncEnd: UInt32(vSyncStart + vSync), vTotal: UInt32(vTotal))
+    }
+
+    /// CVT's vertical sync width, which says the aspect ratio: 4 lines for 4:3, 5 for 16:9, 6 for 16:10, 7
+    /// for 5:4 and 15:9, 10 for any other.
+    private static func verticalSyncWidth(_ h: Int, _ v: Int) -> Int {
+        func near(_ r: Double) -> Bool { abs(Double(h) / Double(v) - r) < 0.01 }
+        if near(4.0 / 3) { return 4 }
+        if near(16.0 / 9) { return 5 }
+        if near(16.0 / 10) { return 6 }
+        if near(5.0 / 4) || near(15.0 / 9) { return 7 }
+        return 10
+    }
+
+    /// CVT timings with reduced blanking (version 1), as `cvt -r W H RATE` prints them: what a monitor
+    /// offers where normal blanking would need too fast a clock (3840×2160 at 60 Hz: 533.25 MHz, 3840 3888
+    /// 3920 4000, 2160 2163 2168 2222).
+    static func cvtReducedBlanking(width: Int, height: Int, refreshRate: Double) -> Modeline {
+        let granularity = 8, frontPorch = 48, syncWidth = 32, blank = 160
+        let minVBlankMicroseconds = 460.0, vFrontPorch = 3, minVBackPorch = 6, clockStepKHz = 250
+        let rate = refreshRate > 0 && refreshRate.isFinite ? refreshRate : 60
+        let h = (width + granularity - 1) / granularity * granularity
+        let v = height
+        let vSync = verticalSyncWidth(h, v)
+        let hPeriod = (1_000_000 / rate - minVBlankMicroseconds) / Double(v)
+        let vBlank = max(Int(minVBlankMicroseconds / hPeriod) + 1, vFrontPorch + vSync + minVBackPorch)
+        let hTotal = h + blank, vTotal = v + vBlank
+        var clockKHz = Int(rate * Double(vTotal) * Double(hTotal) / 1000)
+        clockKHz -= clockKHz % clockStepKHz
+        return Modeline(
+            dotClock: UInt64(clockKHz) * 1000,
+            width: UInt32(width), hSyncStart: UInt32(h + frontPorch), hSyncEnd: UInt32(h + frontPorch + syncWidth), hTotal: UInt32(hTotal),
+            height: UInt32(height), vSyncStart: UInt32(v + vFrontPorch), vSyncEnd: UInt32(v + vFrontPorch + vSync), vTotal: UInt32(vTotal))
     }
 }
 

@@ -20,7 +20,7 @@ extension MultiheadCommand {
 
         @Option(parsing: .unconditional, help: "For an output: the refresh rate in Hz of the mode to use (nearest within 0.5 Hz).")
         var rate: DecimalArgument?
-        @OptionGroup(title: "The monitor's EDID (outputs only, such as --xorg-dummy's DUMMYn)")
+        @OptionGroup(title: "The monitor's EDID (outputs only: --xorg's DP-n, HDMI-n, --xorg-dummy's DUMMYn)")
         var identity: MonitorIdentityOptions
 
         func validate() throws {

@@ -10,20 +10,28 @@ extension MultiheadCommand {
     /// `multihead server`: a private X server for trying things out, until interrupted.
     struct Server: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "server", abstract: "Start a private Xvfb with a monitor layout, in the foreground; print DISPLAY=, XAUTHORITY=, PID= (the X server) and MULTIHEAD_PID= (this process); stop it on SIGINT or SIGTERM; exit 69 when the X server ends.")
+            commandName: "server", abstract: "Start a private Xvfb (or Xorg: --xorg, --xorg-dummy) with a monitor layout, in the foreground; print DISPLAY=, XAUTHORITY=, PID= (the X server) and MULTIHEAD_PID= (this process); stop it on SIGINT or SIGTERM; exit 69 when the X server ends.")
 
         @OptionGroup var server: ServerOptions
 
         /// The layout: sizes placed left to right from (0, 0).
-        static func layout(_ text: String, xorg: Bool = false) throws -> [VirtualServer.Monitor] {
+        static func layout(_ text: String, kind: VirtualServer.Kind = .xvfb) throws -> [VirtualServer.Monitor] {
             var x = 0.0
             return try text.split(separator: ",").enumerated().map { i, part in
                 guard let r = try? pixelGeometry(String(part), example: "1920x1080"), r.origin == .zero, r.width <= 16384, r.height <= 16384 else {
                     throw ValidationError("--monitors: \"\(String(part).terminalEscaped)\" is not a size like 1920x1080 in whole pixels, at most 16384x16384")
                 }
                 defer { x += r.width }
-                guard !xorg || i < 16 else { throw ValidationError("--monitors: Xorg's dummy driver has 16 outputs") }
-                let name = xorg ? "DUMMY\(i)" : "VIRTUAL-\(i + 1)"
+                let name: String
+                switch kind {
+                case .xvfb: name = "VIRTUAL-\(i + 1)"
+                case .xorgDummy:
+                    guard i < 16 else { throw ValidationError("--monitors: Xorg's dummy driver has 16 outputs") }
+                    name = "DUMMY\(i)"
+                case .xorg:
+                    guard i < VirtualServer.cabledOutputs.count else { throw ValidationError("--monitors: Multihead's Xorg driver has 16 outputs") }
+                    name = VirtualServer.cabledOutputs[i]
+                }
                 return .init(name: name, frame: Rect(x: x, y: 0, width: r.width, height: r.height), primary: i == 0)
             }
         }

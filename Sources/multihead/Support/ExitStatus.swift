@@ -48,7 +48,7 @@ func exitCode(for error: any Error) -> ExitCode {
     case let e as VirtualServerError:
         printError(e.description)
         switch e {
-        case .serverMissing, .didNotStart: return ExitCode(ExitStatus.unavailable)
+        case .serverMissing, .didNotStart, .xorgDriverMismatch: return ExitCode(ExitStatus.unavailable)
         case .invalidMonitor, .noSuchMonitor, .temporaryDirectoryMissing: return ExitCode(ExitStatus.usage)
         case .cannotCreate, .cannotWrite: return ExitCode(ExitStatus.cantCreate)
         default: return ExitCode(ExitStatus.software)

@@ -3,8 +3,10 @@ import MultiheadTesting
 
 /// What `server` and `run` ask of their private X server: the layout, the kind, GLX.
 struct ServerOptions: ParsableArguments {
-    @Option(help: "Monitor sizes, left to right: WxH,WxH… (VIRTUAL-1, VIRTUAL-2, … on Xvfb; DUMMY0, DUMMY1, … on Xorg; the first is primary).")
+    @Option(help: "Monitor sizes, left to right: WxH,WxH… (VIRTUAL-1, VIRTUAL-2, … on Xvfb; DP-1…DP-8, HDMI-1…HDMI-8 on --xorg; DUMMY0, DUMMY1, … on --xorg-dummy; the first is primary).")
     var monitors: String = "1920x1080,1280x720"
+    @Flag(help: "Run Xorg with Multihead's own driver instead of Xvfb: 16 outputs DP-1…DP-8, HDMI-1…HDMI-8 with cables (connection state, EDID), as every toolkit sees real monitors.")
+    var xorg = false
     @Flag(help: "Run Xorg with the dummy driver (real outputs with mode lists) instead of Xvfb.")
     var xorgDummy = false
     @Flag(help: "Keep the GLX extension (off by default: it is over a third of Xvfb's start), for apps that draw with OpenGL on GLX.")
@@ -12,17 +14,23 @@ struct ServerOptions: ParsableArguments {
 
     /// The layout: the sizes placed left to right from (0, 0); at least one.
     func layout() throws -> [VirtualServer.Monitor] {
-        let l = try MultiheadCommand.Server.layout(monitors, xorg: xorgDummy)
+        let l = try MultiheadCommand.Server.layout(monitors, kind: kind)
         if l.isEmpty { throw ValidationError("--monitors needs at least one size") }
         return l
     }
 
-    func validate() throws { _ = try layout() }
+    /// The server kind the flags ask for.
+    var kind: VirtualServer.Kind { xorg ? .xorg : xorgDummy ? .xorgDummy : .xvfb }
+
+    func validate() throws {
+        if xorg && xorgDummy { throw ValidationError("--xorg and --xorg-dummy: pick one") }
+        _ = try layout()
+    }
 
     /// Starts the server these options describe: a fresh one, which ends with the command (a pooled one
     /// would only be reset for a next test this process never runs).
     @MainActor
     func start() async throws -> VirtualServer {
-        try await VirtualServer.start(xorgDummy ? .xorgDummy : .xvfb, monitors: layout(), glx: glx, fresh: true)
+        try await VirtualServer.start(kind, monitors: layout(), glx: glx, fresh: true)
     }
 }

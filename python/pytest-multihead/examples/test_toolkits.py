@@ -123,3 +123,41 @@ def test_qt_reads_the_plugged_monitors_edid(multihead_server, client):
     manufacturer, model, serial = fields.split("|")
     assert model.rstrip("-") == "DELL U2720Q" and serial.rstrip("-") == "ABC123" and manufacturer == "Dell Inc.", line
 
+
+
+# On Multihead's own Xorg driver (kind="xorg") a plug is a cable: the output is connected with the
+# monitor's EDID, then lit; an unplug turns it off and disconnects it. SDL names the display from the EDID
+# (its model and diagonal) and reports the unplug too; the others as on the dummy driver.
+CABLE = {
+    "gtk": ("added HDMI-1", "removed HDMI-1"),
+    "qt": ("added HDMI-1", "removed HDMI-1"),
+    "sdl": ('connected DELL U2720Q 27"', "disconnected 1"),
+    "glfw": ("connected HDMI-1", "disconnected HDMI-1"),
+}
+
+
+@pytest.mark.multihead(monitors=["1920x1080"], kind="xorg")
+@pytest.mark.parametrize("client", sorted(CABLE), indirect=True)
+def test_toolkit_sees_a_cable(multihead_server, client):
+    kind, app = client
+    app.expect("end")
+    added, removed = CABLE[kind]
+    with multihead_server.watch() as events:
+        multihead_server.plug("HDMI-1", "2560x1440+1920+0", manufacturer="DEL", model="DELL U2720Q",
+                              serial_number="ABC123", physical_size="597x336")
+        app.expect(added)
+        connect = next(events)
+        multihead_server.unplug("HDMI-1")
+        app.expect(removed)
+        disconnect = next(events)
+        # Each once: a plug back is the next thing either side reports.
+        multihead_server.plug("HDMI-2", "1280x720+1920+0")
+        assert next(events)["event"] == "connect"
+    assert app.lines.count(added) == 1 and app.lines.count(removed) == 1, app.lines
+    assert (connect["event"], connect["screen"]["name"], connect["screen"]["manufacturer"]) == ("connect", "HDMI-1", "DEL")
+    assert connect["screen"]["model"] == "DELL U2720Q" and connect["screen"]["physicalSize"] == {"width": 597, "height": 336}
+    assert (disconnect["event"], disconnect["screen"]["name"]) == ("disconnect", "HDMI-1")
+    if kind == "qt":
+        line = app.expect_prefix("identity HDMI-1 ")
+        manufacturer, model, serial = line.partition("identity HDMI-1 ")[2].split("|")
+        assert manufacturer == "Dell Inc." and model.rstrip("-") == "DELL U2720Q" and serial.rstrip("-") == "ABC123", line

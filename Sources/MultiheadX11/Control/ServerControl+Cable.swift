@@ -1,0 +1,65 @@
+internal import CXlib
+import Multihead
+
+/// Multihead's own Xorg driver (`Driver/`): each output has a cable that a client plugs and pulls
+/// through two output properties, and the server re-probes the output as it does on a real hotplug.
+extension ServerControl {
+    /// The property that says whether an output's cable is in (INTEGER/32, 0 or 1).
+    static let cableConnectedName = "MULTIHEAD_CONNECTED"
+    /// The property that holds the EDID of the monitor at the cable's end (INTEGER/8).
+    static let cableEDIDName = "MULTIHEAD_EDID"
+
+    /// Whether an output is one of Multihead's driver's, which has a cable. `XRRListOutputProperties`.
+    func hasCable(output: UInt) -> Bool {
+        let c = connection
+        let atom = XInternAtom(c.display, Self.cableConnectedName, 0)
+        var count: Int32 = 0
+        let atoms = c.bounded { XRRListOutputProperties(c.display, RROutput(output), &count) }
+        defer { if let atoms { XFree(atoms) } }
+        guard let atoms else { return false }
+        return UnsafeBufferPointer(start: atoms, count: Int(count)).contains(atom)
+    }
+
+    /// Plugs (with the monitor's EDID) or pulls an output's cable, then probes: the driver has re-read the
+    /// output (its connection, its `EDID` property, its modes) and told every client when this returns.
+    /// `XRRChangeOutputProperty`, `XRRGetScreenResources`.
+    func setCable(output: UInt, connected: Bool, edid: [UInt8]? = nil) throws {
+        let c = connection
+        let d = c.display
+        try c.trap("RRChangeOutputProperty \(Self.cableConnectedName)") {
+            if let edid {
+                let atom = XInternAtom(d, Self.cableEDIDName, 0)
+                edid.withUnsafeBufferPointer {
+                    XRRChangeOutputProperty(d, RROutput(output), atom, XA_INTEGER, 8, PropModeReplace, $0.baseAddress, Int32(edid.count))
+                }
+            }
+            // Format 32 takes C longs.
+            var value: CLong = connected ? 1 : 0
+            withUnsafeBytes(of: &value) {
+                XRRChangeOutputProperty(d, RROutput(output), XInternAtom(d, Self.cableConnectedName, 0), XA_INTEGER, 32,
+                                        PropModeReplace, $0.baseAddress?.assumingMemoryBound(to: UInt8.self), 1)
+            }
+        }
+        probe()
+    }
+
+    /// Plugs a monitor into a cabled output: a new EDID (the given one, or one whose preferred mode is the
+    /// frame's size) when one is given, the cable is out, or the monitor there has no mode of that size;
+    /// then the output lit at the frame's origin.
+    func plugCable(_ output: RandR.OutputInfo, frame: Rect, primary: Bool, refreshRate: Double?, edid: [UInt8]?, _ state: RandRState) throws {
+        let hasSize = output.modes.contains(where: { state.resources.modes[$0]?.mode.size == frame.size })
+        var state = state
+        if edid != nil || !output.connected || !hasSize {
+            let bytes = try edid ?? MonitorIdentity().edid(preferred: frame.size, refreshRate: refreshRate ?? 60)
+            try setCable(output: output.id, connected: true, edid: bytes)
+            state = try readState()
+        }
+        do {
+            try OutputConfigurator(connection).apply(output: output.name, .size(frame.size, refreshRate: refreshRate), origin: frame.origin,
+                                                     primary: primary, in: state)
+        } catch let ScreenError.refused(_, reason) where reason == "it has no such mode" {
+            throw ServerControlError.invalidMonitor(
+                "the monitor on \(output.name.terminalEscaped) has no \(Int(frame.width))x\(Int(frame.height)) mode\(refreshRate.map { " at \(String(rate: $0)) Hz" } ?? "") in its EDID")
+        }
+    }
+}

@@ -1,0 +1,51 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import MultiheadTesting
+import Testing
+
+/// `multihead server --xorg`: Xorg with Multihead's own driver, also for a user who is not root.
+@MainActor
+@Suite("server --xorg", .timeLimit(.minutes(2)))
+struct XorgServerTests {
+    @Test("server --xorg runs as a user without root (nobody, no home): its X server is that user's, the layout's outputs are connected, SIGTERM ends both and their files")
+    func nonRootServer() async throws {
+        let bin = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("multihead").path
+        let args = ["--pdeathsig", "TERM"] + (getuid() == 0 ? ["--reuid=65534", "--regid=65534", "--clear-groups"] : [])
+            + ["--", bin, "server", "--xorg", "--monitors", "1024x768,800x600"]
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        p.arguments = args
+        // No home to cache the driver in: the kit builds it in the command's own temporary folder.
+        var environment = ProcessInfo.processInfo.environment
+        environment["HOME"] = "/nonexistent"
+        environment["XDG_CACHE_HOME"] = nil
+        environment["MULTIHEAD_XORG_DRIVER_DIR"] = nil
+        p.environment = environment
+        let out = Pipe(), err = Pipe()
+        (p.standardOutput, p.standardError) = (out, err)
+        try launch(p)
+        let reader = LineReader(out)
+        var values: [String: String] = [:]
+        while values["MULTIHEAD_PID"] == nil, let line = await reader.nextLine() {
+            let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
+            if parts.count == 2 { values[parts[0]] = parts[1] }
+        }
+        let xPID = try #require(values["PID"].flatMap { Int32($0) },
+                                "no PID line; stderr: \(String(decoding: err.fileHandleForReading.availableData, as: UTF8.self))")
+        let status = (try? String(contentsOfFile: "/proc/\(xPID)/status", encoding: .utf8)) ?? ""
+        let uid = status.split(separator: "\n").first { $0.hasPrefix("Uid:") }?.split(whereSeparator: \.isWhitespace).dropFirst().first
+        #expect(uid.map(String.init) == (getuid() == 0 ? "65534" : String(getuid())))
+        let r = try await multihead(["screens", "--json"], environment: ["DISPLAY": values["DISPLAY"] ?? "", "XAUTHORITY": values["XAUTHORITY"] ?? ""])
+        #expect(r.status == 0, "\(r.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]])
+        #expect(json.map { $0["name"] as? String } == ["DP-1", "DP-2"])
+        #expect(json.map { $0["model"] as? String } == ["Multihead", "Multihead"])
+        p.terminate()
+        await exited(p)
+        #expect(p.terminationStatus == 143)
+        #expect(hasEnded(xPID))
+        #expect(sessionDirectories(of: p.processIdentifier).isEmpty)
+    }
+}
