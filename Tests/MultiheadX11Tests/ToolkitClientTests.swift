@@ -102,6 +102,26 @@ struct ToolkitClientTests {
         #expect(await later.list()?.primary == "DUMMY1")
     }
 
+    @Test("Xorg with Multihead's driver: SDL sees the cable both ways and names the display from the EDID; GLFW sees both")
+    func cableOnXorg() async throws {
+        let server = try await VirtualServer.start(.xorg, monitors: [.init("DP-1", "1920x1080+0+0", primary: true)])
+        defer { server.stop() }
+        let dir = try ToolkitClient.scratch()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let sdl = try await ToolkitClient.start(.sdl, in: dir, environment: server.environment)
+        defer { sdl.end() }
+        let glfw = try await ToolkitClient.start(.glfw, in: dir, environment: server.environment)
+        defer { glfw.end() }
+        try server.plug("HDMI-1", "2560x1440+1920+0", monitor: .init(manufacturer: "DEL", model: "DELL U2720Q", physicalSize: Size(width: 597, height: 336)))
+        // SDL 2 names a display by the EDID's model and its diagonal in inches.
+        #expect(await sdl.waitFor("connected DELL U2720Q 27\""))
+        #expect(await glfw.waitFor("connected HDMI-1"))
+        try server.unplug("HDMI-1")
+        #expect(await sdl.waitFor("disconnected 1"))
+        #expect(await glfw.waitFor("disconnected HDMI-1"))
+        #expect(await sdl.list()?.monitors.count == 1)
+    }
+
     @Test("Xorg+dummy: SDL sees a plugged monitor (SDL_DISPLAYEVENT_CONNECTED)")
     func sdlOnXorg() async throws {
         let server = try await VirtualServer.start(.xorgDummy, monitors: [.init("DUMMY0", "1024x768+0+0", primary: true)])
