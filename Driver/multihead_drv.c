@@ -59,6 +59,7 @@ typedef struct {
     unsigned char *edid;
     int edid_length;
     unsigned char *parsed;
+    int parsed_length;
     Atom connected_atom;
     Atom edid_atom;
 } MultiheadOutput;
@@ -211,6 +212,7 @@ mh_output_forget_edid(xf86OutputPtr output)
     xf86OutputSetEDID(output, NULL);
     free(o->parsed);
     o->parsed = NULL;
+    o->parsed_length = 0;
 }
 
 /* A monitor that sends no EDID: what a driver offers for one. */
@@ -243,6 +245,10 @@ mh_output_get_modes(xf86OutputPtr output)
         mh_output_forget_edid(output);
         return mh_output_fallback_mode();
     }
+    /* The same monitor as at the last probe (any client's XRRGetScreenResources probes): as it was. */
+    if (output->MonInfo && o->parsed && o->parsed_length == o->edid_length &&
+        memcmp(o->parsed, o->edid, o->edid_length) == 0)
+        return xf86OutputGetEDIDModes(output);
     /* The parsed EDID keeps a pointer into the bytes it was made from: a copy of its own. */
     copy = malloc(o->edid_length);
     if (!copy)
@@ -259,6 +265,7 @@ mh_output_get_modes(xf86OutputPtr output)
     xf86OutputSetEDID(output, monitor);
     free(o->parsed);
     o->parsed = copy;
+    o->parsed_length = o->edid_length;
     return xf86OutputGetEDIDModes(output);
 }
 
@@ -301,7 +308,9 @@ mh_output_destroy(xf86OutputPtr output)
 
     if (!o)
         return;
-    /* The core frees MonInfo after this; it is not read again, so its bytes may go first. */
+    /* The core does not free the parsed EDID: it goes here, before the bytes it points into. */
+    free(output->MonInfo);
+    output->MonInfo = NULL;
     free(o->edid);
     free(o->parsed);
     free(o);
