@@ -128,11 +128,12 @@ def test_qt_reads_the_plugged_monitors_edid(multihead_server, client):
 # On Multihead's own Xorg driver (kind="xorg") a plug is a cable: the output is connected with the
 # monitor's EDID, then lit; an unplug turns it off and disconnects it. SDL names the display from the EDID
 # (its model and diagonal) and reports the unplug too; the others as on the dummy driver.
+# (the plug, the unplug, the start of the line for a second plug, of HDMI-2 with the kit's own EDID)
 CABLE = {
-    "gtk": ("added HDMI-1", "removed HDMI-1"),
-    "qt": ("added HDMI-1", "removed HDMI-1"),
-    "sdl": ('connected DELL U2720Q 27"', "disconnected 1"),
-    "glfw": ("connected HDMI-1", "disconnected HDMI-1"),
+    "gtk": ("added HDMI-1", "removed HDMI-1", "added HDMI-2"),
+    "qt": ("added HDMI-1", "removed HDMI-1", "added HDMI-2"),
+    "sdl": ('connected DELL U2720Q 27"', "disconnected 1", "connected Multihead"),
+    "glfw": ("connected HDMI-1", "disconnected HDMI-1", "connected HDMI-2"),
 }
 
 
@@ -141,7 +142,7 @@ CABLE = {
 def test_toolkit_sees_a_cable(multihead_server, client):
     kind, app = client
     app.expect("end")
-    added, removed = CABLE[kind]
+    added, removed, next_plug = CABLE[kind]
     with multihead_server.watch() as events:
         multihead_server.plug("HDMI-1", "2560x1440+1920+0", manufacturer="DEL", model="DELL U2720Q",
                               serial_number="ABC123", physical_size="597x336")
@@ -150,9 +151,10 @@ def test_toolkit_sees_a_cable(multihead_server, client):
         multihead_server.unplug("HDMI-1")
         app.expect(removed)
         disconnect = next(events)
-        # Each once: a plug back is the next thing either side reports.
+        # Each once: the next plug is the next thing either side reports, so every line before it is read.
         multihead_server.plug("HDMI-2", "1280x720+1920+0")
-        assert next(events)["event"] == "connect"
+        assert (lambda e: (e["event"], e["screen"]["name"]))(next(events)) == ("connect", "HDMI-2")
+        app.expect_prefix(next_plug)
     assert app.lines.count(added) == 1 and app.lines.count(removed) == 1, app.lines
     assert (connect["event"], connect["screen"]["name"], connect["screen"]["manufacturer"]) == ("connect", "HDMI-1", "DEL")
     assert connect["screen"]["model"] == "DELL U2720Q" and connect["screen"]["physicalSize"] == {"width": 597, "height": 336}
