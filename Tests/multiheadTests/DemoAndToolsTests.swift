@@ -42,6 +42,21 @@ struct DemoAndToolsTests {
         #expect(after.pixel(x: 400, y: 95) == before.pixel(x: 400, y: 95))
     }
 
+    @Test("the headless tour on --xorg: the third monitor is a cable (connect, a mode of its EDID, disconnect)")
+    func headlessTourOnCables() async throws {
+        let dir = NSTemporaryDirectory() + "mh-test-demo-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let r = try await multihead(["demo", "--headless", "--xorg", "--output-directory", dir])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.split(separator: "\n").filter { $0.hasPrefix("step ") }.count == 5)
+        let events = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/events.json"))) as? [[String: Any]])
+        #expect(events.map { $0["event"] as? String } == ["connect", "modeChange", "disconnect"])
+        #expect(events.allSatisfy { $0["screen"] as? String == "HDMI-1" })
+        let resized = try Bitmap(contentsOfPNG: dir + "/step3-mode-HDMI-1.png")
+        #expect(resized.width == 1280 && resized.height == 1024)
+        #expect(try await multihead(["demo", "--xorg", "--xorg-dummy"]).status == 64)
+    }
+
     @Test("mode changes an output's mode and resizes a virtual monitor; screenshot writes the screen's PNG")
     func modeAndScreenshot() async throws {
         let server = try await VirtualServer.start(.xorgDummy, monitors: [.init("DUMMY0", "1024x768+0+0", primary: true)])

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Multihead
+import MultiheadTesting
 import MultiheadX11
 
 extension MultiheadCommand {
@@ -12,6 +13,8 @@ extension MultiheadCommand {
         @OptionGroup var options: DisplayOptions
         @Flag(help: "Start a private server and play the scripted tour even when DISPLAY is set.")
         var headless = false
+        @Flag(help: "Use Xorg with Multihead's own driver for the tour (outputs with cables and EDIDs) instead of Xvfb.")
+        var xorg = false
         @Flag(help: "Use Xorg with the dummy driver for the tour (real outputs and mode lists) instead of Xvfb.")
         var xorgDummy = false
         @Flag(help: "After the tour, keep its server and windows up (printing DISPLAY and XAUTHORITY) until SIGINT or SIGTERM.")
@@ -19,12 +22,17 @@ extension MultiheadCommand {
         @Option(help: "Where the tour writes its PNGs and event log.")
         var outputDirectory = "multihead-demo"
 
+        func validate() throws {
+            if xorg && xorgDummy { throw ValidationError("--xorg and --xorg-dummy: pick one") }
+        }
+
         @MainActor
         func run() async throws {
             let display = options.display ?? ProcessInfo.processInfo.environment["DISPLAY"]
             try await withExitStatus {
                 if headless || display?.isEmpty ?? true {
-                    do { try await DemoTour(directory: outputDirectory, xorg: xorgDummy, stay: stay).run() } catch let e as DemoError {
+                    let kind: VirtualServer.Kind = xorg ? .xorg : xorgDummy ? .xorgDummy : .xvfb
+                    do { try await DemoTour(directory: outputDirectory, kind: kind, stay: stay).run() } catch let e as DemoError {
                         printError(e.description)
                         throw ExitCode(ExitStatus.software)
                     }

@@ -8,14 +8,19 @@ import MultiheadX11
 @MainActor
 struct DemoTour {
     let directory: String
-    let xorg: Bool
+    /// The server the tour plays on.
+    let kind: VirtualServer.Kind
     /// Keep the server and the windows up after the tour, until a signal ends the program.
     var stay = false
 
     func run() async throws {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let names = xorg ? ["DUMMY0", "DUMMY1", "DUMMY2"] : ["VIRTUAL-1", "VIRTUAL-2", "VIRTUAL-3"]
-        let server = try await VirtualServer.start(xorg ? .xorgDummy : .xvfb, monitors: [
+        let names = switch kind {
+        case .xvfb: ["VIRTUAL-1", "VIRTUAL-2", "VIRTUAL-3"]
+        case .xorgDummy: ["DUMMY0", "DUMMY1", "DUMMY2"]
+        case .xorg: ["DP-1", "DP-2", "HDMI-1"]
+        }
+        let server = try await VirtualServer.start(kind, monitors: [
             .init(names[0], "1920x1080+0+0", primary: true), .init(names[1], "1280x720+1920+0"),
         ], fresh: true)
         defer { server.stop() }
@@ -24,23 +29,34 @@ struct DemoTour {
         let demo = DemoController(app: app)
         demo.launch()
         app.launch()
-        try StandardOutput.line("multihead demo: a private \(xorg ? "Xorg+dummy" : "Xvfb") at \(server.display); pictures and events in \(directory)/")
+        let serverName = switch kind {
+        case .xvfb: "Xvfb"
+        case .xorgDummy: "Xorg+dummy"
+        case .xorg: "Xorg with Multihead's driver"
+        }
+        try StandardOutput.line("multihead demo: a private \(serverName) at \(server.display); pictures and events in \(directory)/")
 
         try finish(1, "launch", demo, backend, "\(app.screens.count) screens, a main window and a placeholder on \(names[1])")
 
         demo.step = "plug"
-        try server.plug(names[2], "1024x768+3200+0")
+        if kind == .xorg {
+            // A cable: a monitor that says who it is and offers two more modes.
+            try server.plug(names[2], "1024x768+3200+0", monitor: .init(manufacturer: "DEL", model: "DELL P1917S",
+                                                                         modes: [ScreenMode(width: 1280, height: 1024), ScreenMode(width: 800, height: 600)]))
+        } else {
+            try server.plug(names[2], "1024x768+3200+0")
+        }
         try await wait(app, "the window on \(names[2])") { demo.externalWindows[names[2]] != nil }
         try finish(2, "plug", demo, backend, "plugged \(names[2]) 1024x768 at 3200,0; it got a placeholder window")
 
         demo.step = "mode"
         let third = app.screen(named: names[2])
-        if xorg {
-            try server.setOutputMode(names[2], width: 800, height: 600)
-        } else {
+        let size = kind == .xorgDummy ? Size(width: 800, height: 600) : Size(width: 1280, height: 1024)
+        if kind == .xvfb {
             try server.plug(names[2], "1280x1024+3200+0")
+        } else {
+            try server.setOutputMode(names[2], width: Int(size.width), height: Int(size.height))
         }
-        let size = xorg ? Size(width: 800, height: 600) : Size(width: 1280, height: 1024)
         try await wait(app, "the new mode of \(names[2])") { third?.frame.size == size }
         try finish(3, "mode", demo, backend, "\(names[2]) changed mode to \(size); its window follows")
 
