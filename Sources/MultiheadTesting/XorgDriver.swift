@@ -3,15 +3,17 @@ import Glibc
 #endif
 import Foundation
 
-/// Multihead's Xorg video driver (`Driver/multihead_drv.c`), built for the X server on this machine the
-/// first time a `.xorg` server starts: a module must be built against the headers of the server that
-/// loads it (`xserver-xorg-dev`), so none is shipped.
+/// Multihead's Xorg video driver (`Driver/`), built for the X server on this machine the first time a
+/// `.xorg` server starts: a module must be built against the headers of the server that loads it
+/// (`xserver-xorg-dev`), so none is shipped.
 @MainActor
 enum XorgDriver {
-    /// The driver's source, found from this file's place in the package (`Sources/MultiheadTesting/` →
+    /// The driver's folder, found from this file's place in the package (`Sources/MultiheadTesting/` →
     /// `Driver/`): there in this repository and in the checkout of a package that depends on Multihead.
-    nonisolated static let sourcePath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Driver/multihead_drv.c").path
+    nonisolated static let sourceFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Driver").path
+    /// Its files: the header, then the sources a build compiles.
+    nonisolated static let sourceFiles = ["multihead.h", "multihead_drv.c", "multihead_outputs.c"]
 
     /// Set to a directory holding `drivers/multihead_drv.so` to use that module as it is.
     nonisolated static let directoryVariable = "MULTIHEAD_XORG_DRIVER_DIR"
@@ -43,23 +45,25 @@ enum XorgDriver {
             }
             return given
         }
-        guard let source = FileManager.default.contents(atPath: sourcePath) else {
+        let texts = sourceFiles.map { FileManager.default.contents(atPath: sourceFolder + "/" + $0) }
+        guard texts.allSatisfy({ $0 != nil }) else {
             throw VirtualServerError.serverMissing(
-                binary: "Multihead's Xorg driver source (\(sourcePath); build it and set \(directoryVariable))", package: "xserver-xorg-dev")
+                binary: "Multihead's Xorg driver source (\(sourceFolder); build it as its README says and set \(directoryVariable))",
+                package: "xserver-xorg-dev")
         }
         let headers = try Self.headersVersion()
-        let name = "xorg-driver-\(headers)-\(String(Self.hash(source), radix: 16))"
+        let name = "xorg-driver-\(headers)-\(String(Self.hash(texts.compactMap { $0 }.reduce(Data(), +)), radix: 16))"
         let caches = [environment["XDG_CACHE_HOME"].map { $0 + "/multihead" }, environment["HOME"].map { $0 + "/.cache/multihead" }]
             .compactMap { $0 }.filter { $0.hasPrefix("/") }
         for cache in caches {
             let directory = cache + "/" + name
             if FileManager.default.fileExists(atPath: directory + "/drivers/multihead_drv.so") { return directory }
-            if (try? build(source: sourcePath, into: directory, headers: headers)) != nil { return directory }
+            if (try? build(into: directory, headers: headers)) != nil { return directory }
         }
         // No cache to write (a user without a home): this process's folder, held for as long as the process
         // lives (servers come and go; the module must stay) and removed with it.
         let directory = try ServerRegistry.holdDirectory() + "/" + name
-        try build(source: sourcePath, into: directory, headers: headers)
+        try build(into: directory, headers: headers)
         return directory
     }
 
@@ -78,7 +82,7 @@ enum XorgDriver {
 
     /// Compiles the driver into `directory/drivers/multihead_drv.so`, after checking that the headers
     /// are the installed server's own (a module for another version is refused when Xorg loads it).
-    nonisolated private static func build(source: String, into directory: String, headers: String) throws {
+    nonisolated private static func build(into directory: String, headers: String) throws {
         let server = try serverVersion()
         guard Self.sameRelease(headers, server) else { throw VirtualServerError.xorgDriverMismatch(headers: headers, server: server) }
         guard let compiler = XServerLauncher.which("cc") ?? XServerLauncher.which("gcc") else {
@@ -92,7 +96,8 @@ enum XorgDriver {
         let target = directory + "/drivers/multihead_drv.so"
         let partial = target + ".\(getpid()).tmp"
         defer { unlink(partial) }
-        let arguments = ["-shared", "-fPIC", "-O2", "-fvisibility=hidden"] + flags + ["-o", partial, source]
+        let sources = sourceFiles.filter { $0.hasSuffix(".c") }.map { sourceFolder + "/" + $0 }
+        let arguments = ["-shared", "-fPIC", "-O2", "-fvisibility=hidden"] + flags + ["-o", partial] + sources
         let (built, _, log) = try run(compiler, arguments)
         guard built == 0 else {
             throw VirtualServerError.commandFailed(command: "cc " + arguments.joined(separator: " "), output: String(decoding: log, as: UTF8.self))
