@@ -17,9 +17,9 @@ extension VirtualServer {
     /// Gives a warm server this layout: as it is when it has it already, else reset to fresh (when it has
     /// another) and plugged, and the state read for `stop()` to bring back.
     func prepare(_ monitors: [Monitor]) throws {
-        guard layout != monitors, let baseline else { return }
+        guard layout != monitors else { return }
         let c = try controlConnection()
-        if layout != nil {
+        if layout != nil, let baseline {
             let left = try c.reset(to: baseline)
             guard left.isEmpty else { throw ServerPool.NotFresh(differences: left) }
         }

@@ -47,19 +47,21 @@ extension ServerControl {
     /// frame's size) when one is given, the cable is out, or the monitor there has no mode of that size;
     /// then the output lit at the frame's origin.
     func plugCable(_ output: RandR.OutputInfo, frame: Rect, primary: Bool, refreshRate: Double?, edid: [UInt8]?, _ state: RandRState) throws {
-        let hasSize = output.modes.contains(where: { state.resources.modes[$0]?.mode.size == frame.size })
+        /// Whether the monitor on an output offers a mode of the frame's size.
+        func hasSize(_ output: RandR.OutputInfo?, _ state: RandRState) -> Bool {
+            output?.modes.contains(where: { state.resources.modes[$0]?.mode.size == frame.size }) ?? false
+        }
         var state = state
-        if edid != nil || !output.connected || !hasSize {
+        if edid != nil || !output.connected || !hasSize(output, state) {
             let bytes = try edid ?? MonitorIdentity().edid(preferred: frame.size, refreshRate: refreshRate ?? 60)
             try setCable(output: output.id, connected: true, edid: bytes)
             state = try readState()
         }
-        do {
-            try OutputConfigurator(connection).apply(output: output.name, .size(frame.size, refreshRate: refreshRate), origin: frame.origin,
-                                                     primary: primary, in: state)
-        } catch let ScreenError.refused(_, reason) where reason == "it has no such mode" {
+        guard hasSize(state.output(named: output.name), state) else {
             throw ServerControlError.invalidMonitor(
-                "the monitor on \(output.name.terminalEscaped) has no \(Int(frame.width))x\(Int(frame.height)) mode\(refreshRate.map { " at \(String(rate: $0)) Hz" } ?? "") in its EDID")
+                "the monitor on \(output.name.terminalEscaped) has no \(Int(frame.width))x\(Int(frame.height)) mode in its EDID")
         }
+        try OutputConfigurator(connection).apply(output: output.name, .size(frame.size, refreshRate: refreshRate), origin: frame.origin,
+                                                 primary: primary, in: state)
     }
 }
