@@ -106,8 +106,8 @@ public final class VirtualServer {
     /// What a child process needs to reach this server: `DISPLAY` and `XAUTHORITY`.
     public var environment: [String: String] { ["DISPLAY": display, "XAUTHORITY": authorityFile] }
 
-    /// The layout a server gets when none is given: one 1920×1080 monitor, VIRTUAL-1, on Xvfb; DUMMY0 at
-    /// 1024×768 on Xorg+dummy.
+    /// The layout a server gets when none is given: one 1920×1080 monitor, VIRTUAL-1, on Xvfb; DP-1 at
+    /// 1920×1080 on Xorg with Multihead's driver; DUMMY0 at 1024×768 on Xorg+dummy.
     public static func defaultMonitors(for kind: Kind) -> [Monitor] {
         switch kind {
         case .xvfb: [Monitor("VIRTUAL-1", "1920x1080+0+0", primary: true)]
