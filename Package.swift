@@ -43,9 +43,11 @@ let package = Package(
             name: "MultiheadX11",
             dependencies: ["Multihead", "CXlib", "CCairo", .product(name: "Logging", package: "swift-log")]
         ),
+        // Multihead's Xorg driver source (Driver/), embedded so that a copied CLI still builds it.
+        .target(name: "CDriverSource"),
         .target(
             name: "MultiheadTesting",
-            dependencies: ["Multihead", "MultiheadX11", "CXlib"]
+            dependencies: ["Multihead", "MultiheadX11", "CXlib", "CDriverSource"]
         ),
         // The Swift Testing trait `.virtualServer(monitors:)`: its own module, so that only tests link Testing.
         .target(

@@ -26,11 +26,11 @@
 #include <xf86RandR12.h>
 #include <xf86_OSproc.h>
 
+#include "multihead_edid.h"
+
 #define MH_NAME "multihead"
 #define MH_VERSION 1
 #define MH_OUTPUTS 16
-/* An EDID's base block and at most 255 extension blocks. */
-#define MH_EDID_MAX (128 * 256)
 
 /* One output's cable: what a client set, and the copy the parsed EDID (output->MonInfo) points into. */
 typedef struct {

@@ -69,12 +69,14 @@ mh_output_create_resources(xf86OutputPtr output)
     INT32 range[2] = { 0, 1 };
     INT32 value = o->connected;
 
+    /* Immutable: a client changes their values (through set_property) but cannot delete them, nor
+     * configure them anew; a cable without its properties could never be plugged again. */
     o->connected_atom = MakeAtom("MULTIHEAD_CONNECTED", strlen("MULTIHEAD_CONNECTED"), TRUE);
-    RRConfigureOutputProperty(output->randr_output, o->connected_atom, FALSE, TRUE, FALSE, 2, range);
+    RRConfigureOutputProperty(output->randr_output, o->connected_atom, FALSE, TRUE, TRUE, 2, range);
     RRChangeOutputProperty(output->randr_output, o->connected_atom, XA_INTEGER, 32, PropModeReplace, 1,
                            &value, FALSE, FALSE);
     o->edid_atom = MakeAtom("MULTIHEAD_EDID", strlen("MULTIHEAD_EDID"), TRUE);
-    RRConfigureOutputProperty(output->randr_output, o->edid_atom, FALSE, FALSE, FALSE, 0, NULL);
+    RRConfigureOutputProperty(output->randr_output, o->edid_atom, FALSE, FALSE, TRUE, 0, NULL);
     RRChangeOutputProperty(output->randr_output, o->edid_atom, XA_INTEGER, 8, PropModeReplace, 0, NULL,
                            FALSE, FALSE);
 }
@@ -98,10 +100,16 @@ mh_output_set_property(xf86OutputPtr output, Atom property, RRPropertyValuePtr v
     }
     if (property == o->edid_atom) {
         unsigned char *copy = NULL;
+        enum mh_edid_fault fault;
 
-        if (value->type != XA_INTEGER || value->format != 8 || value->size % 128 != 0 ||
-            value->size > MH_EDID_MAX)
+        if (value->type != XA_INTEGER || value->format != 8 || value->size > MH_EDID_MAX)
             return FALSE;
+        fault = mh_edid_check(value->data, (int) value->size);
+        if (fault != MH_EDID_OK) {
+            xf86DrvMsg(output->scrn->scrnIndex, X_WARNING, "%s: EDID refused: %s\n", output->name,
+                       mh_edid_fault_text(fault));
+            return FALSE;
+        }
         if (value->size > 0) {
             copy = malloc(value->size);
             if (!copy)
@@ -189,8 +197,8 @@ mh_output_get_modes(xf86OutputPtr output)
         mh_output_forget_edid(output);
         return mh_output_fallback_mode();
     }
-    if (o->edid_length >= 128 * (1 + monitor->no_sections))
-        monitor->flags |= EDID_COMPLETE_RAWDATA;
+    /* Checked when it was set: its length is its extension count's. */
+    monitor->flags |= EDID_COMPLETE_RAWDATA;
     xf86OutputSetEDID(output, monitor);
     free(o->parsed);
     o->parsed = copy;

@@ -25,29 +25,7 @@ extension XServerLauncher {
         defer { ServerRegistry.releaseDirectory() }
         let config = session + "/xorg-\(id).conf"
         let log = session + "/xorg-\(id).log"
-        let text = """
-            Section "ServerFlags"
-                Option "AutoAddDevices" "false"
-                Option "AutoEnableDevices" "false"
-                Option "AutoAddGPU" "false"
-                Option "AutoBindGPU" "false"
-            EndSection
-            Section "Device"
-                Identifier "card"
-                \(device)
-            EndSection
-            Section "Screen"
-                Identifier "screen"
-                Device "card"
-                DefaultDepth \(depth)
-                SubSection "Display"
-                    Depth \(depth)
-                    Virtual \(Int(framebuffer.width)) \(Int(framebuffer.height))
-                EndSubSection
-            EndSection
-
-            """
-        try writeFile(config, Data(text.utf8))
+        try writeFile(config, Data(xorgConfig(device: device, depth: depth, framebuffer: framebuffer).utf8))
         arguments = ["-config", config, "-logfile", log] + arguments + extraArguments
         do {
             return try await launch(kind: kind, binary: "Xorg", package: "xserver-xorg-core", arguments: arguments, framebuffer: framebuffer)
@@ -55,5 +33,32 @@ extension XServerLauncher {
             // A module built for another server's ABI: Xorg's log names both versions.
             throw VirtualServerError.didNotStart(binary: binary, log: XorgDriver.abiComplaint(inLog: log) ?? text)
         }
+    }
+
+    /// Xorg's configuration for one private server: no input devices or GPUs probed, one screen of the
+    /// `device` section's driver with a framebuffer of `framebuffer` (the `Virtual` size).
+    nonisolated static func xorgConfig(device: String, depth: Int, framebuffer: Size) -> String {
+        """
+        Section "ServerFlags"
+            Option "AutoAddDevices" "false"
+            Option "AutoEnableDevices" "false"
+            Option "AutoAddGPU" "false"
+            Option "AutoBindGPU" "false"
+        EndSection
+        Section "Device"
+            Identifier "card"
+            \(device)
+        EndSection
+        Section "Screen"
+            Identifier "screen"
+            Device "card"
+            DefaultDepth \(depth)
+            SubSection "Display"
+                Depth \(depth)
+                Virtual \(Int(framebuffer.width)) \(Int(framebuffer.height))
+            EndSubSection
+        EndSection
+
+        """
     }
 }

@@ -2,18 +2,22 @@
 import Glibc
 #endif
 import Foundation
+internal import CDriverSource
 
 /// Multihead's Xorg video driver (`Driver/`), built for the X server on this machine the first time a
 /// `.xorg` server starts: a module must be built against the headers of the server that loads it
 /// (`xserver-xorg-dev`), so none is shipped.
 @MainActor
 enum XorgDriver {
-    /// The driver's folder, found from this file's place in the package (`Sources/MultiheadTesting/` →
-    /// `Driver/`): there in this repository and in the checkout of a package that depends on Multihead.
-    nonisolated static let sourceFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Driver").path
-    /// Its files: the header, then the sources a build compiles.
-    nonisolated static let sourceFiles = ["multihead.h", "multihead_drv.c", "multihead_outputs.c"]
+    /// The driver's files (`Driver/`), embedded in this binary when it was built: a copied or installed
+    /// CLI, or a package that depends on Multihead, builds the driver without the checkout.
+    nonisolated static let sourceFiles: [(name: String, bytes: Data)] = {
+        var count = 0
+        guard let files = mh_driver_files(&count) else { return [] }
+        return UnsafeBufferPointer(start: files, count: count).map { file in
+            (String(cString: file.name), Data(bytes: file.bytes, count: file.length))
+        }
+    }()
 
     /// Set to a directory holding `drivers/multihead_drv.so` to use that module as it is.
     nonisolated static let directoryVariable = "MULTIHEAD_XORG_DRIVER_DIR"
@@ -45,14 +49,8 @@ enum XorgDriver {
             }
             return given
         }
-        let texts = sourceFiles.map { FileManager.default.contents(atPath: sourceFolder + "/" + $0) }
-        guard texts.allSatisfy({ $0 != nil }) else {
-            throw VirtualServerError.serverMissing(
-                binary: "Multihead's Xorg driver source (\(sourceFolder); build it as its README says and set \(directoryVariable))",
-                package: "xserver-xorg-dev")
-        }
         let headers = try Self.headersVersion()
-        let name = "xorg-driver-\(headers)-\(String(Self.hash(texts.compactMap { $0 }.reduce(Data(), +)), radix: 16))"
+        let name = "xorg-driver-\(headers)-\(String(Self.hash(sourceFiles.map(\.bytes).reduce(Data(), +)), radix: 16))"
         let caches = [environment["XDG_CACHE_HOME"].map { $0 + "/multihead" }, environment["HOME"].map { $0 + "/.cache/multihead" }]
             .compactMap { $0 }.filter { $0.hasPrefix("/") }
         for cache in caches {
@@ -96,11 +94,24 @@ enum XorgDriver {
         let target = directory + "/drivers/multihead_drv.so"
         let partial = target + ".\(getpid()).tmp"
         defer { unlink(partial) }
-        let sources = sourceFiles.filter { $0.hasSuffix(".c") }.map { sourceFolder + "/" + $0 }
+        // The embedded source, written out for the compiler beside the module it makes (this process's own
+        // folder: two builders never share one).
+        let sourceFolder = directory + "/source.\(getpid())"
+        defer { try? FileManager.default.removeItem(atPath: sourceFolder) }
+        do {
+            try FileManager.default.createDirectory(atPath: sourceFolder, withIntermediateDirectories: true)
+            for file in sourceFiles { try file.bytes.write(to: URL(fileURLWithPath: sourceFolder + "/" + file.name)) }
+        } catch {
+            throw VirtualServerError.cannotCreate(path: sourceFolder, reason: (error as NSError).localizedDescription)
+        }
+        let sources = sourceFiles.map(\.name).filter { $0.hasSuffix(".c") }.map { sourceFolder + "/" + $0 }
         let arguments = ["-shared", "-fPIC", "-O2", "-fvisibility=hidden"] + flags + ["-o", partial] + sources
         let (built, _, log) = try run(compiler, arguments)
         guard built == 0 else {
-            throw VirtualServerError.commandFailed(command: "cc " + arguments.joined(separator: " "), output: String(decoding: log, as: UTF8.self))
+            // The compiler's first lines name the fault; the rest repeats it.
+            let first = String(decoding: log, as: UTF8.self).split(separator: "\n").prefix(12).joined(separator: "\n")
+            throw VirtualServerError.commandFailed(command: "building Multihead's Xorg driver (\(compiler) " + arguments.joined(separator: " ") + ")",
+                                                   output: first)
         }
         guard rename(partial, target) == 0 else { throw VirtualServerError.cannotCreate(path: target, reason: String(cString: strerror(errno))) }
     }

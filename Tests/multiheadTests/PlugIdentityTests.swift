@@ -1,6 +1,6 @@
 import Foundation
 import Multihead
-import MultiheadTesting
+@testable import MultiheadTesting
 import Testing
 
 /// `multihead plug` with a monitor's EDID: --manufacturer, --model, --serial-number, --physical-size, --edid.
@@ -44,5 +44,24 @@ struct PlugIdentityTests {
             #expect(r.status == 64 && r.stderr.contains(reason), "\(args): \(r.status) \(r.stderr)")
         }
         #expect(try server.controlConnection().monitorFrame(named: "EXT") == nil)
+    }
+
+    @Test("on --xorg, an EDID file with a wrong length, extension count, checksum or CEA block is 64 naming the fault; the cable stays out")
+    func malformedEDIDFiles() async throws {
+        let server = try await VirtualServer.start(.xorg, monitors: [.init("DP-1", "1920x1080+0+0", primary: true)])
+        defer { server.stop() }
+        let file = NSTemporaryDirectory() + "mh-test-edid-\(UUID().uuidString.prefix(8)).bin"
+        defer { unlink(file) }
+        let samples = EDIDSamples.malformed + [("a wrong checksum in block 1", EDIDSamples.badExtensionChecksum)]
+        for (name, bytes) in samples {
+            try Data(bytes).write(to: URL(fileURLWithPath: file))
+            let r = try await multihead(["plug", "DP-2", "1920x1080+1920+0", "--edid", file], environment: server.environment)
+            #expect(r.status == 64 && r.stderr.contains("holds no EDID a monitor sends: \(EDID.fault(in: bytes) ?? "")"), "\(name): \(r.status) \(r.stderr)")
+        }
+        let screens = try await multihead(["screens", "--json"], environment: server.environment)
+        #expect(screens.status == 0 && !screens.stdout.contains("DP-2"), "\(screens.stdout)")
+        try Data(EDIDSamples.withCEA).write(to: URL(fileURLWithPath: file))
+        let good = try await multihead(["plug", "DP-2", "1920x1080+1920+0", "--edid", file], environment: server.environment)
+        #expect(good.status == 0, "\(good.stderr)")
     }
 }

@@ -60,6 +60,58 @@ public struct EDID: Hashable, Sendable {
         physicalSize = timingSize ?? (cm.0 > 0 && cm.1 > 0 ? Size(width: cm.0 * 10, height: cm.1 * 10) : nil)
     }
 
+    /// What is wrong with a whole EDID (the base block and its extension blocks) as a monitor would send
+    /// it, in words, or nil when nothing is: whole 128-byte blocks; the EDID header; version 1; at most 127
+    /// extension blocks (X servers count them in a signed byte), exactly as many as byte 126 says; every
+    /// block's checksum; in each CEA-861 block, a detailed timing offset (byte 2) of 0 or 4…127 and data
+    /// blocks that end at or before it; at most one display range limits descriptor in all (Xorg keeps
+    /// eight ranges in a fixed array). The rules of Multihead's Xorg driver, which refuses the rest, plus
+    /// the checksums.
+    public static func fault(in bytes: [UInt8]) -> String? {
+        guard bytes.count >= 128, bytes.count % 128 == 0 else {
+            return "\(bytes.count) bytes is not a whole number of 128-byte blocks"
+        }
+        guard Array(bytes[0..<8]) == header else { return "it does not start with the EDID header (00 FF FF FF FF FF FF 00)" }
+        guard bytes[18] == 1 else { return "its version (byte 18) is \(bytes[18]), not 1" }
+        let extensions = Int(bytes[126])
+        guard extensions <= 127 else { return "it says it has \(extensions) extension blocks (byte 126); at most 127 can be read" }
+        guard bytes.count == 128 * (1 + extensions) else {
+            return "it is \(bytes.count / 128) blocks long, but byte 126 says 1 + \(extensions) extension block\(extensions == 1 ? "" : "s")"
+        }
+        for block in 0...extensions {
+            let sum = bytes[(block * 128)..<(block * 128 + 128)].reduce(0) { ($0 + Int($1)) & 0xFF }
+            guard sum == 0 else { return "block \(block)'s checksum is wrong (its bytes add up to \(sum) modulo 256, not 0)" }
+        }
+        /// Whether the 18 bytes at `start` are a display range limits descriptor.
+        func isRange(_ start: Int) -> Bool { bytes[start] == 0 && bytes[start + 1] == 0 && bytes[start + 2] == 0 && bytes[start + 3] == 0xFD }
+        var ranges = stride(from: 54, through: 108, by: 18).filter(isRange).count
+        for block in 1..<(1 + extensions) where bytes[block * 128] == 0x02 {
+            let base = block * 128, offset = Int(bytes[base + 2])
+            guard offset != 0 else { continue }
+            guard (4...127).contains(offset) else {
+                return "CEA block \(block)'s detailed timing offset (byte 2) is \(offset), outside 4...127"
+            }
+            var at = 4
+            while at < offset {
+                at += 1 + Int(bytes[base + at] & 0x1F)
+                guard at <= offset else { return "a data block of CEA block \(block) runs past its detailed timing offset \(offset)" }
+            }
+            ranges += stride(from: offset, through: 109, by: 18).filter { isRange(base + $0) }.count
+        }
+        guard ranges <= 1 else { return "it has \(ranges) display range limits descriptors; an EDID has at most one" }
+        return nil
+    }
+
+    /// The bytes with each whole 128-byte block's checksum (its last byte) set so that the block adds up
+    /// to 0 modulo 256: what a monitor's EDID holds after a block was edited.
+    public static func checksummed(_ bytes: [UInt8]) -> [UInt8] {
+        var b = bytes
+        for end in stride(from: 127, to: b.count, by: 128) {
+            b[end] = UInt8((256 - b[(end - 127)..<end].reduce(0) { ($0 + Int($1)) & 0xFF }) & 0xFF)
+        }
+        return b
+    }
+
     /// A descriptor's text: up to 13 bytes, ended by a line feed and padded with spaces; printable ASCII
     /// only (anything else ends it). Nil when empty.
     static func text(_ field: ArraySlice<UInt8>) -> String? {

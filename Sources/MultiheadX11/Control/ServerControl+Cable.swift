@@ -26,13 +26,20 @@ extension ServerControl {
     func setCable(output: UInt, connected: Bool, edid: [UInt8]? = nil) throws {
         let c = connection
         let d = c.display
-        try c.trap("RRChangeOutputProperty \(Self.cableConnectedName)") {
-            if let edid {
-                let atom = XInternAtom(d, Self.cableEDIDName, 0)
-                edid.withUnsafeBufferPointer {
-                    XRRChangeOutputProperty(d, RROutput(output), atom, XA_INTEGER, 8, PropModeReplace, $0.baseAddress, Int32(edid.count))
+        if let edid {
+            // On its own: a refused EDID is the monitor's fault (a usage error), and the cable stays as it was.
+            do {
+                try c.trap("RRChangeOutputProperty \(Self.cableEDIDName)") {
+                    edid.withUnsafeBufferPointer {
+                        XRRChangeOutputProperty(d, RROutput(output), XInternAtom(d, Self.cableEDIDName, 0), XA_INTEGER, 8, PropModeReplace,
+                                                $0.baseAddress, Int32(edid.count))
+                    }
                 }
+            } catch let X11Error.protocolError(_, request, error) {
+                throw ServerControlError.invalidMonitor("Multihead's driver refused the monitor's EDID (\(request): \(error)); its log says why")
             }
+        }
+        try c.trap("RRChangeOutputProperty \(Self.cableConnectedName)") {
             // Format 32 takes C longs.
             var value: CLong = connected ? 1 : 0
             withUnsafeBytes(of: &value) {

@@ -91,8 +91,8 @@ public final class ServerControl {
     public func plug(_ name: String, frame: Rect, primary: Bool = false, refreshRate: Double? = nil, edid: [UInt8]? = nil) throws {
         try Self.validate(name: name)
         try requireRandR15()
-        if let edid, EDID(edid) == nil {
-            throw ServerControlError.invalidMonitor("the EDID given for \(name.terminalEscaped) is not one (no EDID header, or a wrong checksum)")
+        if let edid, let fault = EDID.fault(in: edid) {
+            throw ServerControlError.invalidMonitor("the EDID given for \(name.terminalEscaped) is not one a monitor sends: \(fault)")
         }
         let c = connection
         try c.grabbed {

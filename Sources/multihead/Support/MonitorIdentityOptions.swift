@@ -55,8 +55,8 @@ struct MonitorIdentityOptions: ParsableArguments {
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw UsageError(message: "cannot read the EDID file \(path.terminalEscaped)")
             }
-            guard EDID(Array(data)) != nil else {
-                throw UsageError(message: "\(path.terminalEscaped) holds no EDID (no EDID header, or a wrong checksum)")
+            if let fault = EDID.fault(in: Array(data)) {
+                throw UsageError(message: "\(path.terminalEscaped) holds no EDID a monitor sends: \(fault)")
             }
             return Array(data)
         }
