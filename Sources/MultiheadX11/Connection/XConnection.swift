@@ -60,7 +60,7 @@ package final class XConnection {
         let env = getenv("DISPLAY").map { String(cString: $0) } ?? ""
         let name = (requested?.isEmpty == false ? requested : nil) ?? env
         guard !name.isEmpty else { throw .cannotOpenDisplay("") }
-        return (name, XWatchdog(timeout: timeout.isFinite && timeout > 0 ? timeout : defaultTimeout))
+        return (name, XWatchdog(timeout: timeout.isFinite && timeout > 0 ? timeout : defaultTimeout, display: name))
     }
 
     /// How many connections of this process are open (closed ones, by a cancelled read source's handler,

@@ -6,7 +6,8 @@ import Glibc
 /// when a bounded section has run longer than `timeout`, the watchdog's thread shuts the connection's
 /// socket down, so that Xlib takes its IO-error path (already handled: the connection is marked lost and
 /// the caller gets `notResponding`). While connecting the descriptor is not known yet: the watchdog then
-/// shuts down every X socket this process opened since the section began.
+/// shuts down the sockets this process opened since the section began that are connected to that
+/// display's address, and no other (another thread's connection to another server, a socketpair).
 ///
 /// One plain thread per connection, sleeping on a condition: no Dispatch, whose first timer costs a
 /// `multihead screens` a worker thread, a timer thread and an epoll set (about a tenth of its run).
@@ -25,8 +26,12 @@ final class XWatchdog: @unchecked Sendable {
     private var cancelled = false
     private var firedStorage = false
 
-    init(timeout: Double) {
+    /// The address the guarded connection is made to.
+    let endpoint: Endpoint
+
+    init(timeout: Double, display: String) {
         self.timeout = timeout
+        endpoint = Endpoint(display: display)
         pthread_mutex_init(mutex, nil)
         var attributes = pthread_condattr_t()
         pthread_condattr_init(&attributes)
@@ -139,7 +144,8 @@ final class XWatchdog: @unchecked Sendable {
                 continue
             }
             firedStorage = true
-            let targets = fd >= 0 ? [fd] : Self.openDescriptors().filter { !descriptorsBefore.contains($0) }.map(\.fd).filter(Self.isXSocket)
+            let targets = fd >= 0 ? [fd] : Self.openDescriptors().filter { !descriptorsBefore.contains($0) }.map(\.fd)
+                .filter { Self.peer(of: $0).map(endpoint.matches) ?? false }
             pthread_mutex_unlock(mutex)
             for d in targets { shutdown(d, Int32(SHUT_RDWR)) }
             pthread_mutex_lock(mutex)
@@ -172,28 +178,74 @@ final class XWatchdog: @unchecked Sendable {
         }
     }
 
-    /// Whether a descriptor is a socket connected to an X server: a local one under `.X11-unix/X` (or an
-    /// unnamed local peer), or TCP.
-    private static func isXSocket(_ d: Int32) -> Bool {
+    /// The address a socket is connected to: a local socket's path (an abstract name with a leading
+    /// "@"), or a TCP port; nil for anything else (a file, a pipe, an unconnected or unnamed socket).
+    static func peer(of d: Int32) -> Endpoint.Peer? {
         var st = stat()
-        guard fstat(d, &st) == 0, st.st_mode & S_IFMT == S_IFSOCK else { return false }
+        guard fstat(d, &st) == 0, st.st_mode & S_IFMT == S_IFSOCK else { return nil }
         var storage = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
         let ok = withUnsafeMutablePointer(to: &storage) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(d, $0, &length) == 0 }
         }
-        guard ok else { return false }
+        guard ok else { return nil }
         switch Int32(storage.ss_family) {
-        case AF_INET, AF_INET6: return true
+        case AF_INET:
+            return withUnsafeBytes(of: &storage) { .tcp(port: Int(UInt16(bigEndian: $0.load(fromByteOffset: 2, as: UInt16.self)))) }
+        case AF_INET6:
+            return withUnsafeBytes(of: &storage) { .tcp(port: Int(UInt16(bigEndian: $0.load(fromByteOffset: 2, as: UInt16.self)))) }
         case AF_UNIX:
+            let offset = MemoryLayout<sockaddr_un>.offset(of: \sockaddr_un.sun_path) ?? 2
+            guard Int(length) > offset else { return nil }
             let path = withUnsafeBytes(of: &storage) { raw -> String in
-                let offset = MemoryLayout<sockaddr_un>.offset(of: \sockaddr_un.sun_path) ?? 2
-                let bytes = raw[offset..<min(raw.count, Int(length))].map { $0 == 0 ? UInt8(ascii: "@") : $0 }
-                return String(decoding: bytes, as: UTF8.self)
+                let bytes = raw[offset..<min(raw.count, Int(length))]
+                // An abstract name starts with a NUL; a path ends with one.
+                if bytes.first == 0 { return "@" + String(decoding: bytes.dropFirst().prefix { $0 != 0 }, as: UTF8.self) }
+                return String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
             }
-            // The peer of a socket connected to the abstract name may read as unnamed: take that too.
-            return path.contains(".X11-unix/X") || Int(length) <= 2 || path.allSatisfy { $0 == "@" }
-        default: return false
+            return .local(path: path)
+        default: return nil
+        }
+    }
+
+    /// Where a display name leads: `:N`, `unix:N` and `unix/:N` to the local socket `.X11-unix/XN` (by path
+    /// or abstract name), `HOST:N` to TCP port 6000 + N, `/PATH:N` to that socket path.
+    struct Endpoint: Equatable {
+        /// What a socket is connected to.
+        enum Peer: Equatable {
+            case local(path: String)
+            case tcp(port: Int)
+        }
+
+        var localSuffix: String?
+        var path: String?
+        var port: Int?
+
+        init(display: String) {
+            let colon = display.lastIndex(of: ":") ?? display.endIndex
+            var host = String(display[..<colon])
+            let number = display[colon...].dropFirst().prefix { $0 != "." }
+            if let slash = host.firstIndex(of: "/"), !host.hasPrefix("/") {
+                // "protocol/host": unix/ is local; tcp/ and inet/ are TCP to the host.
+                let proto = host[..<slash]
+                host = String(host[host.index(after: slash)...])
+                if proto == "unix" && host.isEmpty { host = "unix" }
+            }
+            if host.hasPrefix("/") {
+                path = host
+            } else if host.isEmpty || host == "unix" {
+                localSuffix = "/.X11-unix/X" + number
+            } else if let n = Int(number) {
+                port = 6000 + n
+            }
+        }
+
+        /// Whether a socket connected to `peer` is a connection to this display.
+        func matches(_ peer: Peer) -> Bool {
+            switch peer {
+            case .local(let p): localSuffix.map { p.hasSuffix($0) } ?? (path.map { p == $0 || p == "@" + $0 } ?? false)
+            case .tcp(let p): port == p
+            }
         }
     }
 }
