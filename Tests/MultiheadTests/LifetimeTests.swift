@@ -187,4 +187,22 @@ struct LifetimeTests {
         view = nil
         #expect(finished == [false])
     }
+
+    @Test("a screen's coordinate space kept past its disconnect converts with the screen's last frame, as UIKit's does")
+    func coordinateSpaceOutlivesItsScreen() throws {
+        let (app, backend) = try makeApp()
+        weak var gone: Screen?
+        var space: (any CoordinateSpace)?
+        // Not through #require, which keeps what it evaluated for its report.
+        if let ext = app.screen(named: "EXT") {
+            gone = ext
+            space = ext.coordinateSpace
+        }
+        backend.disconnect("EXT")
+        #expect(app.screen(named: "EXT") == nil)
+        #expect(space?.bounds == Rect(x: 0, y: 0, width: 1280, height: 720))
+        #expect(space?.convert(Point(x: 10, y: 20), to: app.mainScreen.coordinateSpace) == Point(x: 1930, y: 20))
+        space = nil
+        #expect(gone == nil, "the space held its screen, and only it")
+    }
 }

@@ -57,7 +57,10 @@ extension View: DesktopMapped {
 /// program, so a screen's `coordinateSpace` and `fixedCoordinateSpace` are the same.
 @MainActor
 final class ScreenCoordinateSpace: DesktopMapped {
-    unowned let screen: Screen
+    /// Held strongly, as UIKit's screen is its own coordinate space: a space kept past its screen's
+    /// disconnect converts with the frame and scale the screen had last (the screen does not hold its
+    /// spaces, so there is no cycle).
+    let screen: Screen
 
     init(_ screen: Screen) { self.screen = screen }
 
