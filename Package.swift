@@ -45,9 +45,11 @@ let package = Package(
         ),
         // Multihead's Xorg driver source (Driver/), embedded so that a copied CLI still builds it.
         .target(name: "CDriverSource"),
+        // prctl for the kit's processes (a parent-death signal, a subreaper): variadic, so C.
+        .target(name: "CProcessControl"),
         .target(
             name: "MultiheadTesting",
-            dependencies: ["Multihead", "MultiheadX11", "CXlib", "CDriverSource"]
+            dependencies: ["Multihead", "MultiheadX11", "CXlib", "CDriverSource", "CProcessControl"]
         ),
         // The Swift Testing trait `.virtualServer(monitors:)`: its own module, so that only tests link Testing.
         .target(

@@ -16,7 +16,9 @@ extension MultiheadCommand {
                 DISPLAY and XAUTHORITY are set for the command only; inside it, plug, unplug and mode work \
                 without --force. SIGINT, SIGTERM and SIGHUP go to the command, then the server stops (exit \
                 130, 143, 129). If the X server dies, the command gets SIGTERM and run exits 69. A command \
-                that cannot be started exits 127 (126 if it is not executable).
+                that cannot be started exits 127 (126 if it is not executable). When the command ends, \
+                whatever it left running (in the background, or detached with setsid) gets SIGTERM, and \
+                SIGKILL 2 s later.
                 """)
 
         @OptionGroup var server: ServerOptions
@@ -46,6 +48,8 @@ extension MultiheadCommand {
                 let events = AsyncStream<RunEvent>.makeStream()
                 // Ours before the kit's: a signal goes to the command first.
                 SignalRelay.install { events.continuation.yield(.signal($0)) }
+                // What the command leaves running in the background comes to this process, which ends it.
+                ProcessControl.becomeSubreaper()
                 let server = try await self.server.start()
                 defer { server.stop() }
                 if printEnv {
@@ -60,6 +64,9 @@ extension MultiheadCommand {
                 for await event in events.stream {
                     switch event {
                     case .commandEnded(let status):
+                        // The server first (its processes are ours too), then all the command left behind.
+                        server.stop()
+                        ProcessControl.endDescendants()
                         throw outcome ?? ExitCode(status)
                     case .signal(let caught):
                         // The command ends as it chooses; its end ends this.

@@ -13,6 +13,8 @@ extension MultiheadCommand {
             commandName: "server", abstract: "Start a private Xvfb (or Xorg: --xorg, --xorg-dummy) with a monitor layout, in the foreground; print DISPLAY=, XAUTHORITY=, PID= (the X server) and MULTIHEAD_PID= (this process); stop it on SIGINT or SIGTERM; exit 69 when the X server ends.")
 
         @OptionGroup var server: ServerOptions
+        @Flag(help: "Keep running when the process that started this one ends (by default the server stops with it, as a test's would).")
+        var outliveParent = false
 
         /// The layout: sizes placed left to right from (0, 0).
         static func layout(_ text: String, kind: VirtualServer.Kind = .xvfb) throws -> [VirtualServer.Monitor] {
@@ -39,6 +41,12 @@ extension MultiheadCommand {
         @MainActor
         func run() async throws {
             try await withExitStatus {
+                // A test runner or script killed with SIGKILL takes its server with it: SIGTERM, handled as
+                // any SIGTERM (the server stops, the files go, exit 143).
+                if !outliveParent, !ProcessControl.dieWithParent() {
+                    printError("the process that started multihead server has ended; not starting (--outlive-parent to keep one running)")
+                    throw ExitCode(ExitStatus.unavailable)
+                }
                 let server = try await self.server.start()
                 try StandardOutput.line("DISPLAY=\(server.display)")
                 try StandardOutput.line("XAUTHORITY=\(server.authorityFile)")

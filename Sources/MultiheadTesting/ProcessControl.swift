@@ -1,0 +1,89 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+internal import CProcessControl
+import MultiheadX11
+
+/// What outlives whom: `multihead server` ends with the process that started it, and `multihead run`
+/// ends whatever its command left running. The one place the kit calls `prctl`.
+package enum ProcessControl {
+    /// This process gets `signal` when the process that started it ends, however it ends (SIGKILL
+    /// included). False when the parent was already gone before this call (the caller should then stop).
+    /// `prctl(PR_SET_PDEATHSIG)`.
+    package static func dieWithParent(signal: Int32 = SIGTERM) -> Bool {
+        let parent = getppid()
+        guard mh_set_parent_death_signal(signal) == 0 else { return true }
+        // A parent that ended before the call has handed this process to a reaper already.
+        return getppid() == parent
+    }
+
+    /// Orphaned descendants of this process come to it instead of init, so that `endDescendants` finds
+    /// what a command started in the background and left. `prctl(PR_SET_CHILD_SUBREAPER)`.
+    package static func becomeSubreaper() {
+        _ = mh_become_subreaper()
+    }
+
+    /// The children of a process: those of each of its threads (a child belongs to the thread that forked
+    /// it). `/proc/PID/task/TID/children`.
+    package static func children(of pid: pid_t) -> [pid_t] {
+        let tasks = directoryEntries("/proc/\(pid)/task") ?? []
+        return tasks.flatMap { tid -> [pid_t] in
+            let text = (try? String(contentsOfFile: "/proc/\(pid)/task/\(tid)/children", encoding: .utf8)) ?? ""
+            return text.split(separator: " ").compactMap { pid_t($0) }
+        }
+    }
+
+    /// Every process below this one, children first.
+    package static func descendants() -> [pid_t] {
+        var found: [pid_t] = [], queue = children(of: getpid())
+        while let next = queue.first {
+            queue.removeFirst()
+            guard !found.contains(next) else { continue }
+            found.append(next)
+            queue += children(of: next)
+        }
+        return found
+    }
+
+    /// Whether a process is gone or a zombie (ended, waiting to be reaped).
+    package static func hasEnded(_ pid: pid_t) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return true }
+        return stat.split(separator: ")").last?.split(separator: " ").first == "Z"
+    }
+
+    /// Ends every process below this one: SIGTERM, then SIGKILL to what is left after `grace` seconds;
+    /// reaps those that are (or become) this process's children. Returns how many there were.
+    @discardableResult
+    package static func endDescendants(grace: Double = 2) -> Int {
+        var signalled: Set<pid_t> = []
+        var killed = false
+        let deadline = monotonicSeconds() + grace
+        while true {
+            let left = descendants()
+            for pid in Set(children(of: getpid())) {
+                var status: Int32 = 0
+                _ = waitpid(pid, &status, WNOHANG)
+            }
+            let running = left.filter { !hasEnded($0) }
+            if running.isEmpty { return signalled.count }
+            for pid in running where !signalled.contains(pid) {
+                kill(pid, SIGTERM)
+                signalled.insert(pid)
+            }
+            if !killed, monotonicSeconds() > deadline {
+                for pid in running { kill(pid, SIGKILL) }
+                killed = true
+            }
+            // A process SIGKILL cannot end (stuck in the kernel) is not waited for without end.
+            if killed, monotonicSeconds() > deadline + 5 { return signalled.count }
+            var none = pollfd()
+            _ = poll(&none, 0, 5)
+        }
+    }
+
+    private static func monotonicSeconds() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+    }
+}
