@@ -77,6 +77,9 @@ package struct ChildProcess {
         posix_spawnattr_setsigdefault(&attr, &defaults)
         posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var env = ProcessInfo.processInfo.environment
+        // The file this process's own clients read holds every lease's cookie in turn: a child is given a
+        // lease's own file (a server's `environment`), never inherits that one.
+        if env["XAUTHORITY"] == XServerLauncher.authorityFile { env["XAUTHORITY"] = nil }
         for (k, v) in extra { env[k] = v }
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]

@@ -69,8 +69,13 @@ public final class VirtualServer {
     public let display: String
     /// The X server's own process ID (on Xorg too, not its supervising shell).
     public let pid: Int32
-    /// The authority file that holds this server's cookie (shared by this process's servers).
-    public let authorityFile: String
+    /// The authority file a client of this server reads (`XAUTHORITY`): for a lease of a pooled server, a
+    /// file of this lease's own, holding only its cookie, and removed at `stop()` (a process the test left
+    /// running finds nothing to read again); for a `fresh` server, the file this process's servers share.
+    public internal(set) var authorityFile: String
+    /// The file this process's servers share, which `XAUTHORITY` of this process names (its own clients
+    /// read it).
+    let sharedAuthorityFile: String
     /// The framebuffer's size: no monitor can reach past it.
     public let framebuffer: Size
     let process: ChildProcess
@@ -97,6 +102,7 @@ public final class VirtualServer {
         self.pid = kind.isXorg ? Self.onlyChild(of: process.pid) ?? process.pid : process.pid
         self.process = process
         self.authorityFile = authorityFile
+        self.sharedAuthorityFile = authorityFile
         self.serverAuthFile = serverAuthFile
         self.framebuffer = framebuffer
     }
@@ -298,13 +304,15 @@ public final class VirtualServer {
     public func stop() {
         guard !stopped else { return }
         stopped = true
+        // The lease's file goes whatever happens to the server: its cookie is revoked or the server ends.
+        defer { if authorityFile != sharedAuthorityFile { unlink(authorityFile) } }
         if let b = sharedBackend, Application.shared.backend === b { Application.shared.detach() }
         if returnToPool() { return }
         control?.close()
         control = nil
         process.terminate()
         try? FileManager.default.removeItem(atPath: serverAuthFile)
-        try? XauthFile.set(authorityFile, display: String(display.dropFirst()), cookie: nil)
+        try? XauthFile.set(sharedAuthorityFile, display: String(display.dropFirst()), cookie: nil)
         ServerRegistry.unregister(pid)
     }
 

@@ -10,7 +10,7 @@ import Multihead
 enum XServerLauncher {
     /// This process's authority file: every private server adds its cookie here, and `XAUTHORITY` points
     /// at it (Xlib reads the variable at every `XOpenDisplay`), so tests never use the desktop's cookies.
-    static var authorityFile: String { ServerRegistry.directoryPath + "/Xauthority" }
+    nonisolated static var authorityFile: String { ServerRegistry.directoryPath + "/Xauthority" }
     private static var environmentSet = false
 
     /// The full path of a binary on PATH, if installed.

@@ -82,23 +82,47 @@ struct ServerPoolLayoutTests {
         return out
     }
 
-    @Test("a new lease's cookie is written over the last one in the authority file, which still holds every server's entry")
+    @Test("a new lease's cookie is written over the last one in the file this process's clients read, which still holds every server's entry")
     func authorityFileAfterLeases() async throws {
         let a = try await VirtualServer.start(framebuffer: Size(width: 7680, height: 4320 + 23))
         let b = try await VirtualServer.start(framebuffer: Size(width: 7680, height: 4320 + 24))
         defer { b.stop() }
         let numberA = String(a.display.dropFirst()), numberB = String(b.display.dropFirst())
-        let before = try Self.entries(a.authorityFile)
+        let before = try Self.entries(a.sharedAuthorityFile)
         a.stop()
         let again = try await VirtualServer.start(framebuffer: Size(width: 7680, height: 4320 + 23))
         defer { again.stop() }
         #expect(again.isWarm && again.display == a.display)
-        let after = try Self.entries(again.authorityFile)
+        let after = try Self.entries(again.sharedAuthorityFile)
         #expect(after[numberB] == before[numberB] && after[numberB] != nil)
         #expect(after[numberA] != nil && after[numberA] != before[numberA])
         #expect(after[numberA] == XauthFile.cookie(display: numberA))
         // A client reading the file connects with the new cookie.
         let app = try again.makeApplication()
         #expect(app.screens.count == 1)
+    }
+
+    @Test("a lease's authority is its own: its file holds its cookie only, and once stop() returns neither it nor this process's file lets a child reach the next lease")
+    func leaseAuthorityIsItsOwn() async throws {
+        let first = try await VirtualServer.start(framebuffer: Size(width: 7680, height: 4320 + 25))
+        let given = first.environment
+        let number = String(first.display.dropFirst())
+        #expect(try Self.entries(first.authorityFile).keys.sorted() == [number])
+        #expect(try Self.entries(first.authorityFile)[number] == XauthFile.cookie(display: number))
+        first.stop()
+        #expect(!FileManager.default.fileExists(atPath: given["XAUTHORITY"] ?? ""), "the lease's file outlived stop()")
+        let next = try await VirtualServer.start(framebuffer: Size(width: 7680, height: 4320 + 25))
+        defer { next.stop() }
+        #expect(next.isWarm && next.display == first.display && next.authorityFile != first.authorityFile)
+        /// `xdpyinfo`'s stand-in: xrandr --query connects and reads the screen, or exits 1.
+        func connects(_ environment: [String: String]) async throws -> Bool {
+            let xrandr = try #require(XServerLauncher.which("xrandr"))
+            let child = try ChildProcess.spawn(xrandr, ["--query"], environment: environment)
+            return await onOwnThread { child.collect() }.status == 0
+        }
+        #expect(try await connects(next.environment), "the new lease's own environment connects")
+        #expect(try await !connects(given), "what the last lease was given reaches the next lease's server")
+        // A child given only the display: it does not inherit the file this process's own clients read.
+        #expect(try await !connects(["DISPLAY": next.display]), "a child without the lease's file reaches the server")
     }
 }
