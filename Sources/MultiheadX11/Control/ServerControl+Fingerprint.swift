@@ -4,7 +4,8 @@ import Multihead
 extension ServerControl {
     /// The server's state as the next test would find it (`ServerFingerprint`): windows, root
     /// properties, RandR's monitors, CRTCs, modes, gamma and output properties, focus, pointer, keys,
-    /// XKB's locks and the keyboard and pointer mappings. About 10 round trips, more on a server with many
+    /// XKB's locks and the keyboard and pointer mappings, the settings of `xhost` and `xset` and XKB's
+    /// controls, the root's background at its far corner. About 17 round trips, more on a server with many
     /// outputs.
     package func fingerprint() throws -> ServerFingerprint {
         let c = connection
@@ -53,8 +54,17 @@ extension ServerControl {
                 lockedModifiers: xkb.locked_mods, latchedModifiers: xkb.latched_mods, lockedGroup: xkb.locked_group,
                 firstKeycode: keymap.first, keysymsPerKeycode: keymap.perKeycode, keysyms: keymap.keysyms,
                 keysPerModifier: modifiers.perModifier, modifierKeycodes: modifiers.keycodes,
-                pointerMapping: Array(buttons.prefix(max(0, buttonCount))))
+                pointerMapping: Array(buttons.prefix(max(0, buttonCount))),
+                settings: ServerSettings.read(d), rootCornerPixel: Self.rootCornerPixel(d, root: root, size: c.rootSize()))
         }
+    }
+
+    /// The root window's own pixel at its bottom-right corner (0 when it cannot be read). `XGetImage`.
+    static func rootCornerPixel(_ d: OpaquePointer, root: CXlib.Window, size: Size) -> UInt {
+        guard size.width >= 1, size.height >= 1,
+              let image = XGetImage(d, root, Int32(size.width) - 1, Int32(size.height) - 1, 1, 1, mh_all_planes(), ZPixmap) else { return 0 }
+        defer { _ = mh_destroy_image(image) }
+        return mh_get_pixel(image, 0, 0)
     }
 
     /// The bytes of a property's value as Xlib hands them over: a format-32 item is a C `long`, which is

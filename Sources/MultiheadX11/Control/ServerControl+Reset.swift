@@ -13,10 +13,16 @@ extension ServerControl {
     /// the core map in its own way): the caller then replaces the server.
     package func reset(to baseline: ServerFingerprint) throws -> [String] {
         let c = connection
-        let now = try fingerprint()
-        if now == baseline { return [] }
         let d = c.display
         let root = CXlib.Window(c.root)
+        // What no request reads back, set to the server's default every time (three requests, no reply):
+        // the root's background and cursor (None on the root restores the defaults; before any window goes,
+        // so that what is exposed is painted with the default), and a screen saver left active.
+        XSetWindowBackgroundPixmap(d, root, Pixmap(None))
+        XUndefineCursor(d, root)
+        XForceScreenSaver(d, ScreenSaverReset)
+        let now = try fingerprint()
+        if now == baseline { return [] }
         // Errors are expected here (a client already gone by its second window): what counts is the
         // state read afterwards.
         _ = try? c.trap("KillClient") {
@@ -28,6 +34,11 @@ extension ServerControl {
             for (atom, p) in baseline.rootProperties where now.rootProperties[atom] != p {
                 Self.write(p) { XChangeProperty(d, root, Atom(atom), Atom(p.type), p.format, PropModeReplace, $0, $1) }
             }
+        }
+        _ = try? c.trap("restore the server's settings") {
+            now.settings.reset(to: baseline.settings, d)
+            // A root painted over: painted again with the default background.
+            if now.rootCornerPixel != baseline.rootCornerPixel { XClearWindow(d, root) }
         }
         // RandR before input: a smaller screen moves the pointer, which input then puts back.
         let randrChanged = now.randrDiffers(from: baseline)

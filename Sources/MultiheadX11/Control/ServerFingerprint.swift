@@ -68,6 +68,11 @@ package struct ServerFingerprint: Equatable, Sendable {
     var keysPerModifier: Int32, modifierKeycodes: [UInt8]
     /// The pointer's button mapping.
     var pointerMapping: [UInt8]
+    /// Access control, screen saver, keyboard and pointer control, font path, XKB controls.
+    var settings: ServerSettings
+    /// The root window's pixel at the framebuffer's far corner, where no monitor and no test's window
+    /// usually is: a root painted over (`xsetroot -solid`) shows there.
+    var rootCornerPixel: UInt
 
     /// The parts in which this state differs from `baseline`, named as a person reads them (empty: none).
     /// A pure function of the two values, so that a test checks it directly.
@@ -100,6 +105,8 @@ package struct ServerFingerprint: Equatable, Sendable {
              "keyboard mapping (\(keysymsPerKeycode) keysyms a key, were \(baseline.keysymsPerKeycode); keycodes \(Self.changedKeycodes(self, baseline).map(String.init).joined(separator: ", ")))")
         note(keysPerModifier != baseline.keysPerModifier || modifierKeycodes != baseline.modifierKeycodes, "modifier mapping")
         note(pointerMapping != baseline.pointerMapping, "pointer button mapping")
+        out += settings.differences(from: baseline.settings)
+        note(rootCornerPixel != baseline.rootCornerPixel, "the root window's background")
         return out
     }
 
