@@ -2,6 +2,8 @@
 #include "process_control.h"
 
 #include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 int
 mh_set_parent_death_signal(int signal)
@@ -13,4 +15,14 @@ int
 mh_become_subreaper(void)
 {
     return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+}
+
+int
+mh_pidfd_open(int pid)
+{
+#ifdef SYS_pidfd_open
+    return (int) syscall(SYS_pidfd_open, pid, 0);
+#else
+    return -1;
+#endif
 }

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 internal import CProcessControl
+import Foundation
 import MultiheadX11
 
 /// What outlives whom: `multihead server` ends with the process that started it, and `multihead run`
@@ -9,12 +10,29 @@ import MultiheadX11
 package enum ProcessControl {
     /// This process gets `signal` when the process that started it ends, however it ends (SIGKILL
     /// included). False when the parent was already gone before this call (the caller should then stop).
-    /// `prctl(PR_SET_PDEATHSIG)`.
+    /// The parent process is watched, not the thread that forked this one (which the parent-death signal
+    /// follows: a Java or Go test that starts a server from a pool thread would lose it when that thread
+    /// ends): a thread waits on the parent's pidfd. Where the kernel has no pidfd (before 5.3), the
+    /// parent-death signal. `pidfd_open`, `prctl(PR_SET_PDEATHSIG)`.
     package static func dieWithParent(signal: Int32 = SIGTERM) -> Bool {
         let parent = getppid()
-        guard mh_set_parent_death_signal(signal) == 0 else { return true }
-        // A parent that ended before the call has handed this process to a reaper already.
-        return getppid() == parent
+        let fd = mh_pidfd_open(parent)
+        // The parent may have ended before the call: this process was then handed to a reaper already.
+        guard getppid() == parent else {
+            if fd >= 0 { close(fd) }
+            return false
+        }
+        guard fd >= 0 else {
+            _ = mh_set_parent_death_signal(signal)
+            return getppid() == parent
+        }
+        Thread.detachNewThread {
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            while poll(&p, 1, -1) < 0 && errno == EINTR {}
+            close(fd)
+            kill(getpid(), signal)
+        }
+        return true
     }
 
     /// Orphaned descendants of this process come to it instead of init, so that `endDescendants` finds

@@ -9,9 +9,16 @@ import Testing
 @MainActor
 @Suite("server --xorg", .timeLimit(.minutes(2)))
 struct XorgServerTests {
-    @Test("server --xorg runs as a user without root (nobody, no home): its X server is that user's, the layout's outputs are connected, SIGTERM ends both and their files")
+    @Test("server --xorg runs as a user without root (nobody, no home), copied away from its checkout: its X server is that user's, the layout's outputs are connected, SIGTERM ends both and their files")
     func nonRootServer() async throws {
-        let bin = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("multihead").path
+        // A copy of the CLI in a folder of its own, as a user installs it: the driver's source travels
+        // inside it, and the checkout (which may be a 0700 folder) is never read.
+        let built = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("multihead").path
+        let folder = NSTemporaryDirectory() + "mh-test-cli-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let bin = folder + "/multihead"
+        try FileManager.default.copyItem(atPath: built, toPath: bin)
         let args = ["--pdeathsig", "TERM"] + (getuid() == 0 ? ["--reuid=65534", "--regid=65534", "--clear-groups"] : [])
             + ["--", bin, "server", "--xorg", "--monitors", "1024x768,800x600"]
         let p = Process()
