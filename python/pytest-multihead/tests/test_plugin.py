@@ -174,3 +174,28 @@ def test_xdist_one_server_per_test(pytester):
     )
     result = run(pytester, "-n", "2", "-s")
     result.assert_outcomes(passed=4)
+
+
+def test_a_worker_killed_with_sigkill_leaves_no_server(pytester, tmp_path):
+    """A pytest process killed outright (as a stuck xdist worker is) takes its `multihead server` along."""
+    record = tmp_path / "pids"
+    pytester.makepyfile(
+        f"""
+        import os, signal
+
+        def test_killed(multihead_server):
+            with open({str(record)!r}, "w") as f:
+                f.write(f"{{multihead_server._proc.pid}} {{multihead_server.pid}}")
+            os.kill(os.getpid(), signal.SIGKILL)
+        """
+    )
+    run(pytester)
+    cli, xserver = (int(p) for p in record.read_text().split())
+    import time
+    deadline = time.monotonic() + 15
+    while (alive(cli) or alive(xserver)) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert not alive(cli), "multihead server outlived the killed pytest"
+    assert not alive(xserver), "its X server outlived it"
+    leftovers = [n for n in os.listdir(os.environ.get("TMPDIR", "/tmp")) if n.startswith(f"multihead-{cli}-")]
+    assert leftovers == []
