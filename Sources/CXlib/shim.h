@@ -51,14 +51,4 @@ static inline int mh_spawn_close_from(posix_spawn_file_actions_t *actions, int f
     return posix_spawn_file_actions_addclosefrom_np(actions, from);
 }
 
-/* The main loop (MainLoop.swift). libdispatch's main-queue handle (an eventfd on Linux) and drain: the
-   interface Foundation's run loop uses to run the main queue on the main thread; no installed header
-   declares them. ppoll, for a wait with a nanosecond deadline, is declared only under _GNU_SOURCE. */
-int _dispatch_get_main_queue_handle_4CF(void);
-void _dispatch_main_queue_callback_4CF(void *msg);
-#include <poll.h>
-#include <signal.h>
-#include <time.h>
-extern int ppoll(struct pollfd *fds, nfds_t nfds, const struct timespec *timeout, const sigset_t *sigmask);
-
 #endif

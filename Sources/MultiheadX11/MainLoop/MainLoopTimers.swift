@@ -1,10 +1,44 @@
+import Foundation
 import Multihead
 
 /// The frame timers `MainLoop` runs: each fires on the main thread between two drains of the main queue.
+/// One run-loop timer wakes the loop at the earliest deadline (`attach(to:)`); without one (the tests)
+/// `fireDue` is called by hand.
 @MainActor
 final class MainLoopTimers: FrameTimerScheduler {
     /// The scheduled timers, in the order they were scheduled.
     private var scheduled: [MainLoopTimer] = []
+    /// The run-loop timer that fires at `nextDeadline`, once attached.
+    private var waker: Timer?
+    /// The deadline the waker is set for (nil: none, it waits for ever).
+    private var armed: UInt64?
+
+    /// Lets the main run loop wake for these timers: one run-loop timer, moved to each earliest deadline
+    /// (its own interval never fires it). `RunLoop.add(_:forMode:)`
+    func attach(to loop: RunLoop) {
+        let t = Timer(fire: .distantFuture, interval: 86_400, repeats: true) { [weak self] _ in
+            MainActor.assumeIsolated {
+                guard let self else { return }
+                self.armed = nil
+                self.fireDue(now: FrameTimers.now())
+            }
+        }
+        t.tolerance = 0
+        loop.add(t, forMode: .common)
+        waker = t
+        rearm()
+    }
+
+    /// Moves the waker to the earliest deadline, when it changed.
+    private func rearm() {
+        guard let waker else { return }
+        let next = nextDeadline
+        guard next != armed else { return }
+        armed = next
+        guard let next else { waker.fireDate = .distantFuture; return }
+        let now = FrameTimers.now()
+        waker.fireDate = Date(timeIntervalSinceNow: next > now ? Double(next - now) / 1e9 : 0)
+    }
 
     func makeTimer(_ fire: @escaping @MainActor () -> Void) -> any FrameTimer {
         MainLoopTimer(timers: self, fire: fire)
@@ -24,13 +58,21 @@ final class MainLoopTimers: FrameTimerScheduler {
     /// Fires each timer due at `now` once; a timer a fire schedules or cancels takes effect at once.
     func fireDue(now: UInt64) {
         for timer in scheduled { timer.fireIfDue(now: now) }
+        rearm()
     }
 
     func add(_ timer: MainLoopTimer) {
         if !scheduled.contains(where: { $0 === timer }) { scheduled.append(timer) }
+        rearm()
     }
 
-    func remove(_ timer: MainLoopTimer) { scheduled.removeAll { $0 === timer } }
+    func remove(_ timer: MainLoopTimer) {
+        scheduled.removeAll { $0 === timer }
+        rearm()
+    }
+
+    /// A timer's deadline moved.
+    func deadlineChanged() { rearm() }
 
     /// The first fire of a repeating timer after `now`, on its grid from `deadline`: frames missed while
     /// the thread was busy are skipped, not fired in a burst (as a dispatch timer coalesces them).
@@ -61,6 +103,7 @@ final class MainLoopTimer: FrameTimer {
         self.deadline = deadline
         self.interval = interval
         timers.add(self)
+        timers.deadlineChanged()
     }
 
     func cancel() {
