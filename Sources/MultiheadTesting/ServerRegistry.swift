@@ -20,18 +20,12 @@ enum ServerRegistry {
         /// server's config or cookie with it).
         var holds = 0
         var handlersInstalled = false
-        /// Set once a signal's handling began: the servers end because this process is ending (128 + signal).
-        var stoppingForSignal = false
     }
     private static let state = Locked(State())
 
     /// Whether this process is stopping its servers for SIGINT, SIGTERM or SIGHUP (and will exit with
     /// 128 + the signal): a server's end is then no news to report.
-    static var isStoppingForSignal: Bool { state.withLock { $0.stoppingForSignal } }
-
-    /// The write end of the pipe the signal handler writes the signal number to (-1 before there is one):
-    /// atomic, as a signal handler reads it.
-    static let signalPipe = Atomic<Int32>(-1)
+    static var isStoppingForSignal: Bool { ProcessSignals.isEnding }
     /// This process's session directory name: one per process, made again when needed after removal.
     static let directoryPath = NSTemporaryDirectory() + "multihead-\(getpid())-\(UUID().uuidString.prefix(8))"
 
@@ -149,46 +143,11 @@ enum ServerRegistry {
         }
     }
 
-    /// Signal handlers that stop the servers and exit 128 + signal, unless the program set its own handler
-    /// (or ignores the signal); and an atexit hook for an ordinary exit. The handler only writes the signal
-    /// number to a pipe (all a handler may safely do); a thread of ours reads it and does the work. A real
-    /// handler, unlike an ignore, is reset by `exec`: children keep the default behaviour.
+    /// Stops the servers when the process ends: for a signal (a cleanup of `ProcessSignals`, the one
+    /// owner of the process's signals, which then exits 128 + the signal) or at `exit` (atexit).
     private static func installHandlers() {
         atexit { ServerRegistry.terminateAll() }
-        var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { return }
-        _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
-        _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
-        signalPipe.store(fds[1], ordering: .releasing)
-        let readEnd = fds[0]
-        Thread.detachNewThread {
-            // A process started by Swift may have these blocked in every thread (the spawning thread's mask
-            // is inherited): this thread takes them, so the kernel has somewhere to deliver them.
-            var set = sigset_t()
-            sigemptyset(&set)
-            for s in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&set, s) }
-            pthread_sigmask(SIG_UNBLOCK, &set, nil)
-            var sig: UInt8 = 0
-            while read(readEnd, &sig, 1) == 1 {
-                state.withLock { $0.stoppingForSignal = true }
-                terminateAll()
-                _exit(128 + Int32(sig))
-            }
-        }
-        for sig in [SIGINT, SIGTERM, SIGHUP] {
-            var current = sigaction()
-            sigaction(sig, nil, &current)
-            // The default action, or the temporary files' handler, whose work `terminateAll` does too.
-            guard TemporaryFiles.isDefaultOrOurs(current) else { continue }
-            var action = sigaction()
-            action.__sigaction_handler.sa_handler = { sig in
-                var byte = UInt8(truncatingIfNeeded: sig)
-                _ = write(ServerRegistry.signalPipe.load(ordering: .acquiring), &byte, 1)
-            }
-            sigemptyset(&action.sa_mask)
-            action.sa_flags = SA_RESTART
-            sigaction(sig, &action, nil)
-        }
+        ProcessSignals.addCleanup { ServerRegistry.terminateAll() }
     }
 }
 

@@ -7,11 +7,9 @@ import Synchronization
 /// SIGTERM or SIGHUP that ends the process removes them first.
 ///
 /// Paths are kept in a fixed table of slots, each a buffer made once and never freed and an atomic
-/// state, so that a signal handler can remove them with nothing but atomic loads and `unlink` (both
-/// async-signal-safe), on any thread, while another thread registers or lets go. The handler is installed
-/// only where the signal still has its default action, and then ends the process with that action (the
-/// shell sees 128 + the signal). A program with a handler of its own keeps it; the kit's server registry
-/// runs `removeAll()` on its own signal path.
+/// state, so that `removeAll` needs nothing but atomic loads and `unlink` (both async-signal-safe), on any
+/// thread, while another thread registers or lets go. It runs as a cleanup of `ProcessSignals`, before
+/// the process ends for the signal (exit 128 + the signal); a program with a handler of its own keeps it.
 package enum TemporaryFiles {
     /// How many files may be registered at once; a registration past that is not protected (rare: one
     /// file is written at a time).
@@ -27,14 +25,6 @@ package enum TemporaryFiles {
     }
     private static let slots: [Slot] = (0..<capacity).map { _ in Slot() }
     private static let installed = Atomic<Bool>(false)
-
-    /// The handler: removes the files, then ends the process as the signal does by default.
-    package static let signalHandler: @convention(c) (Int32) -> Void = { sig in
-        TemporaryFiles.removeAll()
-        var byDefault = sigaction()
-        sigaction(sig, &byDefault, nil)
-        raise(sig)
-    }
 
     /// Registers a file to remove if a signal ends the process; returns its slot for `unregister` (nil:
     /// not protected, the table being full or the path too long).
@@ -65,13 +55,6 @@ package enum TemporaryFiles {
         }
     }
 
-    /// Whether `sig`'s action is the default, or this handler: a signal path of the kit's own may then
-    /// take it over, as long as it calls `removeAll()`.
-    package static func isDefaultOrOurs(_ action: sigaction) -> Bool {
-        guard let h = action.__sigaction_handler.sa_handler else { return true }
-        return unsafeBitCast(h, to: UnsafeRawPointer.self) == unsafeBitCast(signalHandler, to: UnsafeRawPointer.self)
-    }
-
     /// Slot `i`'s buffer, made on its first use and kept for the life of the process.
     private static func buffer(_ i: Int) -> UnsafeMutablePointer<CChar> {
         if let b = UnsafeMutablePointer<CChar>(bitPattern: slots[i].buffer.load(ordering: .acquiring)) { return b }
@@ -87,16 +70,6 @@ package enum TemporaryFiles {
 
     private static func installHandlersOnce() {
         guard installed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else { return }
-        for sig in [SIGINT, SIGTERM, SIGHUP] {
-            var current = sigaction()
-            sigaction(sig, nil, &current)
-            // SIG_DFL only: an ignored signal (SIG_IGN) or a program's own handler stays.
-            guard current.__sigaction_handler.sa_handler == nil else { continue }
-            var action = sigaction()
-            action.__sigaction_handler.sa_handler = signalHandler
-            sigemptyset(&action.sa_mask)
-            action.sa_flags = SA_RESTART
-            sigaction(sig, &action, nil)
-        }
+        ProcessSignals.addCleanup { TemporaryFiles.removeAll() }
     }
 }

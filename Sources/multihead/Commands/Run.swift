@@ -46,8 +46,8 @@ extension MultiheadCommand {
                 }
                 guard case .found(let path) = lookup else { return }
                 let events = AsyncStream<RunEvent>.makeStream()
-                // Ours before the kit's: a signal goes to the command first.
-                SignalRelay.install { events.continuation.yield(.signal($0)) }
+                // A signal goes to the command first; this process ends when the command has.
+                ProcessSignals.intercept { events.continuation.yield(.signal($0)) }
                 // What the command leaves running in the background comes to this process, which ends it.
                 ProcessControl.becomeSubreaper()
                 let server = try await self.server.start()
@@ -98,7 +98,7 @@ enum RunEvent: Sendable {
     /// The command ended with this status (128 + a signal).
     case commandEnded(Int32)
     /// A signal came for `run`.
-    case signal(SignalRelay.Caught)
+    case signal(ProcessSignals.Caught)
     /// The X server ended with this status.
     case serverEnded(Int32)
 }
