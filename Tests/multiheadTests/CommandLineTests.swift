@@ -167,6 +167,23 @@ struct CommandLineTests {
         #expect(events.map { ($0?["screen"] as? [String: Any])?["name"] as? String } == ["EXT-9", "EXT-9"])
     }
 
+    @Test("watch --ready: a first line for programs once watching (not counted by --count), then the events")
+    func watchReady() async throws {
+        let server = try await VirtualServer.start(monitors: [.init("MAIN", "1920x1080+0+0", primary: true)])
+        defer { server.stop() }
+        let (p, out) = try launchMultihead(["watch", "--json", "--ready", "--count", "1", "--timeout", "20"], environment: server.environment,
+                                           stderr: Pipe())
+        let stdout = LineReader(out)
+        let first = await stdout.nextLine()
+        #expect(first == #"{"event":"ready","screenCount":1}"#)
+        try server.plug("EXT-8", "640x480+1920+0")
+        let event = await stdout.nextLine()
+        #expect(event?.contains(#""event":"connect""#) == true, "\(event ?? "")")
+        #expect(await stdout.nextLine() == nil)
+        await exited(p)
+        #expect(p.terminationStatus == 0)
+    }
+
     @Test("watch keeps up: 300 plugs and unplugs, each waiting for its line, give 300 lines in order")
     func watchKeepsUp() async throws {
         let server = try await VirtualServer.start(monitors: [.init("MAIN", "1920x1080+0+0", primary: true)])

@@ -9,7 +9,9 @@ public enum X11Error: Error, Equatable, CustomStringConvertible {
     /// The server lacks an extension we need, or an old version of it.
     case missingExtension(display: String, name: String, needed: String)
     /// The server answered a request with an X protocol error.
-    case protocolError(display: String, request: String, error: String)
+    /// `code` is the X error code (`BadMatch` is 8, `BadValue` 2, `BadAccess` 10…): what code classifies
+    /// by; `error` is its text, for people.
+    case protocolError(display: String, request: String, error: String, code: UInt8)
     /// A request the server refused without an X error (a status code).
     case refused(display: String, request: String, status: Int)
     /// The server's screen has no visual Multihead can draw on (24-bit TrueColor, or 16-bit 5-6-5
@@ -24,7 +26,7 @@ public enum X11Error: Error, Equatable, CustomStringConvertible {
         case .connectionLost(let d): "the X server at \(d) went away"
         case .notResponding(let d): "X server at \(d) is not responding"
         case .missingExtension(let d, let n, let v): "the X server at \(d) lacks \(n) \(v)"
-        case .protocolError(let d, let r, let e): "X server \(d) refused \(r): \(e)"
+        case .protocolError(let d, let r, let e, _): "X server \(d) refused \(r): \(e)"
         case .refused(let d, let r, let s): "X server \(d) refused \(r) (status \(s))"
         case .unsupportedVisual(let d, let depth, let c):
             "the X server at \(d) shows depth \(depth) \(c), which Multihead cannot draw on: it needs 24-bit or 16-bit (5-6-5) TrueColor (Xvfb -screen 0 1920x1080x24)"

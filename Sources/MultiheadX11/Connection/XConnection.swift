@@ -114,7 +114,7 @@ package final class XConnection {
         if UInt(XLastKnownRequestProcessed(display)) + 1 < end { syncNow() }
         try checkAlive()
         let first = XErrorTrap.take { $0.display == mine && $0.serial >= start && $0.serial < end }.first
-        if let e = first { throw X11Error.protocolError(display: name, request: "\(what) (\(e.request))", error: e.text) }
+        if let e = first { throw X11Error.protocolError(display: name, request: "\(what) (\(e.request))", error: e.text, code: e.code) }
         return result
     }
 

@@ -35,7 +35,7 @@ extension ServerControl {
                                                 $0.baseAddress, Int32(edid.count))
                     }
                 }
-            } catch let X11Error.protocolError(_, request, error) {
+            } catch let X11Error.protocolError(_, request, error, _) {
                 throw ServerControlError.invalidMonitor("Multihead's driver refused the monitor's EDID (\(request): \(error)); its log says why")
             }
         }

@@ -198,7 +198,7 @@ package final class X11Presenter {
         connection.putBack(errors.filter { !FrameErrorLedger.isFatal($0) })
         guard let e = errors.first(where: FrameErrorLedger.isFatal), !failureReported else { return }
         failureReported = true
-        onFailure?(.protocolError(display: connection.name, request: "drawing a window (\(e.request))", error: e.text))
+        onFailure?(.protocolError(display: connection.name, request: "drawing a window (\(e.request))", error: e.text, code: e.code))
     }
 
     /// Desktop rectangle → X geometry within this server's root (`WindowGeometry`).

@@ -166,7 +166,7 @@ struct OutputConfigurator {
                 XRRSetScreenSize(c.display, c.root, Int32(needW), Int32(needH),
                                  Int32((Double(needW) * 25.4 / 96).rounded()), Int32((Double(needH) * 25.4 / 96).rounded()))
             }
-        } catch X11Error.protocolError(_, _, let text) where text.contains("BadMatch") {
+        } catch X11Error.protocolError(_, _, _, let code) where code == BadMatch {
             throw ScreenError.refused(screen: output, reason:
                 "\(frame) needs a \(needW)x\(needH) desktop, which the server cannot make (more than its video memory holds); the desktop is \(Int(now.width))x\(Int(now.height)) now")
         }

@@ -8,7 +8,7 @@ extension MultiheadCommand {
     /// `multihead watch`: one line per screen event, as it happens.
     struct Watch: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "watch", abstract: "Print one line per connect, disconnect or mode change, as it happens.")
+            commandName: "watch", abstract: "Print one line per connect, disconnect, mode change, main change or brightness change, as it happens.")
 
         @OptionGroup var options: DisplayOptions
         @Flag(help: "Print JSON lines.")
@@ -17,6 +17,8 @@ extension MultiheadCommand {
         var count: DecimalArgument?
         @Option(parsing: .unconditional, help: "Exit after this many seconds, counted from the start (connecting included).")
         var timeout: DecimalArgument?
+        @Flag(help: "Print a first line once watching, before any event: {\"event\":\"ready\",\"screenCount\":N} with --json, else \"ready N\" (not counted by --count). From then on no event is missed.")
+        var ready = false
 
         func validate() throws {
             if let count {
@@ -49,8 +51,12 @@ extension MultiheadCommand {
                     seen += 1
                 }
                 defer { printer.cancel() }
-                // On stderr, so that stdout stays one line per event: a reader knows from here on nothing is missed.
+                // On stderr for people; --ready says it on stdout for programs: from here on nothing is missed.
                 printError("watching \(options.display ?? ProcessInfo.processInfo.environment["DISPLAY"] ?? ""): \(app.screens.count) screens")
+                if ready {
+                    let n = app.screens.filter { !$0.isStandIn }.count
+                    try StandardOutput.line(json ? Array("{\"event\":\"ready\",\"screenCount\":\(n)}".utf8) : Array("ready \(n)".utf8))
+                }
                 app.launch()
                 // Watching is all this command does: it waits on the connection itself, one wake-up per event.
                 let deadline = timeout.map { Double(start.uptimeNanoseconds) / 1e9 + $0.value }

@@ -65,33 +65,27 @@ class LineReader:
 
 class Watch:
     """`multihead watch --json` running: iterate it for the screen events, each a dict as the CLI prints it
-    (`event` is "connect", "disconnect" or "modeChange"; `screen` as `screens()` lists one; `previous`
-    for a mode change). It is watching once made: nothing done after is missed. `next()` waits up to
+    (`event` is "connect", "disconnect", "modeChange", "mainChange" or "brightnessChange"; `screen` as
+    `screens()` lists one; `previous` for a mode change). It is watching once made: nothing done after is missed. `next()` waits up to
     `timeout` seconds and raises TimeoutError when no event comes. Use it in a `with` block, or `close()`."""
 
     def __init__(self, server: "MultiheadServer", timeout: float):
         self.timeout = timeout
-        self._args = ["watch", "--json"]
+        self._args = ["watch", "--json", "--ready"]
         self._proc = subprocess.Popen([server.binary, *self._args], env=server.env, stdout=subprocess.PIPE,
                                       stderr=subprocess.PIPE, bufsize=0)
         self._out = LineReader(self._proc.stdout)
-        errors = LineReader(self._proc.stderr)
-        # The CLI says "multihead: watching …" on stderr once subscribed: from then on no event is missed.
-        said: list[str] = []
+        # The CLI's first line says it is watching: from then on no event is missed.
         try:
-            while True:
-                line = errors.readline(START_TIMEOUT)
-                if line is None:
-                    status = self._proc.wait(timeout=START_TIMEOUT)
-                    raise MultiheadError(self._args, status, "\n".join(said))
-                if "watching " in line:
-                    break
-                said.append(line)
+            line = self._out.readline(START_TIMEOUT)
         except TimeoutError:
             self.close()
-            raise MultiheadError(self._args, None, "\n".join(said), f"did not start watching within {START_TIMEOUT:g} s")
-        finally:
-            errors.close()
+            raise MultiheadError(self._args, None, "", f"did not start watching within {START_TIMEOUT:g} s")
+        if line is None or json.loads(line).get("event") != "ready":
+            status = self._proc.wait(timeout=START_TIMEOUT)
+            said = self._proc.stderr.read().decode(errors="replace")
+            self.close()
+            raise MultiheadError(self._args, status, said)
 
     def __iter__(self) -> Iterator[dict[str, Any]]:
         return self
