@@ -52,8 +52,6 @@ public struct Key: Hashable, Sendable {
     public var modifierFlags: KeyModifierFlags
     /// The key's name as the display system calls it ("a", "Escape", "Right" on X11): for logs.
     public var name: String
-    /// The display system's own code (an X keysym), kept only for the deprecated `keysym`.
-    private var platformCode: UInt32
 
     /// Makes a key.
     public init(keyCode: KeyboardHIDUsage, characters: String = "", charactersIgnoringModifiers: String? = nil,
@@ -63,22 +61,10 @@ public struct Key: Hashable, Sendable {
         self.charactersIgnoringModifiers = charactersIgnoringModifiers ?? characters
         self.modifierFlags = modifierFlags
         self.name = name
-        platformCode = 0
-    }
-
-    /// Makes a key as the display system named it.
-    @available(*, deprecated, message: "a key is its keyCode: use init(keyCode:characters:charactersIgnoringModifiers:modifierFlags:name:)")
-    public init(characters: String, name: String, keysym: UInt32 = 0) {
-        self.init(keyCode: .keyboardErrorUndefined, characters: characters, name: name)
-        platformCode = keysym
     }
 
     /// What identifies a held key: its code, or its name for a key without one.
     var trackingID: KeyTrackingID { keyCode == .keyboardErrorUndefined ? .name(name) : .code(keyCode) }
-
-    /// The X keysym.
-    @available(*, deprecated, message: "use keyCode (KeyboardHIDUsage): the model is not X11's")
-    public var keysym: UInt32 { platformCode }
 }
 
 /// One key press, as `pressesBegan` receives it (UIPress).

@@ -64,28 +64,6 @@ public struct ScreenMode: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-extension ScreenMode {
-    /// The backend's identifier under its first name.
-    @available(*, deprecated, message: "a mode is its values; the backend's identifier is internal")
-    public var id: UInt64 {
-        get { backendID }
-        set { backendID = newValue }
-    }
-
-    /// Makes a mode with a backend identifier (the identifier no longer takes part in equality).
-    @available(*, deprecated, message: "a mode is its values: use init(size:refreshRate:pixelAspectRatio:isInterlaced:)")
-    public init(size: Size, refreshRate: Double = 0, pixelAspectRatio: Double = 1, isInterlaced: Bool = false, id: UInt64) {
-        self.init(size: size, refreshRate: refreshRate, pixelAspectRatio: pixelAspectRatio, isInterlaced: isInterlaced)
-        backendID = id
-    }
-
-    /// Makes a mode from whole pixel sizes with a backend identifier.
-    @available(*, deprecated, message: "a mode is its values: use init(width:height:refreshRate:isInterlaced:)")
-    public init(width: Int, height: Int, refreshRate: Double = 0, isInterlaced: Bool = false, id: UInt64) {
-        self.init(width: width, height: height, refreshRate: refreshRate, isInterlaced: isInterlaced, backendID: id)
-    }
-}
-
 extension String {
     /// A number with two decimals, without Foundation's locale-dependent formatting.
     package init(format2 value: Double) {

@@ -231,10 +231,6 @@ public final class X11Backend: DisplayBackend {
         return false
     }
 
-    /// The barrier under its first name.
-    @available(*, deprecated, renamed: "synchronize()")
-    public func sync() throws { try synchronize() }
-
     /// A barrier: waits until the server has answered everything sent so far (`XSync`), then handles every
     /// event that arrived before that answer. After another client's change returned (the kit's `plug`
     /// syncs), the model has seen its consequences once this returns.
