@@ -43,13 +43,19 @@ let package = Package(
             name: "MultiheadX11",
             dependencies: ["Multihead", "CXlib", "CCairo", .product(name: "Logging", package: "swift-log")]
         ),
+        // Changing an X server as a person or a cable would, and reading and resetting its state: what the
+        // kit, the CLI and the control socket share, and apps do not link (swift-nio's NIOTestUtils).
+        .target(
+            name: "MultiheadServerControl",
+            dependencies: ["Multihead", "MultiheadX11", "CXlib"]
+        ),
         // Multihead's Xorg driver source (Driver/), embedded so that a copied CLI still builds it.
         .target(name: "CDriverSource"),
         // prctl for the kit's processes (a parent-death signal, a subreaper): variadic, so C.
         .target(name: "CProcessControl"),
         .target(
             name: "MultiheadTesting",
-            dependencies: ["Multihead", "MultiheadX11", "CXlib", "CDriverSource", "CProcessControl"]
+            dependencies: ["Multihead", "MultiheadX11", "MultiheadServerControl", "CXlib", "CDriverSource", "CProcessControl"]
         ),
         // The Swift Testing trait `.virtualServer(monitors:)`: its own module, so that only tests link Testing.
         .target(
@@ -59,7 +65,7 @@ let package = Package(
         .executableTarget(
             name: "multihead",
             dependencies: [
-                "Multihead", "MultiheadX11", "MultiheadTesting",
+                "Multihead", "MultiheadX11", "MultiheadServerControl", "MultiheadTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -72,10 +78,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "multihead-bench",
-            dependencies: ["Multihead", "MultiheadInMemory", "MultiheadX11", "MultiheadTesting"]
+            dependencies: ["Multihead", "MultiheadInMemory", "MultiheadX11", "MultiheadServerControl", "MultiheadTesting"]
         ),
         .testTarget(name: "MultiheadTests", dependencies: ["Multihead", "MultiheadInMemory"]),
-        .testTarget(name: "MultiheadX11Tests", dependencies: ["Multihead", "MultiheadInMemory", "MultiheadX11", "MultiheadTesting", "MultiheadTestingTraits"]),
-        .testTarget(name: "multiheadTests", dependencies: ["Multihead", "MultiheadTesting", "multihead"]),
+        .testTarget(name: "MultiheadX11Tests", dependencies: ["Multihead", "MultiheadInMemory", "MultiheadX11", "MultiheadServerControl", "MultiheadTesting", "MultiheadTestingTraits"]),
+        .testTarget(name: "multiheadTests", dependencies: ["Multihead", "MultiheadServerControl", "MultiheadTesting", "multihead"]),
     ]
 )

@@ -1,3 +1,4 @@
-// The kit is built on the X11 backend, and code written against it before `ServerControl` moved there
-// (`import MultiheadTesting` alone) still finds it: the kit re-exports the backend's module.
+// The kit is built on the X11 backend and on the server control: code that imports `MultiheadTesting`
+// alone finds `X11Backend` and `ServerControl` (`server.controlConnection()` returns one).
 @_exported import MultiheadX11
+@_exported import MultiheadServerControl

@@ -80,7 +80,7 @@ public final class VirtualServer {
     public let framebuffer: Size
     let process: ChildProcess
     let serverAuthFile: String
-    var control: MultiheadX11.ServerControl?
+    var control: MultiheadServerControl.ServerControl?
     /// The backend `attachShared()` gave `Application.shared`, while it has it.
     private weak var sharedBackend: X11Backend?
     private(set) var stopped = false
@@ -157,7 +157,7 @@ public final class VirtualServer {
         let monitors = layout ?? defaultMonitors(for: kind)
         for m in monitors {
             guard m.frame.isFinite, !m.frame.isEmpty else { throw VirtualServerError.invalidMonitor("\(m.name) has no size") }
-            try Self.kitErrors { try MultiheadX11.ServerControl.validate(name: m.name) }
+            try Self.kitErrors { try MultiheadServerControl.ServerControl.validate(name: m.name) }
             if kind == .xvfb && m.name == "screen" {
                 throw VirtualServerError.invalidMonitor("the name \"screen\" is Xvfb's output's")
             }
@@ -358,11 +358,11 @@ public final class VirtualServer {
 
     /// The kit's own connection for changing this server's monitors. One that was lost (the server stopped
     /// answering for a while, `kill -STOP`) is replaced by a new one once the server answers again.
-    public func controlConnection() throws -> MultiheadX11.ServerControl {
+    public func controlConnection() throws -> MultiheadServerControl.ServerControl {
         if let c = control, !c.isLost { return c }
         control?.close()
         control = nil
-        let c = try MultiheadX11.ServerControl(display: display, timeout: timeout)
+        let c = try MultiheadServerControl.ServerControl(display: display, timeout: timeout)
         control = c
         return c
     }

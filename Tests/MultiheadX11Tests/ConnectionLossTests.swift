@@ -1,6 +1,7 @@
 internal import CXlib
 import Foundation
 import Multihead
+@testable import MultiheadServerControl
 import MultiheadTesting
 @testable import MultiheadX11
 import Testing

@@ -1,4 +1,5 @@
 import Multihead
+@testable import MultiheadServerControl
 @testable import MultiheadTesting
 import Testing
 

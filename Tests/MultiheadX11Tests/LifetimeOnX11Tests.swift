@@ -1,5 +1,6 @@
 import Foundation
 @testable import Multihead
+@testable import MultiheadServerControl
 import MultiheadTesting
 import MultiheadTestingTraits
 @testable import MultiheadX11

@@ -1,5 +1,6 @@
 import Foundation
 import Multihead
+@testable import MultiheadServerControl
 import MultiheadTesting
 @testable import MultiheadX11
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+@testable import MultiheadServerControl
 import MultiheadTesting
 @testable import MultiheadX11
 import Testing

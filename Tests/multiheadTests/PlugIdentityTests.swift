@@ -1,5 +1,6 @@
 import Foundation
 import Multihead
+@testable import MultiheadServerControl
 @testable import MultiheadTesting
 import Testing
 

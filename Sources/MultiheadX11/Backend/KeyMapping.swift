@@ -3,7 +3,7 @@ import Multihead
 /// X keysyms and HID usages, both ways: the X11 backend names keys with `KeyboardHIDUsage` (from the key's
 /// unshifted keysym), and the kit types a `KeyboardHIDUsage` through XTest (by its keysym). Pure
 /// functions over one table.
-enum KeyMapping {
+package enum KeyMapping {
     /// (keysym, usage) for every key that is not a letter or a digit (those are computed).
     private static let table: [(UInt32, KeyboardHIDUsage)] = [
         (0xFF0D, .keyboardReturnOrEnter), (0xFF8D, .keyboardReturnOrEnter), (0xFF1B, .keyboardEscape),
@@ -36,7 +36,7 @@ enum KeyMapping {
 
     /// The keysym that types a usage (lower-case letters, the left-hand modifiers), nil for a usage with
     /// no key here.
-    static func keysym(for usage: KeyboardHIDUsage) -> UInt32? {
+    package static func keysym(for usage: KeyboardHIDUsage) -> UInt32? {
         let u = usage.rawValue
         switch u {
         case 0x04...0x1D: return 0x61 + UInt32(u - 0x04)

@@ -5,20 +5,20 @@
 /// protocol-conformance record in the binary (Foundation's included), which was a tenth of a
 /// `multihead screens` run. The tables hold a few to tens of entries, and a binary search over them is as
 /// quick.
-struct IDTable<Value>: ExpressibleByDictionaryLiteral {
-    private(set) var entries: [(id: UInt, value: Value)] = []
+package struct IDTable<Value>: ExpressibleByDictionaryLiteral {
+    package private(set) var entries: [(id: UInt, value: Value)] = []
 
-    init() {}
+    package init() {}
 
-    init(dictionaryLiteral elements: (UInt, Value)...) {
+    package init(dictionaryLiteral elements: (UInt, Value)...) {
         for (id, value) in elements { self[id] = value }
     }
 
     /// Whether the table is empty.
-    var isEmpty: Bool { entries.isEmpty }
+    package var isEmpty: Bool { entries.isEmpty }
 
     /// The value for `id`; setting nil removes it.
-    subscript(id: UInt) -> Value? {
+    package subscript(id: UInt) -> Value? {
         get {
             let i = index(of: id)
             return i < entries.count && entries[i].id == id ? entries[i].value : nil
@@ -36,10 +36,10 @@ struct IDTable<Value>: ExpressibleByDictionaryLiteral {
     }
 
     /// Whether the table has `id`.
-    func contains(_ id: UInt) -> Bool { self[id] != nil }
+    package func contains(_ id: UInt) -> Bool { self[id] != nil }
 
     /// Adds `other`'s entries, which win over this table's.
-    mutating func merge(_ other: IDTable) {
+    package mutating func merge(_ other: IDTable) {
         for (id, value) in other.entries { self[id] = value }
     }
 
@@ -55,18 +55,18 @@ struct IDTable<Value>: ExpressibleByDictionaryLiteral {
 }
 
 /// A set of resource ids (or display addresses), for the same reason as the table.
-typealias IDSet = IDTable<Void>
+package typealias IDSet = IDTable<Void>
 
 extension IDTable where Value == Void {
     /// Adds `id`.
-    mutating func insert(_ id: UInt) { self[id] = () }
+    package mutating func insert(_ id: UInt) { self[id] = () }
     /// Removes `id`.
-    mutating func remove(_ id: UInt) { self[id] = nil }
+    package mutating func remove(_ id: UInt) { self[id] = nil }
 }
 
 extension Array where Element == UInt {
     /// The ids without repeats, in first-seen order (a `Set` would cost what `IDTable` avoids).
-    func uniqued() -> [UInt] {
+    package func uniqued() -> [UInt] {
         var result: [UInt] = []
         for id in self where !result.contains(id) { result.append(id) }
         return result

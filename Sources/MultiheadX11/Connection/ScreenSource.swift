@@ -6,7 +6,7 @@ import Multihead
 /// connection (`XConnection`) provides it, and so does a bare XCB one (`XCBConnection`), which a one-shot
 /// `X11Backend.snapshot` opens without Xlib's start-up.
 @MainActor
-protocol ScreenSource: AnyObject {
+package protocol ScreenSource: AnyObject {
     /// The display name as the user gave it (or `DISPLAY`).
     var name: String { get }
     /// The connection's XCB side (an `xcb_connection_t`), nil when there is none.
@@ -26,9 +26,9 @@ protocol ScreenSource: AnyObject {
 }
 
 extension XConnection: ScreenSource {
-    var xcbConnection: OpaquePointer? { XGetXCBConnection(display) }
+    package var xcbConnection: OpaquePointer? { XGetXCBConnection(display) }
 
-    func xScreens() -> [ScreenDescription] {
+    package func xScreens() -> [ScreenDescription] {
         (0..<mh_screen_count(display)).map { s in
             ScreenDescription.xScreen(s, width: mh_display_width(display, s), height: mh_display_height(display, s),
                                       widthMM: mh_display_width_mm(display, s), heightMM: mh_display_height_mm(display, s),

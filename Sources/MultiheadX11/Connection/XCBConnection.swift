@@ -8,16 +8,16 @@ import Multihead
 /// server that stops answering is cut by the watchdog and reads as `notResponding`.
 @MainActor
 final class XCBConnection: ScreenSource {
-    let name: String
+    package let name: String
     let xcbConnection: OpaquePointer?
-    let root: UInt
+    package let root: UInt
     private let watchdog: XWatchdog
     /// The X screens as the connection set-up described them: size in pixels and millimetres.
     private let screens: [(width: Int32, height: Int32, widthMM: Int32, heightMM: Int32)]
     private let defaultScreen: Int32
     private var closed = false
     /// The RandR reads made over this connection: what tests count.
-    var randrTally = RandRBatch.Tally()
+    package var randrTally = RandRBatch.Tally()
 
     /// Connects to `name` (nil or empty: `DISPLAY`, which must then be set). `xcb_connect`.
     init(name requested: String?, timeout: Double) throws(X11Error) {
@@ -49,16 +49,16 @@ final class XCBConnection: ScreenSource {
     }
 
     /// Whether the connection failed (the server went, or the watchdog cut it).
-    var isLost: Bool { xcbConnection.map { xcb_connection_has_error($0) != 0 } ?? true }
+    package var isLost: Bool { xcbConnection.map { xcb_connection_has_error($0) != 0 } ?? true }
 
-    func bounded<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T { try watchdog.bounded(body) }
+    package func bounded<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T { try watchdog.bounded(body) }
 
-    func checkAlive() throws(X11Error) {
+    package func checkAlive() throws(X11Error) {
         if closed || isLost { throw watchdog.fired ? .notResponding(name) : .connectionLost(name) }
     }
 
     /// The root window's size now. `xcb_get_geometry`.
-    func rootSize() -> Size {
+    package func rootSize() -> Size {
         guard let x = xcbConnection, !isLost else { return .zero }
         let cookie = xcb_get_geometry(x, xcb_drawable_t(truncatingIfNeeded: root))
         guard let r = bounded({ xcb_get_geometry_reply(x, cookie, nil) }) else { return .zero }
@@ -66,7 +66,7 @@ final class XCBConnection: ScreenSource {
         return Size(width: Double(r.pointee.width), height: Double(r.pointee.height))
     }
 
-    func xScreens() -> [ScreenDescription] {
+    package func xScreens() -> [ScreenDescription] {
         screens.enumerated().map { s, size in
             ScreenDescription.xScreen(Int32(s), width: size.width, height: size.height, widthMM: size.widthMM,
                                       heightMM: size.heightMM, isDefault: Int32(s) == defaultScreen)
@@ -87,7 +87,7 @@ final class XCBConnection: ScreenSource {
     }
 
     /// Disconnects (no round trip: nothing was written that needs an answer). `xcb_disconnect`.
-    func close() {
+    package func close() {
         guard !closed else { return }
         closed = true
         xcb_disconnect(xcbConnection)

@@ -7,16 +7,16 @@ import Synchronization
 /// and a lost connection turned into thrown errors instead of Xlib's `exit()`.
 @MainActor
 package final class XConnection {
-    let display: OpaquePointer
+    package let display: OpaquePointer
     /// The display's XCB side, fixed for its life: read once here, not by `XGetXCBConnection` (a call into
     /// another library) at each of a frame's `isLost` checks.
     private let xcb: OpaquePointer?
     /// The display name as the user gave it (or `DISPLAY`).
-    let name: String
+    package let name: String
     private var closed = false
     private var grabDepth = 0
     /// The RandR reads made over this connection: what tests count.
-    var randrTally = RandRBatch.Tally()
+    package var randrTally = RandRBatch.Tally()
     /// The barriers (`sync()`) made over this connection: what tests count (a frame makes none).
     private(set) var syncCount = 0
     /// The first request not yet sent at the last `flush()`.
@@ -34,7 +34,7 @@ package final class XConnection {
     /// Opens a display; a nil or empty name means `DISPLAY`, which must then be set (no fallback). A
     /// server that does not answer within `timeout` seconds, here or in any later request, is
     /// `notResponding`, and the connection is lost.
-    init(name requested: String?, timeout: Double = XConnection.defaultTimeout) throws(X11Error) {
+    package init(name requested: String?, timeout: Double = XConnection.defaultTimeout) throws(X11Error) {
         let (name, watchdog) = try Self.prepare(name: requested, timeout: timeout)
         XErrorTrap.install()
         let opened = watchdog.bounded { XOpenDisplay(name) }
@@ -68,7 +68,7 @@ package final class XConnection {
     package static var openCount: Int { XErrorTrap.oursCount }
 
     /// Whether Xlib reported the connection lost, or its XCB side failed (`RandRBatch` reads through it).
-    var isLost: Bool {
+    package var isLost: Bool {
         // A closed Display is freed memory: never look inside it, and never let a caller that guards with
         // `isLost` hand it to Xlib.
         if closed { return true }
@@ -80,7 +80,7 @@ package final class XConnection {
 
     /// Throws `connectionLost` (or `notResponding`, when the watchdog cut it) once the connection is gone;
     /// call before every request.
-    func checkAlive() throws(X11Error) {
+    package func checkAlive() throws(X11Error) {
         if closed || isLost { throw lostError }
     }
 
@@ -89,15 +89,15 @@ package final class XConnection {
 
     /// Runs `body` bounded by the connection's timeout: a server that does not answer in time loses the
     /// connection instead of blocking for ever.
-    func bounded<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T { try watchdog.bounded(body) }
+    package func bounded<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T { try watchdog.bounded(body) }
 
-    var root: UInt { mh_default_root_window(display) }
+    package var root: UInt { mh_default_root_window(display) }
     var fileDescriptor: Int32 { mh_connection_number(display) }
 
     /// Runs `body`, waits for the server to answer everything it sent (XSync), and throws the first X
     /// error among those requests; errors of other requests are left for `drainStrayErrors`.
     @discardableResult
-    func trap<T>(_ what: String, _ body: () throws -> T) throws -> T {
+    package func trap<T>(_ what: String, _ body: () throws -> T) throws -> T {
         try bounded { try trapNow(what, body) }
     }
 
@@ -141,7 +141,7 @@ package final class XConnection {
     /// Runs `body` under a server grab, so that other clients see its changes as one; nested calls share
     /// the outermost grab (the server does not count grabs). Ends with the server having applied
     /// everything (`XSync`). `XGrabServer`, `XUngrabServer`.
-    func grabbed<T>(_ body: () throws -> T) throws -> T {
+    package func grabbed<T>(_ body: () throws -> T) throws -> T {
         try bounded { try grabbedNow(body) }
     }
 
@@ -161,7 +161,7 @@ package final class XConnection {
 
     /// The root window's size as the server has it now (Xlib's cached screen size lags behind RandR
     /// changes made by other clients). `XGetGeometry`.
-    func rootSize() -> Size {
+    package func rootSize() -> Size {
         var r: CXlib.Window = 0, x: Int32 = 0, y: Int32 = 0, w: UInt32 = 0, h: UInt32 = 0, border: UInt32 = 0, depth: UInt32 = 0
         let ok = bounded { XGetGeometry(display, Drawable(root), &r, &x, &y, &w, &h, &border, &depth) }
         guard !isLost, ok != 0 else { return .zero }
@@ -198,7 +198,7 @@ package final class XConnection {
     /// frees the socket and the `Display`, so that a test suite that stops servers under live apps leaks
     /// neither. From then on the connection reads as lost and no Xlib call touches it. The last connection
     /// closed gives the process back the Xlib handlers it had before.
-    func close() {
+    package func close() {
         guard !closed else { return }
         screenshotBuffer?.release(connectionAlive: !isLost)
         screenshotBuffer = nil

@@ -64,7 +64,7 @@ final class XWatchdog: @unchecked Sendable {
     }
 
     /// Runs `body` bounded by `timeout`, counted from the outermost section's start.
-    func bounded<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+    package func bounded<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
         pthread_mutex_lock(mutex)
         if depth == 0 && !cancelled {
             deadline = Self.now() + timeout

@@ -3,9 +3,9 @@ import Multihead
 
 /// Reads pixels back from the server.
 @MainActor
-enum Screenshot {
+package enum Screenshot {
     /// The root window's pixels over a rectangle, clipped to the root. `XGetImage`.
-    static func capture(_ c: XConnection, _ rect: Rect) throws -> Bitmap {
+    package static func capture(_ c: XConnection, _ rect: Rect) throws -> Bitmap {
         try c.checkAlive()
         let d = c.display
         // The root's size now: Xlib's cached one lags behind a RandR change another client made.

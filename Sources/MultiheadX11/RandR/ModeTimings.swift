@@ -2,10 +2,10 @@ import Multihead
 
 /// Modeline arithmetic: the refresh rate of X mode timings, and VESA CVT timings for a mode the kit makes.
 /// Pure functions, so that tests can call them directly.
-enum ModeTimings {
+package enum ModeTimings {
     /// The refresh rate as xrandr computes it: dotClock / (hTotal × vTotal) in floating point, with
     /// vTotal doubled for double-scan and halved for interlace (the field rate); 0 when unknown.
-    static func refreshRate(dotClock: UInt64, hTotal: UInt32, vTotal: UInt32,
+    package static func refreshRate(dotClock: UInt64, hTotal: UInt32, vTotal: UInt32,
                                     doubleScan: Bool = false, interlaced: Bool = false) -> Double {
         var v = Double(vTotal)
         if doubleScan { v *= 2 }
@@ -15,18 +15,18 @@ enum ModeTimings {
     }
 
     /// One modeline: the pixel clock in Hz and the horizontal and vertical timings.
-    struct Modeline: Equatable, Sendable {
-        var dotClock: UInt64
-        var width: UInt32, hSyncStart: UInt32, hSyncEnd: UInt32, hTotal: UInt32
-        var height: UInt32, vSyncStart: UInt32, vSyncEnd: UInt32, vTotal: UInt32
+    package struct Modeline: Equatable, Sendable {
+        package var dotClock: UInt64
+        package var width: UInt32, hSyncStart: UInt32, hSyncEnd: UInt32, hTotal: UInt32
+        package var height: UInt32, vSyncStart: UInt32, vSyncEnd: UInt32, vTotal: UInt32
 
         /// The refresh rate these timings give.
-        var refreshRate: Double { ModeTimings.refreshRate(dotClock: dotClock, hTotal: hTotal, vTotal: vTotal) }
+        package var refreshRate: Double { ModeTimings.refreshRate(dotClock: dotClock, hTotal: hTotal, vTotal: vTotal) }
     }
 
     /// CVT timings (normal blanking, progressive) for a size and a rate, as `cvt W H RATE` prints them:
     /// 1920×1080 at 60 Hz is 173.00 MHz, 1920 2048 2248 2576, 1080 1083 1088 1120.
-    static func cvt(width: Int, height: Int, refreshRate: Double) -> Modeline {
+    package static func cvt(width: Int, height: Int, refreshRate: Double) -> Modeline {
         let granularity = 8, minVPorch = 3, clockStepKHz = 250
         let minVSyncBackPorchMicroseconds = 550.0
         let cPrime = 30.0, mPrime = 300.0   // (C − J) × K / 256 + J and K / 256 × M of the standard
@@ -68,7 +68,7 @@ enum ModeTimings {
     /// CVT timings with reduced blanking (version 1), as `cvt -r W H RATE` prints them: what a monitor
     /// offers where normal blanking would need too fast a clock (3840×2160 at 60 Hz: 533.25 MHz, 3840 3888
     /// 3920 4000, 2160 2163 2168 2222).
-    static func cvtReducedBlanking(width: Int, height: Int, refreshRate: Double) -> Modeline {
+    package static func cvtReducedBlanking(width: Int, height: Int, refreshRate: Double) -> Modeline {
         let granularity = 8, frontPorch = 48, syncWidth = 32, blank = 160
         let minVBlankMicroseconds = 460.0, vFrontPorch = 3, minVBackPorch = 6, clockStepKHz = 250
         let rate = refreshRate > 0 && refreshRate.isFinite ? refreshRate : 60
@@ -89,18 +89,18 @@ enum ModeTimings {
 
 extension ModeTimings {
     /// The largest pixel clock RandR can carry: the protocol's mode record holds it in 32 bits (Hz).
-    static let maximumDotClock = UInt64(UInt32.max)
+    package static let maximumDotClock = UInt64(UInt32.max)
 
     /// Whether CVT timings exist for that size and rate and RandR can carry them: the line period stays
     /// positive (the rate is below 1 / 550 µs of vertical blanking) and the pixel clock fits in 32 bits.
-    static func canMake(width: Int, height: Int, refreshRate: Double) -> Bool {
+    package static func canMake(width: Int, height: Int, refreshRate: Double) -> Bool {
         guard refreshRate > 0, refreshRate.isFinite, 1_000_000 / refreshRate > 550 else { return false }
         let t = cvt(width: width, height: height, refreshRate: refreshRate)
         return t.dotClock > 0 && t.dotClock <= maximumDotClock && t.hTotal > 0
     }
 
     /// The highest rate, to 0.01 Hz, for which `canMake` holds (0 when none does): what a refusal offers.
-    static func fastestMakeableRate(width: Int, height: Int) -> Double {
+    package static func fastestMakeableRate(width: Int, height: Int) -> Double {
         var low = 0.0, high = 1_000_000 / 550.0
         guard canMake(width: width, height: height, refreshRate: 1) else { return 0 }
         low = 1
@@ -113,9 +113,9 @@ extension ModeTimings {
 }
 
 /// Which of a server's modes a request for a size (and maybe a rate) means.
-enum ModeChoice {
+package enum ModeChoice {
     /// Why no mode fits.
-    enum Failure: Error, Equatable {
+    package enum Failure: Error, Equatable {
         /// No mode of that size exists.
         case noSuchSize
         /// Modes of that size exist, but none within 0.5 Hz of the rate asked; these are their rates.
@@ -126,7 +126,7 @@ enum ModeChoice {
     /// mode of that size whose rate is nearest, within 0.5 Hz; without one, the preferred mode if it has
     /// that size, else the progressive mode of that size with the highest rate; an interlaced mode only
     /// when asked for by rate or when it is the only one.
-    static func choose(_ modes: [ScreenMode], preferredCount: Int = 0, size: Size,
+    package static func choose(_ modes: [ScreenMode], preferredCount: Int = 0, size: Size,
                                refreshRate: Double?) -> Result<ScreenMode, Failure> {
         let sized = modes.filter { $0.size == size }
         guard !sized.isEmpty else { return .failure(.noSuchSize) }

@@ -143,5 +143,5 @@ struct MonitorReader {
     }
 
     /// A monitor name atom's text, as the last read learnt it (atoms live as long as the server).
-    func name(of atom: UInt) -> String? { atomNames[atom] }
+    package func name(of atom: UInt) -> String? { atomNames[atom] }
 }

@@ -6,9 +6,9 @@ import Multihead
 /// makes one with CVT timings only when the server knows none of that size and the caller allows it, takes
 /// the output's CRTC or a free one, grows the screen when the CRTC would not fit, and sets the CRTC.
 @MainActor
-struct OutputConfigurator {
+package struct OutputConfigurator {
     /// Which mode to set.
-    enum Request: Sendable {
+    package enum Request: Sendable {
         /// Exactly this RandR mode.
         case mode(id: UInt64)
         /// A mode of this size; with a rate, the nearest within 0.5 Hz.
@@ -17,14 +17,14 @@ struct OutputConfigurator {
 
     let connection: XConnection
 
-    init(_ connection: XConnection) { self.connection = connection }
+    package init(_ connection: XConnection) { self.connection = connection }
 
     /// Sets `output`'s mode at `origin` (nil: where its CRTC is now, or (0, 0)), keeping its rotation;
     /// makes it primary when asked. With `makeMissing`, a size the server has no mode for gets a CVT mode
     /// (60 Hz unless a rate is asked). `state` is what the caller read under the same grab (nil: read it
     /// here). Returns the mode set. `XRRSetCrtcConfig`.
     @discardableResult
-    func apply(output name: String, _ request: Request, origin: Point? = nil, primary: Bool = false,
+    package func apply(output name: String, _ request: Request, origin: Point? = nil, primary: Bool = false,
                        makeMissing: Bool = false, in state: RandRState? = nil) throws -> ScreenMode {
         let c = connection
         return try c.grabbed {
@@ -55,7 +55,7 @@ struct OutputConfigurator {
 
     /// Takes an output's CRTC away (`xrandr --output NAME --off`); false when it had none. `XRRSetCrtcConfig`.
     @discardableResult
-    func turnOff(output name: String, in state: RandRState? = nil) throws -> Bool {
+    package func turnOff(output name: String, in state: RandRState? = nil) throws -> Bool {
         let c = connection
         return try c.grabbed {
             let state = try state ?? read()
@@ -69,7 +69,7 @@ struct OutputConfigurator {
     }
 
     /// What RandR says now; a connection that cannot say is lost, or the server refused.
-    func read() throws -> RandRState {
+    package func read() throws -> RandRState {
         let c = connection
         try c.checkAlive()
         guard let state = c.bounded({ RandRBatch.state(c) }) else {
@@ -81,6 +81,13 @@ struct OutputConfigurator {
 
     /// Sets a CRTC, carrying the configuration timestamp of the state it was decided on (the only field of
     /// the resources libXrandr reads). `XRRSetCrtcConfig`.
+    /// `setCrtc` for a caller outside this module: outputs by id.
+    package func setCrtc(_ crtc: UInt, _ state: RandRState, x: Int32, y: Int32, mode: UInt, rotation: UInt16,
+                         outputs ids: [UInt], request: String) throws {
+        var outputs = ids.map { RROutput($0) }
+        try setCrtc(crtc, state, x: x, y: y, mode: mode, rotation: rotation, outputs: &outputs, request: request)
+    }
+
     func setCrtc(_ crtc: UInt, _ state: RandRState, x: Int32, y: Int32, mode: UInt, rotation: UInt16,
                          outputs: inout [RROutput], request: String) throws {
         let c = connection

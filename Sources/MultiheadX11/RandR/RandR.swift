@@ -4,42 +4,42 @@ import Multihead
 /// The seam for RandR reads: each function makes one request, copies what it needs into Swift values,
 /// and frees the reply in the same scope.
 @MainActor
-enum RandR {
+package enum RandR {
     /// A mode from the screen resources' mode table.
-    struct ModeInfo {
-        var mode: ScreenMode
-        var name: String
+    package struct ModeInfo {
+        package var mode: ScreenMode
+        package var name: String
     }
 
     /// An output (connector) with what a monitor needs of it.
-    struct OutputInfo {
-        var id: UInt
-        var name: String
-        var crtc: UInt
-        var connected: Bool
-        var modes: [UInt]
-        var preferredCount: Int
+    package struct OutputInfo {
+        package var id: UInt
+        package var name: String
+        package var crtc: UInt
+        package var connected: Bool
+        package var modes: [UInt]
+        package var preferredCount: Int
         /// The CRTCs that can drive it.
-        var possibleCrtcs: [UInt] = []
+        package var possibleCrtcs: [UInt] = []
         /// Its `EDID` property (the monitor's own description), when the read asked for it and there is one.
-        var edid: [UInt8]? = nil
+        package var edid: [UInt8]? = nil
     }
 
     /// A CRTC's position and mode.
-    struct CrtcInfo {
-        var x: Int32, y: Int32, width: UInt32, height: UInt32
-        var mode: UInt
-        var rotation: UInt16
-        var outputs: [UInt]
+    package struct CrtcInfo {
+        package var x: Int32, y: Int32, width: UInt32, height: UInt32
+        package var mode: UInt
+        package var rotation: UInt16
+        package var outputs: [UInt]
 
         /// The rotation in degrees and the reflection that RandR's rotation bits say.
-        var orientation: (degrees: Int, reflection: ScreenDescription.Reflection) {
+        package var orientation: (degrees: Int, reflection: ScreenDescription.Reflection) {
             RandR.orientation(rotation)
         }
     }
 
     /// Degrees and reflection from RandR's rotation bits (`RR_Rotate_*`, `RR_Reflect_*`).
-    nonisolated static func orientation(_ bits: UInt16) -> (degrees: Int, reflection: ScreenDescription.Reflection) {
+    package nonisolated static func orientation(_ bits: UInt16) -> (degrees: Int, reflection: ScreenDescription.Reflection) {
         let b = Int32(bits)
         let degrees = b & RR_Rotate_90 != 0 ? 90 : b & RR_Rotate_180 != 0 ? 180 : b & RR_Rotate_270 != 0 ? 270 : 0
         let x = b & RR_Reflect_X != 0, y = b & RR_Reflect_Y != 0
@@ -47,16 +47,16 @@ enum RandR {
     }
 
     /// One RandR 1.5 monitor.
-    struct MonitorInfo {
-        var nameAtom: UInt
-        var primary: Bool
-        var frame: Rect
-        var physicalSize: Size
-        var outputs: [UInt]
+    package struct MonitorInfo {
+        package var nameAtom: UInt
+        package var primary: Bool
+        package var frame: Rect
+        package var physicalSize: Size
+        package var outputs: [UInt]
     }
 
     /// The RandR version, or nil without RandR. `XQueryExtension`, `XRRQueryExtension`, `XRRQueryVersion`.
-    static func version(_ c: XConnection) -> (major: Int32, minor: Int32, eventBase: Int32)? {
+    package static func version(_ c: XConnection) -> (major: Int32, minor: Int32, eventBase: Int32)? {
         var eventBase: Int32 = 0, errorBase: Int32 = 0, major: Int32 = 0, minor: Int32 = 0, opcode: Int32 = 0
         // Ask the core protocol first: libXrandr keeps a record per display it was asked about, which it
         // never frees when the server lacks the extension.
@@ -81,7 +81,7 @@ enum RandR {
     }
 
     /// The brightness a gamma ramp says from the top of its red ramp.
-    nonisolated static func brightness(topOfRamp value: UInt16) -> Double {
+    package nonisolated static func brightness(topOfRamp value: UInt16) -> Double {
         let top = Double(value) / 65535
         // Xvfb starts with an all-zero ramp that dims nothing: a ramp nobody set reads as full brightness.
         if top == 0 { return 1 }
@@ -90,7 +90,7 @@ enum RandR {
 
     /// Sets a linear gamma ramp scaled to `value`, as `xrandr --brightness` does. `XRRSetCrtcGamma`
     /// (the ramp's size read over XCB).
-    static func setBrightness(_ c: XConnection, crtc: UInt, _ value: Double) throws {
+    package static func setBrightness(_ c: XConnection, crtc: UInt, _ value: Double) throws {
         let size = RandRBatch.gammaSize(c, crtc: crtc)
         guard size > 1, let g = XRRAllocGamma(size) else {
             throw X11Error.refused(display: c.name, request: "RRSetCrtcGamma (no gamma ramp)", status: Int(size))

@@ -8,12 +8,12 @@ import Multihead
 /// X errors come back with their reply (never through Xlib's error handler): an object that vanished
 /// between two batches is skipped, and the RandR event that announced its removal re-syncs.
 @MainActor
-enum RandRBatch {
+package enum RandRBatch {
     /// Round trips and requests made so far over one connection (`randrTally`): what tests count.
-    struct Tally: Equatable, Sendable {
-        var roundTrips = 0
-        var requests = 0
-        static func - (a: Tally, b: Tally) -> Tally {
+    package struct Tally: Equatable, Sendable {
+        package var roundTrips = 0
+        package var requests = 0
+        package static func - (a: Tally, b: Tally) -> Tally {
             Tally(roundTrips: a.roundTrips - b.roundTrips, requests: a.requests - b.requests)
         }
     }
@@ -24,20 +24,20 @@ enum RandRBatch {
         c.randrTally.requests += requests
     }
     /// What the screen resources say: the mode table, every output and every CRTC.
-    struct Resources {
+    package struct Resources {
         /// The configuration timestamp the server gave with them: a change (`RRSetCrtcConfig`) carries it.
-        var timestamp: UInt32 = 0
-        var modes: IDTable<RandR.ModeInfo> = [:]
-        var outputs: IDTable<RandR.OutputInfo> = [:]
-        var crtcs: IDTable<RandR.CrtcInfo> = [:]
+        package var timestamp: UInt32 = 0
+        package var modes: IDTable<RandR.ModeInfo> = [:]
+        package var outputs: IDTable<RandR.OutputInfo> = [:]
+        package var crtcs: IDTable<RandR.CrtcInfo> = [:]
     }
 
     /// The first half of a resources read: the ids and the mode table, from one reply.
-    struct ResourceList {
-        var timestamp: UInt32
-        var outputs: [UInt32]
-        var crtcs: [UInt32]
-        var modes: IDTable<RandR.ModeInfo>
+    package struct ResourceList {
+        package var timestamp: UInt32
+        package var outputs: [UInt32]
+        package var crtcs: [UInt32]
+        package var modes: IDTable<RandR.ModeInfo>
     }
 
     /// The active monitors and, when asked, the resources' ids and mode table and the root's resource
@@ -195,7 +195,7 @@ enum RandRBatch {
 
     /// Makes the server probe its outputs, as `xrandr` does (the dummy driver fills a connected output's
     /// mode list then). `xcb_randr_get_screen_resources`.
-    static func probe(_ c: any ScreenSource) {
+    package static func probe(_ c: any ScreenSource) {
         guard let x = c.xcbConnection else { return }
         let cookie = xcb_randr_get_screen_resources(x, xcb_window_t(truncatingIfNeeded: c.root))
         count(c, 1)

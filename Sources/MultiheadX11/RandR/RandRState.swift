@@ -5,38 +5,38 @@ import Multihead
 /// reader describes screens from it, and the output configurator and `ServerControl` change outputs by
 /// the ids it holds. Read by `RandRBatch.state` over XCB, pipelined (two round trips).
 @MainActor
-struct RandRState {
+package struct RandRState {
     /// The active monitors, in the server's order.
-    var monitors: [RandR.MonitorInfo]
+    package var monitors: [RandR.MonitorInfo]
     /// The monitors' names by name atom.
-    var names: IDTable<String>
+    package var names: IDTable<String>
     /// The modes, outputs and CRTCs.
-    var resources: RandRBatch.Resources
+    package var resources: RandRBatch.Resources
     /// RandR's primary output (0: none).
-    var primaryOutput: UInt
+    package var primaryOutput: UInt
     /// The largest screen the server can make.
-    var largestScreen: Size
+    package var largestScreen: Size
 
     /// A monitor's name.
-    func name(of monitor: RandR.MonitorInfo) -> String? { names[monitor.nameAtom] }
+    package func name(of monitor: RandR.MonitorInfo) -> String? { names[monitor.nameAtom] }
 
     /// The monitor with this name.
-    func monitor(named name: String) -> RandR.MonitorInfo? {
+    package func monitor(named name: String) -> RandR.MonitorInfo? {
         monitors.first { names[$0.nameAtom] == name }
     }
 
     /// Every output, in id order.
-    var outputs: [RandR.OutputInfo] { resources.outputs.entries.map(\.value) }
+    package var outputs: [RandR.OutputInfo] { resources.outputs.entries.map(\.value) }
 
     /// The output with this name.
-    func output(named name: String) -> RandR.OutputInfo? { outputs.first { $0.name == name } }
+    package func output(named name: String) -> RandR.OutputInfo? { outputs.first { $0.name == name } }
 
     /// An output by id.
-    func output(_ id: UInt) -> RandR.OutputInfo? { resources.outputs[id] }
+    package func output(_ id: UInt) -> RandR.OutputInfo? { resources.outputs[id] }
 
     /// A CRTC by id.
-    func crtc(_ id: UInt) -> RandR.CrtcInfo? { resources.crtcs[id] }
+    package func crtc(_ id: UInt) -> RandR.CrtcInfo? { resources.crtcs[id] }
 
     /// Every mode the server knows, as `ScreenMode`s by id.
-    func mode(_ id: UInt) -> ScreenMode? { resources.modes[id]?.mode }
+    package func mode(_ id: UInt) -> ScreenMode? { resources.modes[id]?.mode }
 }

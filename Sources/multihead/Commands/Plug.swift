@@ -1,5 +1,6 @@
 import ArgumentParser
 import Multihead
+import MultiheadServerControl
 import MultiheadX11
 
 extension MultiheadCommand {

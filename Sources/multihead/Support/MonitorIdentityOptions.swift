@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Multihead
+import MultiheadServerControl
 import MultiheadX11
 
 /// `plug`'s options for a monitor that says who it is: an EDID made from its values, or one read from a

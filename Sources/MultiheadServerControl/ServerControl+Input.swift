@@ -1,5 +1,6 @@
 internal import CXlib
 import Multihead
+import MultiheadX11
 
 extension ServerControl {
     /// A screen's pixels as the server shows them (`XGetImage` over the monitor's rectangle).

@@ -1,5 +1,6 @@
 internal import CXlib
 import Multihead
+import MultiheadX11
 
 /// Multihead's own Xorg driver (`Driver/`): each output has a cable that a client plugs and pulls
 /// through two output properties, and the server re-probes the output as it does on a real hotplug.

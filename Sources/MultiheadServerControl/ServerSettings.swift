@@ -1,6 +1,7 @@
 internal import CXlib
 import Glibc
 import Multihead
+import MultiheadX11
 
 /// The server-wide settings a client can change with `xhost`, `xset` or XKB and that the next client
 /// would find: access control and its host list, the screen saver, keyboard control (click, bell, LEDs,

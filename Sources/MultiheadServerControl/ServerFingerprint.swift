@@ -1,4 +1,5 @@
 import Multihead
+import MultiheadX11
 
 /// Everything of a server's state that a test can change and the next test could see, read at one moment:
 /// what a reused server must be brought back to. Two servers with equal fingerprints look the same to a

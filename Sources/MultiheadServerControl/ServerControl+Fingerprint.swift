@@ -1,5 +1,6 @@
 internal import CXlib
 import Multihead
+import MultiheadX11
 
 extension ServerControl {
     /// The server's state as the next test would find it (`ServerFingerprint`): windows, root

@@ -1,5 +1,6 @@
 internal import CXlib
 import Multihead
+import MultiheadX11
 
 extension ServerControl {
     /// Brings the server back to `baseline`, the state it had when it was fresh, and returns what still
@@ -97,8 +98,7 @@ extension ServerControl {
             try c.grabbed {
                 var state = try readState()
                 for id in changed where state.crtc(id)?.mode != 0 {
-                    var none: [RROutput] = []
-                    try OutputConfigurator(c).setCrtc(id, state, x: 0, y: 0, mode: 0, rotation: UInt16(RR_Rotate_0), outputs: &none,
+                    try OutputConfigurator(c).setCrtc(id, state, x: 0, y: 0, mode: 0, rotation: UInt16(RR_Rotate_0), outputs: [],
                                                       request: "RRSetCrtcConfig off")
                 }
                 if now.screenSize != baseline.screenSize {
@@ -111,8 +111,7 @@ extension ServerControl {
                 state = try readState()
                 for id in changed {
                     guard let b = baseline.crtcs[id], b.mode != 0 else { continue }
-                    var outputs = b.outputs.map { RROutput($0) }
-                    try OutputConfigurator(c).setCrtc(id, state, x: b.x, y: b.y, mode: b.mode, rotation: b.rotation, outputs: &outputs,
+                    try OutputConfigurator(c).setCrtc(id, state, x: b.x, y: b.y, mode: b.mode, rotation: b.rotation, outputs: b.outputs,
                                                       request: "RRSetCrtcConfig back")
                 }
             }

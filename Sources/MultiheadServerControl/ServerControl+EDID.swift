@@ -1,5 +1,6 @@
 internal import CXlib
 import Multihead
+import MultiheadX11
 
 extension ServerControl {
     /// What a monitor plugged into an output says of itself: the values of its EDID.
