@@ -319,7 +319,7 @@ public final class VirtualServer {
     /// A process's one child, from `/proc/PID/task/PID/children` (the shell forked the server before the
     /// server could print its display, so it is there by now).
     nonisolated static func onlyChild(of pid: Int32) -> Int32? {
-        let text = try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)
+        let text = ProcessControl.procFile("/proc/\(pid)/task/\(pid)/children")
         let children = (text ?? "").split(separator: " ").compactMap { Int32($0) }
         return children.count == 1 ? children[0] : nil
     }

@@ -182,9 +182,9 @@ extension XServerLauncher {
     /// lock if it is still there: a zombie's lock would otherwise stop every server that picks its display.
     nonisolated static func clearWhenStale(_ lock: String) {
         for _ in 0..<300 {
-            guard let text = try? String(contentsOfFile: lock, encoding: .utf8),
+            guard let text = ProcessControl.procFile(lock),
                   let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) else { return }
-            let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+            let stat = ProcessControl.procFile("/proc/\(pid)/stat") ?? ""
             let state = stat.split(separator: ")").last?.split(separator: " ").first
             if stat.isEmpty || state == "Z" {
                 unlink(lock)

@@ -10,14 +10,15 @@ internal import CDriverSource
 @MainActor
 enum XorgDriver {
     /// The driver's files (`Driver/`), embedded in this binary when it was built: a copied or installed
-    /// CLI, or a package that depends on Multihead, builds the driver without the checkout.
-    nonisolated static let sourceFiles: [(name: String, bytes: Data)] = {
+    /// CLI, or a package that depends on Multihead, builds the driver without the checkout. Made on each
+    /// call (twice a build), not kept.
+    nonisolated static func sourceFiles() -> [(name: String, bytes: Data)] {
         var count = 0
         guard let files = mh_driver_files(&count) else { return [] }
         return UnsafeBufferPointer(start: files, count: count).map { file in
             (String(cString: file.name), Data(bytes: file.bytes, count: file.length))
         }
-    }()
+    }
 
     /// Set to a directory holding `drivers/multihead_drv.so` to use that module as it is.
     nonisolated static let directoryVariable = "MULTIHEAD_XORG_DRIVER_DIR"
@@ -50,7 +51,7 @@ enum XorgDriver {
             return given
         }
         let headers = try Self.headersVersion()
-        let name = "xorg-driver-\(headers)-\(String(Self.hash(sourceFiles.map(\.bytes).reduce(Data(), +)), radix: 16))"
+        let name = "xorg-driver-\(headers)-\(String(Self.hash(sourceFiles().map(\.bytes).reduce(Data(), +)), radix: 16))"
         let caches = [environment["XDG_CACHE_HOME"].map { $0 + "/multihead" }, environment["HOME"].map { $0 + "/.cache/multihead" }]
             .compactMap { $0 }.filter { $0.hasPrefix("/") }
         for cache in caches {
@@ -97,14 +98,15 @@ enum XorgDriver {
         // The embedded source, written out for the compiler beside the module it makes (this process's own
         // folder: two builders never share one).
         let sourceFolder = directory + "/source.\(getpid())"
+        let files = sourceFiles()
         defer { try? FileManager.default.removeItem(atPath: sourceFolder) }
         do {
             try FileManager.default.createDirectory(atPath: sourceFolder, withIntermediateDirectories: true)
-            for file in sourceFiles { try file.bytes.write(to: URL(fileURLWithPath: sourceFolder + "/" + file.name)) }
+            for file in files { try file.bytes.write(to: URL(fileURLWithPath: sourceFolder + "/" + file.name)) }
         } catch {
             throw VirtualServerError.cannotCreate(path: sourceFolder, reason: (error as NSError).localizedDescription)
         }
-        let sources = sourceFiles.map(\.name).filter { $0.hasSuffix(".c") }.map { sourceFolder + "/" + $0 }
+        let sources = files.map(\.name).filter { $0.hasSuffix(".c") }.map { sourceFolder + "/" + $0 }
         let arguments = ["-shared", "-fPIC", "-O2", "-fvisibility=hidden"] + flags + ["-o", partial] + sources
         let (built, _, log) = try run(compiler, arguments)
         guard built == 0 else {

@@ -12,7 +12,7 @@ struct OutlivingTests {
     func lines(of path: String, waitingFor prefix: String, bound: Duration = .seconds(30)) async -> [String] {
         let clock = ContinuousClock(), deadline = clock.now + bound
         while clock.now < deadline {
-            let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+            let text = ProcessControl.procFile(path) ?? ""
             let lines = text.split(separator: "\n").map(String.init)
             if lines.contains(where: { $0.hasPrefix(prefix) }) { return lines }
             try? await Task.sleep(for: .milliseconds(2))
@@ -36,7 +36,7 @@ struct OutlivingTests {
         defer { unlink(file) }
         let r = try await multihead(["run", "--", "/bin/sh", "-c", "sleep 300 & echo $! > \(file); setsid sleep 300 & echo $! >> \(file)"])
         #expect(r.status == 0, "\(r.stderr)")
-        let pids = ((try? String(contentsOfFile: file, encoding: .utf8)) ?? "").split(separator: "\n").compactMap { Int32($0) }
+        let pids = (ProcessControl.procFile(file) ?? "").split(separator: "\n").compactMap { Int32($0) }
         #expect(pids.count == 2)
         for pid in pids { #expect(await ended(pid), "sleep \(pid) outlived run") }
     }
