@@ -7,7 +7,7 @@ extension ServerControl {
     public func screenshot(of screenName: String) throws -> Bitmap {
         if let frame = monitorFrame(named: screenName) { return try Screenshot.capture(connection, frame) }
         try connection.checkAlive()
-        throw ServerControlError.noSuchMonitor(screenName)
+        throw ScreenError.noSuchScreen(screenName)
     }
 
     /// The root window's pixels over a desktop rectangle.
@@ -18,7 +18,7 @@ extension ServerControl {
     public func pixel(x: Int, y: Int, on screenName: String) throws -> UInt32 {
         guard let frame = monitorFrame(named: screenName) else {
             try connection.checkAlive()
-            throw ServerControlError.noSuchMonitor(screenName)
+            throw ScreenError.noSuchScreen(screenName)
         }
         guard x >= 0, y >= 0, Double(x) < frame.width, Double(y) < frame.height else {
             throw ServerControlError.invalidInput("pixel (\(x), \(y)) outside \(screenName.terminalEscaped) (\(Int(frame.width))×\(Int(frame.height)))")

@@ -199,7 +199,7 @@ public final class ServerControl {
     /// Unplugs a monitor: an output's CRTC goes off (`xrandr --output NAME --off`), and on Multihead's own
     /// Xorg driver its cable is pulled too (disconnected, its EDID gone); a virtual monitor is deleted. The
     /// check and the change happen under one server grab; a monitor that is not plugged is
-    /// `noSuchMonitor` ("… (not plugged)").
+    /// `ScreenError.noSuchScreen` ("… (not plugged)").
     ///
     /// Unplugging the primary makes the monitor that becomes main (the first of the rest by y, then x)
     /// primary, as a desktop's display daemon does; with `keepPrimary`, X's own rule holds (the primary
@@ -223,7 +223,7 @@ public final class ServerControl {
                 let cabled = hasCable(output: output.id)
                 // A cable in with nothing lit (a monitor that stayed dark) is still a monitor to unplug.
                 guard try OutputConfigurator(c).turnOff(output: name, in: state) || (cabled && output.connected) else {
-                    throw ServerControlError.noSuchMonitor("\(name.terminalEscaped) (not plugged)")
+                    throw ScreenError.noSuchScreen("\(name.terminalEscaped) (not plugged)")
                 }
                 // The cable is out: on Multihead's driver the output is disconnected (its EDID goes with it); on
                 // the kit's other servers the EDID is deleted (a desktop's driver owns its outputs' EDIDs: left
@@ -239,7 +239,7 @@ public final class ServerControl {
             }
             let before = Self.liveMonitors(state)
             guard let gone = before.first(where: { $0.name == name }) else {
-                throw ServerControlError.noSuchMonitor("\(name.terminalEscaped) (not plugged)")
+                throw ScreenError.noSuchScreen("\(name.terminalEscaped) (not plugged)")
             }
             try deleteMonitor(name: name)
             let rest = before.filter { $0.name != name }
@@ -294,9 +294,9 @@ public final class ServerControl {
             if state.output(named: name) != nil {
                 return try OutputConfigurator(c).apply(output: name, .size(size, refreshRate: refreshRate), makeMissing: true, in: state)
             }
-            guard !outputsOnly else { throw ServerControlError.noSuchMonitor("output \(name.terminalEscaped)") }
+            guard !outputsOnly else { throw ScreenError.noSuchScreen("output \(name.terminalEscaped)") }
             guard let frame = state.monitor(named: name)?.frame else {
-                throw ServerControlError.noSuchMonitor("\(name.terminalEscaped) (not plugged)")
+                throw ScreenError.noSuchScreen("\(name.terminalEscaped) (not plugged)")
             }
             try Self.refuseRate(refreshRate, virtual: name)
             let resized = Rect(origin: frame.origin, size: size)
@@ -360,7 +360,7 @@ public final class ServerControl {
     package func deleteMonitor(name: String) throws {
         let c = connection
         let atom = Atom(atom(name, create: false))
-        guard atom != 0 else { throw ServerControlError.noSuchMonitor(name.terminalEscaped) }
+        guard atom != 0 else { throw ScreenError.noSuchScreen(name.terminalEscaped) }
         try c.trap("RRDeleteMonitor \(name.terminalEscaped)") { XRRDeleteMonitor(c.display, c.root, atom) }
     }
 

@@ -2,8 +2,6 @@
 public enum ServerControlError: Error, Equatable, CustomStringConvertible {
     /// A monitor name, frame or rate that the server will not take.
     case invalidMonitor(String)
-    /// No monitor or output with that name.
-    case noSuchMonitor(String)
     /// A point, key or button that cannot be sent.
     case invalidInput(String)
 
@@ -11,8 +9,16 @@ public enum ServerControlError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .invalidMonitor(let why): "invalid monitor: \(why)"
-        case .noSuchMonitor(let n): "no monitor or output named \(n)"
         case .invalidInput(let why): "invalid input: \(why)"
+        }
+    }
+
+    /// A stable name for the fault, for programs: the case's name. (A name no monitor has is
+    /// `ScreenError.noSuchScreen`, the model's one case for it.)
+    public var code: String {
+        switch self {
+        case .invalidMonitor: "invalidMonitor"
+        case .invalidInput: "invalidInput"
         }
     }
 }

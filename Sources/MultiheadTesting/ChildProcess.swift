@@ -30,7 +30,7 @@ package struct ChildProcess {
         var path = path, arguments = arguments
         if diesWithParent {
             guard let setpriv = XServerLauncher.which("setpriv") else {
-                throw VirtualServerError.serverMissing(binary: "setpriv", package: "util-linux")
+                throw VirtualServerError.notInstalled(binary: "setpriv", package: "util-linux")
             }
             arguments = ["--pdeathsig", "TERM", "--", path] + arguments
             path = setpriv
@@ -45,7 +45,7 @@ package struct ChildProcess {
                                   withInput: Bool, inheritsStdio: Bool) throws -> ChildProcess {
         var outPipe: [Int32] = [-1, -1], errPipe: [Int32] = [-1, -1], inPipe: [Int32] = [-1, -1]
         guard inheritsStdio || (pipe(&outPipe) == 0 && pipe(&errPipe) == 0 && (!withInput || pipe(&inPipe) == 0)) else {
-            throw VirtualServerError.didNotStart(binary: path, log: "pipe failed")
+            throw VirtualServerError.systemCall("pipe", reason: String(cString: strerror(errno)))
         }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)

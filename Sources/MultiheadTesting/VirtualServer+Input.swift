@@ -3,11 +3,11 @@ import MultiheadX11
 
 extension VirtualServer {
     /// A screen's pixels as the server shows them.
-    public func screenshot(of screenName: String) throws -> Bitmap { try Self.kitErrors { try controlConnection().screenshot(of: screenName) } }
+    public func screenshot(of screenName: String) throws -> Bitmap { try controlConnection().screenshot(of: screenName) }
     /// One pixel of a screen as 0xRRGGBB, at a point in the screen's own pixels, read alone (a
     /// `screenshot(of:)` reads the whole screen): `server.pixel(x: 960, y: 540, on: "TV") == 0xFFFFFF`.
     public func pixel(x: Int, y: Int, on screenName: String) throws -> UInt32 {
-        try Self.kitErrors { try controlConnection().pixel(x: x, y: y, on: screenName) }
+        try controlConnection().pixel(x: x, y: y, on: screenName)
     }
     /// Clicks at a desktop point (XTest).
     public func tap(at p: Point) throws { try controlConnection().tap(at: p) }

@@ -8,7 +8,7 @@ extension VirtualServer {
     /// returns what it printed; throws with its error output when it fails.
     public func xrandr(_ arguments: [String]) async throws -> String {
         guard let path = XServerLauncher.which("xrandr") else {
-            throw VirtualServerError.serverMissing(binary: "xrandr", package: "x11-xserver-utils")
+            throw VirtualServerError.notInstalled(binary: "xrandr", package: "x11-xserver-utils")
         }
         let child = try ChildProcess.spawn(path, arguments, environment: environment)
         let (status, out, err) = await onOwnThread { child.collect() }
@@ -50,7 +50,7 @@ extension VirtualServer {
     /// do: `["Xft.dpi": "192"]` makes every screen's scale 2.
     public func mergeResources(_ resources: [String: String]) async throws {
         guard let path = XServerLauncher.which("xrdb") else {
-            throw VirtualServerError.serverMissing(binary: "xrdb", package: "x11-xserver-utils")
+            throw VirtualServerError.notInstalled(binary: "xrdb", package: "x11-xserver-utils")
         }
         // xrdb reads a file; it lives in the server's own session directory, and only until xrdb is done.
         let file = URL(fileURLWithPath: authorityFile).deletingLastPathComponent()

@@ -153,13 +153,13 @@ public final class VirtualServer {
     public static func start(_ kind: Kind = .xvfb, monitors layout: [Monitor]? = nil, framebuffer: Size? = nil,
                              depth: Int = 24, glx: Bool = false, serverArguments: [String] = [],
                              fresh: Bool = false) async throws -> VirtualServer {
-        guard [8, 15, 16, 24].contains(depth) else { throw VirtualServerError.invalidMonitor("depth \(depth) (8, 15, 16 or 24)") }
+        guard [8, 15, 16, 24].contains(depth) else { throw VirtualServerError.invalidOption("depth \(depth) (8, 15, 16 or 24)") }
         let monitors = layout ?? defaultMonitors(for: kind)
         for m in monitors {
-            guard m.frame.isFinite, !m.frame.isEmpty else { throw VirtualServerError.invalidMonitor("\(m.name) has no size") }
-            try Self.kitErrors { try MultiheadServerControl.ServerControl.validate(name: m.name) }
+            guard m.frame.isFinite, !m.frame.isEmpty else { throw ServerControlError.invalidMonitor("\(m.name) has no size") }
+            try MultiheadServerControl.ServerControl.validate(name: m.name)
             if kind == .xvfb && m.name == "screen" {
-                throw VirtualServerError.invalidMonitor("the name \"screen\" is Xvfb's output's")
+                throw ServerControlError.invalidMonitor("the name \"screen\" is Xvfb's output's")
             }
         }
         let needed = monitors.reduce(Size(width: 7680, height: 4320)) {
@@ -222,7 +222,7 @@ public final class VirtualServer {
         // The primary first: on Xvfb the first monitor plugged is laid over the output `screen`.
         let first = monitors.firstIndex { $0.primary } ?? 0
         for m in [monitors[first]] + monitors.enumerated().filter({ $0.offset != first }).map(\.element) {
-            try Self.kitErrors { try c.plug(m.name, frame: m.frame, primary: m.primary) }
+            try c.plug(m.name, frame: m.frame, primary: m.primary)
         }
         // Outputs that the layout does not name are unplugged (DUMMY0 starts plugged).
         if kind == .xorgDummy, !monitors.contains(where: { $0.name == "DUMMY0" }) { try c.unplug("DUMMY0") }
@@ -254,12 +254,12 @@ public final class VirtualServer {
     /// `refreshRate` when given) on a free CRTC at the frame's position; any other name becomes a virtual
     /// monitor (`XRRSetMonitor`), redefined if it exists. Returns once the server has applied it.
     public func plug(_ name: String, frame: Rect, primary: Bool = false, refreshRate: Double? = nil) throws {
-        try Self.kitErrors { try controlConnection().plug(name, frame: frame, primary: primary, refreshRate: refreshRate) }
+        try controlConnection().plug(name, frame: frame, primary: primary, refreshRate: refreshRate)
     }
 
     /// Plugs a monitor given xrandr's geometry "WxH+X+Y".
     public func plug(_ name: String, _ geometry: String, primary: Bool = false) throws {
-        guard let frame = Rect(geometry: geometry) else { throw VirtualServerError.invalidMonitor("geometry \(geometry)") }
+        guard let frame = Rect(geometry: geometry) else { throw ServerControlError.invalidMonitor("geometry \(geometry)") }
         try plug(name, frame: frame, primary: primary)
     }
 
@@ -278,18 +278,16 @@ public final class VirtualServer {
     /// try server.plug("HDMI-1", "2560x1440+1920+0", monitor: dell)
     /// ```
     public func plug(_ name: String, _ geometry: String, monitor: MonitorIdentity, primary: Bool = false) throws {
-        guard let frame = Rect(geometry: geometry) else { throw VirtualServerError.invalidMonitor("geometry \(geometry)") }
-        try Self.kitErrors {
-            let edid = try monitor.edid(preferred: frame.size)
-            try controlConnection().plug(name, frame: frame, primary: primary, edid: edid)
-        }
+        guard let frame = Rect(geometry: geometry) else { throw ServerControlError.invalidMonitor("geometry \(geometry)") }
+        let edid = try monitor.edid(preferred: frame.size)
+        try controlConnection().plug(name, frame: frame, primary: primary, edid: edid)
     }
 
     /// Unplugs a monitor: an output's CRTC goes off; a virtual monitor is deleted (`XRRDeleteMonitor`).
     /// Unplugging the primary makes the new main screen's output primary, as a desktop does, unless
     /// `keepPrimary` (X's own rule: the primary stays on the dark output).
     public func unplug(_ name: String, keepPrimary: Bool = false) throws {
-        try Self.kitErrors { try controlConnection().unplug(name, keepPrimary: keepPrimary) }
+        try controlConnection().unplug(name, keepPrimary: keepPrimary)
     }
 
     /// Sets an output's mode to WxH (the nearest to `refreshRate` within 0.5 Hz when given; a CVT mode is
@@ -297,7 +295,7 @@ public final class VirtualServer {
     /// returns the mode set.
     @discardableResult
     public func setOutputMode(_ output: String, width: Int, height: Int, refreshRate: Double? = nil) throws -> ScreenMode {
-        try Self.kitErrors { try controlConnection().setOutputMode(output, width: width, height: height, refreshRate: refreshRate) }
+        try controlConnection().setOutputMode(output, width: width, height: height, refreshRate: refreshRate)
     }
 
     /// Stops the server (SIGTERM, then SIGKILL after 2 s) and removes its files.
@@ -365,19 +363,5 @@ public final class VirtualServer {
         let c = try MultiheadServerControl.ServerControl(display: display, timeout: timeout)
         control = c
         return c
-    }
-}
-
-extension VirtualServer {
-    /// Runs a change through the server control, its mistakes reported as the kit's own errors
-    /// (`VirtualServerError.invalidMonitor`, `.noSuchMonitor`), as they were before `ServerControl` moved.
-    static func kitErrors<T>(_ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch ServerControlError.invalidMonitor(let why) {
-            throw VirtualServerError.invalidMonitor(why)
-        } catch ServerControlError.noSuchMonitor(let name) {
-            throw VirtualServerError.noSuchMonitor(name)
-        }
     }
 }

@@ -15,7 +15,7 @@ extension XServerLauncher {
         } else {
             let driver = ["/usr/lib/xorg/modules/drivers/dummy_drv.so", "/usr/lib64/xorg/modules/drivers/dummy_drv.so"]
             guard driver.contains(where: FileManager.default.fileExists(atPath:)) else {
-                throw VirtualServerError.serverMissing(binary: "the Xorg dummy driver", package: "xserver-xorg-video-dummy")
+                throw VirtualServerError.notInstalled(binary: "the Xorg dummy driver", package: "xserver-xorg-video-dummy")
             }
             device = #"Driver "dummy""# + "\n    VideoRam 256000"
         }

@@ -46,7 +46,7 @@ enum XorgDriver {
         let environment = ProcessInfo.processInfo.environment
         if let given = environment[directoryVariable], !given.isEmpty {
             guard FileManager.default.fileExists(atPath: given + "/drivers/multihead_drv.so") else {
-                throw VirtualServerError.serverMissing(binary: "\(given)/drivers/multihead_drv.so (\(directoryVariable))", package: "xserver-xorg-dev")
+                throw VirtualServerError.notInstalled(binary: "\(given)/drivers/multihead_drv.so (\(directoryVariable))", package: "xserver-xorg-dev")
             }
             return given
         }
@@ -69,12 +69,12 @@ enum XorgDriver {
     /// `pkg-config --modversion xorg-server`: the version of the headers a module is built against.
     nonisolated private static func headersVersion() throws -> String {
         guard let pkgConfig = XServerLauncher.which("pkg-config") else {
-            throw VirtualServerError.serverMissing(binary: "pkg-config", package: "pkg-config")
+            throw VirtualServerError.notInstalled(binary: "pkg-config", package: "pkg-config")
         }
         let (status, out, _) = try run(pkgConfig, ["--modversion", "xorg-server"])
         let version = String(decoding: out, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         guard status == 0, !version.isEmpty else {
-            throw VirtualServerError.serverMissing(binary: "the X server's headers (xorg-server.pc)", package: "xserver-xorg-dev")
+            throw VirtualServerError.notInstalled(binary: "the X server's headers (xorg-server.pc)", package: "xserver-xorg-dev")
         }
         return version
     }
@@ -85,7 +85,7 @@ enum XorgDriver {
         let server = try serverVersion()
         guard Self.sameRelease(headers, server) else { throw VirtualServerError.xorgDriverMismatch(headers: headers, server: server) }
         guard let compiler = XServerLauncher.which("cc") ?? XServerLauncher.which("gcc") else {
-            throw VirtualServerError.serverMissing(binary: "a C compiler (cc)", package: "gcc")
+            throw VirtualServerError.notInstalled(binary: "a C compiler (cc)", package: "gcc")
         }
         let pkgConfig = XServerLauncher.which("pkg-config") ?? "pkg-config"
         let (status, out, err) = try run(pkgConfig, ["--cflags", "xorg-server"])
@@ -121,7 +121,7 @@ enum XorgDriver {
     /// The installed Xorg's version, as `Xorg -version` prints it ("X.Org X Server 1.21.1.7": 21.1.7).
     nonisolated private static func serverVersion() throws -> String {
         let binary = FileManager.default.isExecutableFile(atPath: "/usr/lib/xorg/Xorg") ? "/usr/lib/xorg/Xorg" : XServerLauncher.which("Xorg")
-        guard let binary else { throw VirtualServerError.serverMissing(binary: "Xorg", package: "xserver-xorg-core") }
+        guard let binary else { throw VirtualServerError.notInstalled(binary: "Xorg", package: "xserver-xorg-core") }
         let (_, out, err) = try run(binary, ["-version"])
         let text = String(decoding: err + out, as: UTF8.self)
         guard let line = text.split(separator: "\n").first(where: { $0.contains("X Server") }),

@@ -137,7 +137,7 @@ func benchCLI(_ server: VirtualServer, cli: String) throws {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { throw VirtualServerError.didNotStart(binary: argv[0], log: "pipe") }
+        guard pipe(&fds) == 0 else { throw VirtualServerError.systemCall("pipe", reason: String(cString: strerror(errno))) }
         posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
         posix_spawn_file_actions_addclose(&actions, fds[0])
         var pid: pid_t = 0

@@ -75,10 +75,10 @@ struct EDIDOnX11Tests {
     func identityRefused() async throws {
         let server = try await VirtualServer.start()
         defer { server.stop() }
-        #expect(throws: VirtualServerError.self) { try server.plug("EXT", "800x600+1920+0", monitor: .init(model: "TV")) }
+        #expect(throws: ServerControlError.self) { try server.plug("EXT", "800x600+1920+0", monitor: .init(model: "TV")) }
         let xorg = try await VirtualServer.start(.xorgDummy)
         defer { xorg.stop() }
-        #expect(throws: VirtualServerError.self) { try xorg.plug("DUMMY1", "800x600+1024+0", monitor: .init(manufacturer: "dell")) }
+        #expect(throws: ServerControlError.self) { try xorg.plug("DUMMY1", "800x600+1024+0", monitor: .init(manufacturer: "dell")) }
         #expect(try xorg.controlConnection().monitorFrame(named: "DUMMY1") == nil)
     }
 }

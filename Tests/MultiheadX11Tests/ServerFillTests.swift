@@ -92,6 +92,6 @@ struct ServerFillTests {
         #expect(try server.pixel(x: 10, y: 20, on: "MAIN") == Bitmap.rgb(.red))
         #expect(try server.pixel(x: 11, y: 20, on: "MAIN") == 0)
         #expect(throws: (any Error).self) { try server.pixel(x: 1920, y: 0, on: "MAIN") }
-        #expect(throws: VirtualServerError.self) { try server.pixel(x: 0, y: 0, on: "NOPE") }
+        #expect(throws: ScreenError.self) { try server.pixel(x: 0, y: 0, on: "NOPE") }
     }
 }

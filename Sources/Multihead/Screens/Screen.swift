@@ -210,6 +210,8 @@ public enum ScreenError: Error, Equatable, CustomStringConvertible {
     case disconnected(String)
     /// The mode is not one of the screen's `availableModes`.
     case modeNotAvailable(ScreenMode, screen: String)
+    /// No screen, monitor or output has this name (on the display, or in a server the kit changes).
+    case noSuchScreen(String)
     /// The backend refused; the text says why.
     case refused(screen: String, reason: String)
 
@@ -218,7 +220,18 @@ public enum ScreenError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .disconnected(let n): "screen \(n) is not connected"
         case .modeNotAvailable(let m, let n): "screen \(n) has no mode \(m)"
+        case .noSuchScreen(let n): "no screen, monitor or output named \(n)"
         case .refused(let n, let why): "screen \(n) refused the change: \(why)"
+        }
+    }
+
+    /// A stable name for the fault, for programs (the control socket, JSON): the case's name.
+    public var code: String {
+        switch self {
+        case .disconnected: "disconnected"
+        case .modeNotAvailable: "modeNotAvailable"
+        case .noSuchScreen: "noSuchScreen"
+        case .refused: "refused"
         }
     }
 }

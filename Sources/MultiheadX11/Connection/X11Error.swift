@@ -32,4 +32,17 @@ public enum X11Error: Error, Equatable, CustomStringConvertible {
             "the X server at \(d) shows depth \(depth) \(c), which Multihead cannot draw on: it needs 24-bit or 16-bit (5-6-5) TrueColor (Xvfb -screen 0 1920x1080x24)"
         }
     }
+
+    /// A stable name for the fault, for programs (the control socket, JSON): the case's name.
+    public var code: String {
+        switch self {
+        case .cannotOpenDisplay: "cannotOpenDisplay"
+        case .connectionLost: "connectionLost"
+        case .notResponding: "notResponding"
+        case .missingExtension: "missingExtension"
+        case .protocolError: "protocolError"
+        case .refused: "refused"
+        case .unsupportedVisual: "unsupportedVisual"
+        }
+    }
 }

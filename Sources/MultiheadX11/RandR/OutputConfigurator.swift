@@ -29,7 +29,7 @@ package struct OutputConfigurator {
         let c = connection
         return try c.grabbed {
             let state = try state ?? read()
-            guard let output = state.output(named: name) else { throw ScreenError.refused(screen: name, reason: "no output named \(name)") }
+            guard let output = state.output(named: name) else { throw ScreenError.noSuchScreen(name) }
             var mode = try choose(request, for: output, state, outputName: name)
             if mode == nil, case .size(let size, let rate) = request, makeMissing {
                 mode = try makeMode(size: size, refreshRate: rate ?? 60, output: name)
@@ -59,7 +59,7 @@ package struct OutputConfigurator {
         let c = connection
         return try c.grabbed {
             let state = try state ?? read()
-            guard let output = state.output(named: name) else { throw ScreenError.refused(screen: name, reason: "no output named \(name)") }
+            guard let output = state.output(named: name) else { throw ScreenError.noSuchScreen(name) }
             guard output.crtc != 0 else { return false }
             var none: [RROutput] = []
             try setCrtc(output.crtc, state, x: 0, y: 0, mode: 0, rotation: UInt16(RR_Rotate_0), outputs: &none,

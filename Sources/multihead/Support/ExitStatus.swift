@@ -48,10 +48,10 @@ func exitCode(for error: any Error) -> ExitCode {
     case let e as VirtualServerError:
         printError(e.description)
         switch e {
-        case .serverMissing, .didNotStart, .xorgDriverMismatch: return ExitCode(ExitStatus.unavailable)
-        case .invalidMonitor, .noSuchMonitor, .temporaryDirectoryMissing: return ExitCode(ExitStatus.usage)
-        case .cannotCreate, .cannotWrite: return ExitCode(ExitStatus.cantCreate)
-        default: return ExitCode(ExitStatus.software)
+        case .notInstalled, .didNotStart, .xorgDriverMismatch: return ExitCode(ExitStatus.unavailable)
+        case .invalidOption, .temporaryDirectoryMissing: return ExitCode(ExitStatus.usage)
+        case .cannotCreate: return ExitCode(ExitStatus.cantCreate)
+        case .systemCall, .commandFailed: return ExitCode(ExitStatus.software)
         }
     case let e as ServerControlError:
         // Every case is a person's mistake: a name, frame, rate, point or key the server cannot take.
