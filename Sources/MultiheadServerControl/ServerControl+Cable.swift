@@ -10,20 +10,17 @@ extension ServerControl {
     /// The property that holds the EDID of the monitor at the cable's end (INTEGER/8).
     static let cableEDIDName = "MULTIHEAD_EDID"
 
-    /// Whether an output is one of Multihead's driver's, which has a cable. `XRRListOutputProperties`.
+    /// Whether an output is one of Multihead's driver's, which has a cable (one round trip, through the
+    /// RandR reader).
     func hasCable(output: UInt) -> Bool {
         let c = connection
-        let atom = XInternAtom(c.display, Self.cableConnectedName, 0)
-        var count: Int32 = 0
-        let atoms = c.bounded { XRRListOutputProperties(c.display, RROutput(output), &count) }
-        defer { if let atoms { XFree(atoms) } }
-        guard let atoms else { return false }
-        return UnsafeBufferPointer(start: atoms, count: Int(count)).contains(atom)
+        let atom = atom(Self.cableConnectedName, create: true)
+        return c.bounded { RandRBatch.propertyNames(c, outputs: [output])[output] ?? [] }.contains(atom)
     }
 
     /// Plugs (with the monitor's EDID) or pulls an output's cable, then probes: the driver has re-read the
     /// output (its connection, its `EDID` property, its modes) and told every client when this returns.
-    /// `XRRChangeOutputProperty`, `XRRGetScreenResources`.
+    /// `XRRChangeOutputProperty`, then a probe (`xcb_randr_get_screen_resources`).
     func setCable(output: UInt, connected: Bool, edid: [UInt8]? = nil) throws {
         let c = connection
         let d = c.display
@@ -32,7 +29,7 @@ extension ServerControl {
             do {
                 try c.trap("RRChangeOutputProperty \(Self.cableEDIDName)") {
                     edid.withUnsafeBufferPointer {
-                        XRRChangeOutputProperty(d, RROutput(output), XInternAtom(d, Self.cableEDIDName, 0), XA_INTEGER, 8, PropModeReplace,
+                        XRRChangeOutputProperty(d, RROutput(output), Atom(atom(Self.cableEDIDName, create: true)), XA_INTEGER, 8, PropModeReplace,
                                                 $0.baseAddress, Int32(edid.count))
                     }
                 }
@@ -44,7 +41,7 @@ extension ServerControl {
             // Format 32 takes C longs.
             var value: CLong = connected ? 1 : 0
             withUnsafeBytes(of: &value) {
-                XRRChangeOutputProperty(d, RROutput(output), XInternAtom(d, Self.cableConnectedName, 0), XA_INTEGER, 32,
+                XRRChangeOutputProperty(d, RROutput(output), Atom(atom(Self.cableConnectedName, create: true)), XA_INTEGER, 32,
                                         PropModeReplace, $0.baseAddress?.assumingMemoryBound(to: UInt8.self), 1)
             }
         }

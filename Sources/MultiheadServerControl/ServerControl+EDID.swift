@@ -67,14 +67,9 @@ extension ServerControl {
     /// or unplugged. `XRRChangeOutputProperty`, `XRRDeleteOutputProperty`.
     func setEDID(_ bytes: [UInt8]?, output: UInt) throws {
         let c = connection
-        let atom = XInternAtom(c.display, "EDID", 0)
-        // Deleting a property the output does not have is an error (BadName): look first (the list only).
-        if bytes == nil {
-            var count: Int32 = 0
-            let atoms = XRRListOutputProperties(c.display, RROutput(output), &count)
-            defer { if let atoms { XFree(atoms) } }
-            guard let atoms, UnsafeBufferPointer(start: atoms, count: Int(count)).contains(atom) else { return }
-        }
+        let atom = Atom(atom("EDID", create: true))
+        // Deleting a property the output does not have is an error (BadName): look first (the names only).
+        if bytes == nil, !(c.bounded { RandRBatch.propertyNames(c, outputs: [output])[output] ?? [] }.contains(UInt(atom))) { return }
         try c.trap("RRChangeOutputProperty EDID") {
             guard let bytes else { return XRRDeleteOutputProperty(c.display, RROutput(output), atom) }
             bytes.withUnsafeBufferPointer {

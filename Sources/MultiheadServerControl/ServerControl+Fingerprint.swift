@@ -13,19 +13,19 @@ extension ServerControl {
         try c.checkAlive()
         let state = try readState()
         let windows = try topLevelWindows().map { UInt($0) }
+        // Pipelined through the one RandR reader: three round trips however many outputs and CRTCs.
+        let gammas = RandRBatch.gammaRamps(c, crtcs: state.resources.crtcs.entries.map(\.id))
+        let outputProperties = RandRBatch.outputProperties(c, outputs: state.outputs.map(\.id))
         return try c.trap("read the server's state") {
             let d = c.display
             let root = CXlib.Window(c.root)
             var crtcs: [UInt: ServerFingerprint.Crtc] = [:]
             for (id, crtc) in state.resources.crtcs.entries {
                 crtcs[id] = ServerFingerprint.Crtc(x: crtc.x, y: crtc.y, mode: crtc.mode, rotation: crtc.rotation,
-                                                   outputs: crtc.outputs, gamma: Self.gamma(d, crtc: id))
+                                                   outputs: crtc.outputs, gamma: gammas[id] ?? [])
             }
-            var outputModes: [UInt: [UInt]] = [:], outputProperties: [UInt: [UInt: ServerFingerprint.Property]] = [:]
-            for output in state.outputs {
-                outputModes[output.id] = output.modes
-                outputProperties[output.id] = Self.outputProperties(d, output: output.id)
-            }
+            var outputModes: [UInt: [UInt]] = [:]
+            for output in state.outputs { outputModes[output.id] = output.modes }
             var focus: CXlib.Window = 0, revert: Int32 = 0
             XGetInputFocus(d, &focus, &revert)
             var rootReturn: CXlib.Window = 0, child: CXlib.Window = 0
@@ -90,34 +90,6 @@ extension ServerControl {
             out[UInt(atom)] = .init(type: UInt(type), format: format, bytes: bytes)
         }
         return out
-    }
-
-    /// An output's properties by atom. `XRRListOutputProperties`, `XRRGetOutputProperty`.
-    static func outputProperties(_ d: OpaquePointer, output: UInt) -> [UInt: ServerFingerprint.Property] {
-        var count: Int32 = 0
-        guard let atoms = XRRListOutputProperties(d, RROutput(output), &count) else { return [:] }
-        defer { XFree(atoms) }
-        var out: [UInt: ServerFingerprint.Property] = [:]
-        for atom in UnsafeBufferPointer(start: atoms, count: Int(count)) {
-            var type: Atom = 0, format: Int32 = 0, items: UInt = 0, after: UInt = 0
-            var data: UnsafeMutablePointer<UInt8>?
-            guard XRRGetOutputProperty(d, RROutput(output), atom, 0, 1 << 24, 0, 0, Atom(AnyPropertyType),
-                                       &type, &format, &items, &after, &data) == Success else { continue }
-            defer { if let data { XFree(data) } }
-            let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: byteCount(items: items, format: format))) } ?? []
-            out[UInt(atom)] = .init(type: UInt(type), format: format, bytes: bytes)
-        }
-        return out
-    }
-
-    /// A CRTC's gamma ramps, red then green then blue (empty where it has none). `XRRGetCrtcGamma`.
-    static func gamma(_ d: OpaquePointer, crtc: UInt) -> [UInt16] {
-        guard let g = XRRGetCrtcGamma(d, RRCrtc(crtc)) else { return [] }
-        defer { XRRFreeGamma(g) }
-        let n = Int(g.pointee.size)
-        guard n > 0, let r = g.pointee.red, let gr = g.pointee.green, let b = g.pointee.blue else { return [] }
-        return Array(UnsafeBufferPointer(start: r, count: n)) + Array(UnsafeBufferPointer(start: gr, count: n))
-            + Array(UnsafeBufferPointer(start: b, count: n))
     }
 
     /// The keyboard mapping from the first keycode to the last. `XDisplayKeycodes`, `XGetKeyboardMapping`.

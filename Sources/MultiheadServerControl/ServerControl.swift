@@ -365,7 +365,7 @@ public final class ServerControl {
     }
 
     /// An atom by name, cached: atoms live as long as the server. `XInternAtom`.
-    private func atom(_ name: String, create: Bool) -> UInt {
+    func atom(_ name: String, create: Bool) -> UInt {
         if let a = atoms[name] { return a }
         let a = UInt(XInternAtom(connection.display, name, create ? 0 : 1))
         if a != 0 { atoms[name] = a }

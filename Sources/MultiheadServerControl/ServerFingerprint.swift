@@ -5,12 +5,9 @@ import MultiheadX11
 /// what a reused server must be brought back to. Two servers with equal fingerprints look the same to a
 /// client (the pixels aside, which a new window paints over).
 package struct ServerFingerprint: Equatable, Sendable {
-    /// A property's type, format and value, as `XGetWindowProperty` gives them.
-    package struct Property: Equatable, Sendable {
-        var type: UInt
-        var format: Int32
-        var bytes: [UInt8]
-    }
+    /// A property's type, format and value, as Xlib lays them out (`XGetWindowProperty`; an output's as
+    /// the RandR reader gives it).
+    package typealias Property = RandRBatch.PropertyValue
 
     /// A CRTC's configuration and its gamma ramps (red, green, blue one after the other).
     package struct Crtc: Equatable, Sendable {

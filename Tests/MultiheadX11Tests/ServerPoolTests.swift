@@ -51,7 +51,17 @@ struct ServerPoolTests {
                     primaryOutput: c.primaryOutputName(), modeCount: state.resources.modes.entries.count,
                     hasResourceDatabase: c.hasRootProperty("RESOURCE_MANAGER"),
                     gamma: state.resources.crtcs.entries.filter { $0.value.mode != 0 }.sorted { $0.id < $1.id }
-                        .map { ServerControl.gamma(d, crtc: $0.id) })
+                        .map { Self.gamma(d, crtc: $0.id) })
+    }
+
+    /// A CRTC's gamma ramps read with Xlib, not through the kit's reader. `XRRGetCrtcGamma`.
+    static func gamma(_ d: OpaquePointer, crtc: UInt) -> [UInt16] {
+        guard let g = XRRGetCrtcGamma(d, RRCrtc(crtc)) else { return [] }
+        defer { XRRFreeGamma(g) }
+        let n = Int(g.pointee.size)
+        guard n > 0, let r = g.pointee.red, let gr = g.pointee.green, let b = g.pointee.blue else { return [] }
+        return Array(UnsafeBufferPointer(start: r, count: n)) + Array(UnsafeBufferPointer(start: gr, count: n))
+            + Array(UnsafeBufferPointer(start: b, count: n))
     }
 
     /// The keycode that has "a" on a fresh server (38 on Xvfb's and Xorg's default keymap).

@@ -18,7 +18,7 @@ package enum RandRBatch {
         }
     }
 
-    private static func count(_ c: any ScreenSource, _ requests: Int, roundTrip: Bool = true) {
+    static func count(_ c: any ScreenSource, _ requests: Int, roundTrip: Bool = true) {
         guard requests > 0 else { return }
         if roundTrip { c.randrTally.roundTrips += 1 }
         c.randrTally.requests += requests
@@ -203,7 +203,7 @@ package enum RandRBatch {
     }
 
     /// Awaits one reply; an X error in its place is freed and read as no reply.
-    private static func awaitReply<R>(_ get: (UnsafeMutablePointer<UnsafeMutablePointer<xcb_generic_error_t>?>) -> UnsafeMutablePointer<R>?) -> UnsafeMutablePointer<R>? {
+    static func awaitReply<R>(_ get: (UnsafeMutablePointer<UnsafeMutablePointer<xcb_generic_error_t>?>) -> UnsafeMutablePointer<R>?) -> UnsafeMutablePointer<R>? {
         var error: UnsafeMutablePointer<xcb_generic_error_t>?
         let reply = get(&error)
         if let error { free(error) }
