@@ -9,6 +9,17 @@ func makeX11App(_ server: VirtualServer) throws -> (Application, X11Backend) {
     return (try Application(backend: backend), backend)
 }
 
+/// Makes a window's pixels the client's to draw: a window of one colour is filled by the server (no pixels
+/// drawn or pushed), and these rows measure drawing and pushing, as their C sides do. A 1×1 view of
+/// another colour in the corner is enough.
+@MainActor
+func clientDrawn(_ w: Window) -> Window {
+    let dot = View(frame: Rect(x: 0, y: 0, width: 1, height: 1))
+    dot.backgroundColor = .black
+    w.addSubview(dot)
+    return w
+}
+
 /// Create, draw and map N windows in one flush, against C creating, putting and mapping as many.
 @MainActor
 func benchCreateWindows(_ server: VirtualServer, count n: Int) throws {
@@ -18,7 +29,7 @@ func benchCreateWindows(_ server: VirtualServer, count n: Int) throws {
     for i in 0..<n {
         let w = Window(frame: Rect(x: Double((i % 40) * 10), y: Double((i / 40) * 10), width: 64, height: 64), screen: app.mainScreen)
         w.backgroundColor = Color(white: 0.25)
-        ws.append(w)
+        ws.append(clientDrawn(w))
     }
     let t = withExtendedLifetime(ws) {
         micros {
@@ -35,7 +46,7 @@ func benchCreateWindows(_ server: VirtualServer, count n: Int) throws {
 func benchPush(_ server: VirtualServer) throws {
     let (app, backend) = try makeX11App(server)
     defer { backend.stop() }
-    let w = Window(frame: Rect(x: 0, y: 0, width: 1920, height: 1080), screen: app.mainScreen)
+    let w = clientDrawn(Window(frame: Rect(x: 0, y: 0, width: 1920, height: 1080), screen: app.mainScreen))
     w.backgroundColor = .red
     w.isHidden = false
     app.flush()
@@ -131,7 +142,7 @@ func benchOneOfMany(_ server: VirtualServer) throws {
             let w = Window(frame: Rect(x: Double((i % 10) * 192), y: Double((i / 10) * 108), width: 192, height: 108), screen: app.mainScreen)
             w.backgroundColor = .gray
             w.isHidden = false
-            return w
+            return clientDrawn(w)
         }
         app.flush()
         let iters = Int(ProcessInfo.processInfo.environment["MULTIHEAD_BENCH_FRAMES"] ?? "") ?? 300
@@ -222,14 +233,14 @@ func benchMemory(_ server: VirtualServer) throws {
     defer { backend.stop() }
     // One window shown first: what the first one sets up once (the presenter's, cairo's and the shared
     // memory's first use) is no window's cost, and the row runs in a fresh process (Scripts/bench).
-    let first = Window(frame: Rect(x: 0, y: 0, width: 1920, height: 1080), screen: app.mainScreen)
+    let first = clientDrawn(Window(frame: Rect(x: 0, y: 0, width: 1920, height: 1080), screen: app.mainScreen))
     first.backgroundColor = .blue
     first.isHidden = false
     app.flush()
     let k = 8
     let before = rssKB()
     let ws = (0..<k).map { _ -> Window in
-        let w = Window(frame: Rect(x: 0, y: 0, width: 1920, height: 1080), screen: app.mainScreen)
+        let w = clientDrawn(Window(frame: Rect(x: 0, y: 0, width: 1920, height: 1080), screen: app.mainScreen))
         w.backgroundColor = .blue
         w.isHidden = false
         return w
