@@ -1,6 +1,6 @@
 import ArgumentParser
 
-/// The `multihead` command line tool (started from `main.swift`).
+/// The `multihead` command line tool (started from `Entry.swift`, which runs it on `MainLoop`).
 struct MultiheadCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "multihead",
