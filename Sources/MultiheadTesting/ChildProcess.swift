@@ -5,7 +5,7 @@ internal import CXlib
 import Foundation
 
 /// A child process started with `posix_spawn`, its stdout and stderr on pipes, reaped by PID with
-/// `waitpid`. It inherits none of this process's other descriptors. (Foundation's `Process` learns of an
+/// `ProcessControl`. It inherits none of this process's other descriptors. (Foundation's `Process` learns of an
 /// exit when a socket it gives the child closes; any other child that inherited that socket keeps it
 /// open, and `waitUntilExit` then waits as long as that other child lives.)
 package struct ChildProcess {
@@ -103,15 +103,14 @@ package struct ChildProcess {
     /// the pipes.
     package func terminate(grace: Double = 2, signal: Int32 = SIGTERM) {
         defer { if stdout >= 0 { close(stdout) }; if stderr >= 0 { close(stderr) }; if let stdin { close(stdin) } }
-        var status: Int32 = 0
-        guard waitpid(pid, &status, WNOHANG) == 0 else { return }
+        guard !ProcessControl.reapIfEnded(pid) else { return }
         kill(pid, signal)
         let deadline = Date().addingTimeInterval(grace)
         while Date() < deadline {
-            if waitpid(pid, &status, WNOHANG) != 0 { return }
+            if ProcessControl.reapIfEnded(pid) { return }
             usleep(1_000)
         }
         kill(pid, SIGKILL)
-        waitpid(pid, &status, 0)
+        ProcessControl.reap(pid)
     }
 }

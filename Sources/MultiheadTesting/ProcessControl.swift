@@ -5,8 +5,10 @@ internal import CProcessControl
 import Foundation
 import MultiheadX11
 
-/// What outlives whom: `multihead server` ends with the process that started it, and `multihead run`
-/// ends whatever its command left running. The one place the kit calls `prctl`.
+/// What outlives whom, and the one place that waits for children: `multihead server` ends with the
+/// process that started it, `multihead run` ends whatever its command left running, and every child the
+/// kit, the CLI or the bench starts is reaped here (`reap`, `reapIfEnded`, `waitUntilEnded`). The one
+/// place the kit calls `prctl` and `waitpid`.
 package enum ProcessControl {
     /// This process gets `signal` when the process that started it ends, however it ends (SIGKILL
     /// included). False when the parent was already gone before this call (the caller should then stop).
@@ -33,6 +35,41 @@ package enum ProcessControl {
             kill(getpid(), signal)
         }
         return true
+    }
+
+    /// A wait status as a shell reports it: the exit status, or 128 + the signal that ended the process.
+    package static func shellStatus(_ status: Int32) -> Int32 {
+        status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+    }
+
+    /// Waits for a child to end and reaps it; its status as a shell reports it (`shellStatus`), or nil when
+    /// it is not (or no longer) this process's child. `waitpid`.
+    @discardableResult
+    package static func reap(_ pid: pid_t) -> Int32? {
+        var status: Int32 = 0
+        while true {
+            if waitpid(pid, &status, 0) == pid { return shellStatus(status) }
+            guard errno == EINTR else { return nil }
+        }
+    }
+
+    /// Reaps a child if it has ended; true when it has (or is not this process's child any more), false
+    /// while it runs. `waitpid(WNOHANG)`.
+    @discardableResult
+    package static func reapIfEnded(_ pid: pid_t) -> Bool {
+        var status: Int32 = 0
+        return waitpid(pid, &status, WNOHANG) != 0
+    }
+
+    /// Waits until a child has ended, leaving it for `reap` (so that its pid is not reused meanwhile): its
+    /// status as a shell reports it, or nil when someone reaped it first. `waitid(WEXITED | WNOWAIT)`.
+    package static func waitUntilEnded(_ pid: pid_t) -> Int32? {
+        var info = siginfo_t()
+        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0 {
+            guard errno == EINTR else { return nil }
+        }
+        let status = info._sifields._sigchld.si_status
+        return info.si_code == CLD_EXITED ? status : 128 + status
     }
 
     /// Orphaned descendants of this process come to it instead of init, so that `endDescendants` finds
@@ -78,10 +115,7 @@ package enum ProcessControl {
         let deadline = monotonicSeconds() + grace
         while true {
             let left = descendants()
-            for pid in Set(children(of: getpid())) {
-                var status: Int32 = 0
-                _ = waitpid(pid, &status, WNOHANG)
-            }
+            for pid in Set(children(of: getpid())) { reapIfEnded(pid) }
             let running = left.filter { !hasEnded($0) }
             if running.isEmpty { return signalled.count }
             for pid in running where !signalled.contains(pid) {

@@ -92,11 +92,13 @@ enum ServerRegistry {
         let deadline = Date().addingTimeInterval(2)
         var left = pids
         while !left.isEmpty && Date() < deadline {
-            var status: Int32 = 0
-            left = left.filter { waitpid($0, &status, WNOHANG) == 0 }
+            left = left.filter { !ProcessControl.reapIfEnded($0) }
             if !left.isEmpty { usleep(2_000) }
         }
-        for pid in left { kill(pid, SIGKILL); var s: Int32 = 0; waitpid(pid, &s, 0) }
+        for pid in left {
+            kill(pid, SIGKILL)
+            ProcessControl.reap(pid)
+        }
         state.withLock { removeDirectoryLocked(&$0) }
         TemporaryFiles.removeAll()
         // What other kit processes killed since the last sweep left behind goes with this one.

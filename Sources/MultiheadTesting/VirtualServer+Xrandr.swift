@@ -38,10 +38,7 @@ extension ChildProcess {
         }
         close(stdout)
         close(stderr)
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        let code = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        return (code, out, err)
+        return (ProcessControl.reap(pid) ?? 128 + SIGKILL, out, err)
     }
 }
 

@@ -326,22 +326,16 @@ public final class VirtualServer {
     /// how: its exit status, or 128 + the signal that ended it. The process is left for `stop()` to reap.
     /// While this process handles SIGINT, SIGTERM or SIGHUP (stopping its servers, then exiting 128 + the
     /// signal), it does not return.
-    /// `waitid(WEXITED | WNOWAIT)`.
+    /// `ProcessControl.waitUntilEnded`.
     public func waitForExit() async -> Int32 {
         let pid = process.pid
         return await onOwnThread {
-            var info = siginfo_t()
-            var reaped = false
-            while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0 {
-                // Someone else reaped it (`stop()`): it has ended; how is no longer known.
-                guard errno == EINTR else { reaped = true; break }
-            }
+            let status = ProcessControl.waitUntilEnded(pid)
             // This process is ending for a signal and stopped the server itself: its exit status (128 +
             // the signal) is the news, so this wait never returns.
             while ServerRegistry.isStoppingForSignal { pause() }
-            if reaped { return 128 + SIGTERM }
-            let status = info._sifields._sigchld.si_status
-            return info.si_code == CLD_EXITED ? status : 128 + status
+            // Someone else reaped it (`stop()`): it has ended; how is no longer known.
+            return status ?? 128 + SIGTERM
         }
     }
 

@@ -66,8 +66,7 @@ final class Child {
     /// Ends the child (SIGTERM) and waits for it.
     func stop() {
         kill(pid, SIGTERM)
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
+        ProcessControl.reap(pid)
         close(out); close(err)
     }
 }
@@ -151,8 +150,7 @@ func benchCLI(_ server: VirtualServer, cli: String) throws {
             if got <= 0 { break }
             output += buffer[..<got]
         }
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
+        let status = ProcessControl.reap(pid) ?? -1
         guard status == 0 else { throw VirtualServerError.didNotStart(binary: argv[0], log: "exit status \(status)") }
         return String(decoding: output, as: UTF8.self)
     }

@@ -84,11 +84,9 @@ extension MultiheadCommand {
         }
 
         /// Reaps the command; its exit status, or 128 + the signal that ended it, as a shell reports it.
-        /// `waitpid`.
+        /// `ProcessControl.reap`.
         nonisolated static func waitForExit(_ pid: Int32) -> Int32 {
-            var status: Int32 = 0
-            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-            return status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+            ProcessControl.reap(pid) ?? 128 + SIGKILL
         }
     }
 }
