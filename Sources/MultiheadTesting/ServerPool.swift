@@ -28,12 +28,9 @@ enum ServerPool {
         var authorityFile: String
         var serverAuthFile: String
         var control: ServerControl
-        /// The state it had fresh.
-        var baseline: ServerFingerprint
-        /// The monitor layout it has plugged, as a fresh server given that layout has it (nil: none, it is
-        /// as fresh), and that state: a next test asking for the same layout takes it as it is.
-        var layout: [VirtualServer.Monitor]?
-        var current: ServerFingerprint
+        /// Its lease: the state it had fresh, the layout it has plugged and that state (a next test asking
+        /// for the same layout takes it as it is), and the authorization of the test that just ended.
+        var lease: ServerLease
     }
 
     /// A warm server that a reset could not make fresh: the caller starts a new one instead.
@@ -65,19 +62,20 @@ enum ServerPool {
     /// Resets a server a test is done with and keeps it; false when it is not kept (no room, or the reset
     /// could not bring back the state it had when the test began, nor the one it had fresh), and the caller
     /// stops it.
-    static func keep(_ server: Idle, key: Key, authorization: UInt?) -> Bool {
+    static func keep(_ server: Idle) -> Bool {
+        let key = server.lease.key
         guard idle[key, default: []].count < limit, !server.control.isLost else { return false }
         var kept = server
         do {
             // Closes every client of the test that connected with its cookie, wherever they run.
-            if let authorization { try server.control.revokeAuthorization(authorization) }
+            if let authorization = server.lease.authorization { try server.control.revokeAuthorization(authorization) }
+            kept.lease.authorization = nil
             // Back to the state the test began with (its layout plugged); where that cannot be made (the
             // test unplugged a monitor of its layout), back to fresh, and the next test plugs its own.
-            var left = try server.control.reset(to: server.current)
-            if !left.isEmpty, server.layout != nil {
-                left = try server.control.reset(to: server.baseline)
-                kept.layout = nil
-                kept.current = server.baseline
+            var left = try server.control.reset(to: server.lease.current)
+            if !left.isEmpty, server.lease.layout != nil {
+                left = try server.control.reset(to: server.lease.baseline)
+                kept.lease.resetToFresh()
             }
             guard left.isEmpty else {
                 lastRefusal = left

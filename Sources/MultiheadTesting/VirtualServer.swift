@@ -82,16 +82,10 @@ public final class VirtualServer {
     let serverAuthFile: String
     var control: MultiheadServerControl.ServerControl?
     /// The backend `attachShared()` gave `Application.shared`, while it has it.
-    private weak var sharedBackend: X11Backend?
+    weak var sharedBackend: X11Backend?
     private(set) var stopped = false
-    /// For a server that may go back to the pool: what makes it interchangeable, the state it had fresh,
-    /// the layout plugged since and the state it gave (what `stop()` brings back), and the authorization
-    /// this lease's clients connect with (revoked at `stop()`).
-    var poolKey: ServerPool.Key?
-    var baseline: ServerFingerprint?
-    var layout: [Monitor]?
-    var current: ServerFingerprint?
-    var authorization: UInt?
+    /// For a server that goes back to the pool at `stop()`: its lease (nil: it ends at `stop()`).
+    var lease: ServerLease?
     /// Whether this lease took a warm server from the pool (for tests and benchmarks).
     public internal(set) var isWarm = false
 
@@ -174,15 +168,14 @@ public final class VirtualServer {
         if !fresh, let warm = ServerPool.take(key) {
             // As a cold start does: the folders of this kit's processes that died without removing them go.
             ServerRegistry.sweepStaleDirectoriesIfChanged()
-            let server = VirtualServer(kind: kind, warm: warm, key: key)
+            let server = VirtualServer(kind: kind, warm: warm)
             do {
-                try server.prepare(monitors)
-                try server.beginLease()
+                try server.beginLease(monitors)
                 return server
             } catch {
                 if let refusal = error as? ServerPool.NotFresh { ServerPool.lastRefusal = refusal.differences }
                 // Not handed out: a cold server instead.
-                server.poolKey = nil
+                server.lease = nil
                 server.stop()
             }
         }
@@ -200,15 +193,14 @@ public final class VirtualServer {
             try c.markPrivate()
             // A server without what the reset uses (a test may start one without RandR) is not pooled.
             if !fresh, ServerPool.requiredExtensions.allSatisfy(c.hasExtension), let baseline = try? c.fingerprint() {
-                server.baseline = baseline
-                server.poolKey = key
-                try server.beginLease()
-                try server.prepare(monitors)
+                // As a warm start does: the layout, then the test's cookie.
+                server.lease = ServerLease(key: key, baseline: baseline)
+                try server.beginLease(monitors)
             } else {
                 try server.apply(monitors)
             }
         } catch {
-            server.poolKey = nil
+            server.lease = nil
             server.stop()
             throw error
         }
@@ -229,74 +221,8 @@ public final class VirtualServer {
         c.probe()
     }
 
-    /// An application whose backend is an X11 connection to this server; with `shared: true` it is
-    /// `Application.shared`, attached to this server (see `attachShared()`).
-    public func makeApplication(shared: Bool = false) throws -> Application {
-        if shared { return try attachShared() }
-        return try Application(backend: X11Backend(display: display))
-    }
-
-    /// Attaches `Application.shared` to this server, so that code written the UIKit way (`Screen.main`,
-    /// `Screen.screens`, `Window(frame:)`) runs on it as it is; `stop()` detaches the shared application
-    /// again (`Application.detach()`). Returns `Application.shared`.
-    @discardableResult
-    public func attachShared() throws -> Application {
-        let backend = X11Backend(display: display)
-        try Application.shared.attach(backend)
-        sharedBackend = backend
-        return Application.shared
-    }
-
     /// The server a `.virtualServer` trait started for the running test.
     @TaskLocal public static var current: VirtualServer?
-
-    /// Plugs a monitor: an output's name (DUMMY1 on Xorg+dummy) gets a mode of the frame's size (nearest
-    /// `refreshRate` when given) on a free CRTC at the frame's position; any other name becomes a virtual
-    /// monitor (`XRRSetMonitor`), redefined if it exists. Returns once the server has applied it.
-    public func plug(_ name: String, frame: Rect, primary: Bool = false, refreshRate: Double? = nil) throws {
-        try controlConnection().plug(name, frame: frame, primary: primary, refreshRate: refreshRate)
-    }
-
-    /// Plugs a monitor given xrandr's geometry "WxH+X+Y".
-    public func plug(_ name: String, _ geometry: String, primary: Bool = false) throws {
-        guard let frame = Rect(geometry: geometry) else { throw ServerControlError.invalidMonitor("geometry \(geometry)") }
-        try plug(name, frame: frame, primary: primary)
-    }
-
-    /// Plugs a monitor that says who it is: the output publishes the monitor's EDID (made from `monitor`,
-    /// its preferred mode the geometry's size, its further `modes` listed too) and then lights, as a cable
-    /// plugged in does; `unplug` takes the EDID away again. On `.xorg` it is a cable: the output is
-    /// connected with that EDID, its modes the EDID's, and `unplug` disconnects it. Outputs only (`.xorg`'s
-    /// DP-1…HDMI-8, Xorg+dummy's DUMMY0…DUMMY15): a virtual monitor has no connector (`invalidMonitor`).
-    ///
-    /// ```swift
-    /// let server = try await VirtualServer.start(.xorg)
-    /// defer { server.stop() }
-    /// let dell = VirtualServer.MonitorIdentity(manufacturer: "DEL", model: "DELL U2720Q", serialNumber: "ABC123",
-    ///                                          physicalSize: Size(width: 597, height: 336),
-    ///                                          modes: [ScreenMode(width: 1920, height: 1080)])
-    /// try server.plug("HDMI-1", "2560x1440+1920+0", monitor: dell)
-    /// ```
-    public func plug(_ name: String, _ geometry: String, monitor: MonitorIdentity, primary: Bool = false) throws {
-        guard let frame = Rect(geometry: geometry) else { throw ServerControlError.invalidMonitor("geometry \(geometry)") }
-        let edid = try monitor.edid(preferred: frame.size)
-        try controlConnection().plug(name, frame: frame, primary: primary, edid: edid)
-    }
-
-    /// Unplugs a monitor: an output's CRTC goes off; a virtual monitor is deleted (`XRRDeleteMonitor`).
-    /// Unplugging the primary makes the new main screen's output primary, as a desktop does, unless
-    /// `keepPrimary` (X's own rule: the primary stays on the dark output).
-    public func unplug(_ name: String, keepPrimary: Bool = false) throws {
-        try controlConnection().unplug(name, keepPrimary: keepPrimary)
-    }
-
-    /// Sets an output's mode to WxH (the nearest to `refreshRate` within 0.5 Hz when given; a CVT mode is
-    /// made when the server has none of that size), as `xrandr --newmode/--addmode/--output … --mode` do;
-    /// returns the mode set.
-    @discardableResult
-    public func setOutputMode(_ output: String, width: Int, height: Int, refreshRate: Double? = nil) throws -> ScreenMode {
-        try controlConnection().setOutputMode(output, width: width, height: height, refreshRate: refreshRate)
-    }
 
     /// Stops the server (SIGTERM, then SIGKILL after 2 s) and removes its files.
     public func stop() {
@@ -346,16 +272,5 @@ public final class VirtualServer {
             control?.close()
             control = nil
         }
-    }
-
-    /// The kit's own connection for changing this server's monitors. One that was lost (the server stopped
-    /// answering for a while, `kill -STOP`) is replaced by a new one once the server answers again.
-    public func controlConnection() throws -> MultiheadServerControl.ServerControl {
-        if let c = control, !c.isLost { return c }
-        control?.close()
-        control = nil
-        let c = try MultiheadServerControl.ServerControl(display: display, timeout: timeout)
-        control = c
-        return c
     }
 }

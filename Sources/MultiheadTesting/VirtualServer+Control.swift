@@ -1,0 +1,66 @@
+import Foundation
+import Multihead
+import MultiheadServerControl
+import MultiheadX11
+
+/// Changing this server's monitors, through the kit's own connection (`ServerControl`).
+extension VirtualServer {
+    /// Plugs a monitor: an output's name (DUMMY1 on Xorg+dummy) gets a mode of the frame's size (nearest
+    /// `refreshRate` when given) on a free CRTC at the frame's position; any other name becomes a virtual
+    /// monitor (`XRRSetMonitor`), redefined if it exists. Returns once the server has applied it.
+    public func plug(_ name: String, frame: Rect, primary: Bool = false, refreshRate: Double? = nil) throws {
+        try controlConnection().plug(name, frame: frame, primary: primary, refreshRate: refreshRate)
+    }
+
+    /// Plugs a monitor given xrandr's geometry "WxH+X+Y".
+    public func plug(_ name: String, _ geometry: String, primary: Bool = false) throws {
+        guard let frame = Rect(geometry: geometry) else { throw ServerControlError.invalidMonitor("geometry \(geometry)") }
+        try plug(name, frame: frame, primary: primary)
+    }
+
+    /// Plugs a monitor that says who it is: the output publishes the monitor's EDID (made from `monitor`,
+    /// its preferred mode the geometry's size, its further `modes` listed too) and then lights, as a cable
+    /// plugged in does; `unplug` takes the EDID away again. On `.xorg` it is a cable: the output is
+    /// connected with that EDID, its modes the EDID's, and `unplug` disconnects it. Outputs only (`.xorg`'s
+    /// DP-1…HDMI-8, Xorg+dummy's DUMMY0…DUMMY15): a virtual monitor has no connector (`invalidMonitor`).
+    ///
+    /// ```swift
+    /// let server = try await VirtualServer.start(.xorg)
+    /// defer { server.stop() }
+    /// let dell = VirtualServer.MonitorIdentity(manufacturer: "DEL", model: "DELL U2720Q", serialNumber: "ABC123",
+    ///                                          physicalSize: Size(width: 597, height: 336),
+    ///                                          modes: [ScreenMode(width: 1920, height: 1080)])
+    /// try server.plug("HDMI-1", "2560x1440+1920+0", monitor: dell)
+    /// ```
+    public func plug(_ name: String, _ geometry: String, monitor: MonitorIdentity, primary: Bool = false) throws {
+        guard let frame = Rect(geometry: geometry) else { throw ServerControlError.invalidMonitor("geometry \(geometry)") }
+        let edid = try monitor.edid(preferred: frame.size)
+        try controlConnection().plug(name, frame: frame, primary: primary, edid: edid)
+    }
+
+    /// Unplugs a monitor: an output's CRTC goes off; a virtual monitor is deleted (`XRRDeleteMonitor`).
+    /// Unplugging the primary makes the new main screen's output primary, as a desktop does, unless
+    /// `keepPrimary` (X's own rule: the primary stays on the dark output).
+    public func unplug(_ name: String, keepPrimary: Bool = false) throws {
+        try controlConnection().unplug(name, keepPrimary: keepPrimary)
+    }
+
+    /// Sets an output's mode to WxH (the nearest to `refreshRate` within 0.5 Hz when given; a CVT mode is
+    /// made when the server has none of that size), as `xrandr --newmode/--addmode/--output … --mode` do;
+    /// returns the mode set.
+    @discardableResult
+    public func setOutputMode(_ output: String, width: Int, height: Int, refreshRate: Double? = nil) throws -> ScreenMode {
+        try controlConnection().setOutputMode(output, width: width, height: height, refreshRate: refreshRate)
+    }
+
+    /// The kit's own connection for changing this server's monitors. One that was lost (the server stopped
+    /// answering for a while, `kill -STOP`) is replaced by a new one once the server answers again.
+    public func controlConnection() throws -> MultiheadServerControl.ServerControl {
+        if let c = control, !c.isLost { return c }
+        control?.close()
+        control = nil
+        let c = try MultiheadServerControl.ServerControl(display: display, timeout: timeout)
+        control = c
+        return c
+    }
+}
