@@ -27,11 +27,9 @@ extension X11Backend {
     }
 
     private func cachedOutput(named name: String) -> (RandR.OutputInfo, RandR.CrtcInfo)? {
-        guard let r = reader, let res = r.resources else { return nil }
-        for m in r.monitors where r.name(of: m.nameAtom) == name {
-            for o in m.outputs.compactMap({ res.outputs[$0] }) where o.crtc != 0 {
-                if let crtc = res.crtcs[o.crtc] { return (o, crtc) }
-            }
+        guard let r = reader, r.resources != nil, let m = r.state.monitor(named: name) else { return nil }
+        for o in m.outputs.compactMap(r.state.output) where o.crtc != 0 {
+            if let crtc = r.state.crtc(o.crtc) { return (o, crtc) }
         }
         return nil
     }

@@ -12,14 +12,17 @@ import Multihead
 struct MonitorReader {
     let connection: any ScreenSource
     let randr15: Bool
-    private var atomNames: IDTable<String> = [:]
+    /// What RandR said at the last read, in the one state type the configurator and the server control
+    /// read too: the monitors, every monitor name learnt so far (atoms live as long as the server) and the
+    /// resources. The primary output and the size range are not read here (0 and zero).
+    private(set) var state = RandRState(monitors: [], names: [:], resources: RandRBatch.Resources(), primaryOutput: 0, largestScreen: .zero)
+    /// Whether `state.resources` is as the server has it: false once RandR said they changed.
+    private var resourcesCurrent = false
     /// The resources as last read; nil once RandR said they changed.
-    private(set) var resources: RandRBatch.Resources?
+    var resources: RandRBatch.Resources? { resourcesCurrent ? state.resources : nil }
     /// Each CRTC's brightness as its gamma ramp said (nil inside: no ramp); dropped when RandR says the CRTC
     /// changed. Setting a gamma ramp sends no event, so another client's ramp shows after its CRTC's next change.
     private var gamma: IDTable<Double?> = [:]
-    /// The monitors as last read.
-    private(set) var monitors: [RandR.MonitorInfo] = []
     /// Pixels per point for every screen, from `Xft.dpi`.
     private(set) var scale: Double = 1
     /// Whether the next read asks for the resource database too (at first, and after xrdb changed it).
@@ -34,7 +37,7 @@ struct MonitorReader {
 
     /// Forgets the cached resources (and the gamma of `crtc`, or of every CRTC when nil) after a RandR event.
     mutating func invalidate(crtc: UInt? = nil, gamma all: Bool = false) {
-        resources = nil
+        resourcesCurrent = false
         if all { gamma = [:] } else if let crtc { gamma[crtc] = nil }
     }
 
@@ -67,16 +70,19 @@ struct MonitorReader {
             scaleNeedsRead = false
         }
         guard let found = fresh else { return [] }
-        monitors = found
+        state.monitors = found
         if list == nil, let res = resources, found.contains(where: { $0.outputs.contains { res.outputs[$0] == nil } }) {
             // A monitor names an output the cache does not know: the cache is stale after all.
             (_, list, _) = RandRBatch.monitors(c, withResources: true)
         }
-        let unnamed = found.map(\.nameAtom).filter { atomNames[$0] == nil }.uniqued()
+        let unnamed = found.map(\.nameAtom).filter { state.names[$0] == nil }.uniqued()
         if list != nil || !unnamed.isEmpty {
             let (res, names) = RandRBatch.details(c, list, atoms: unnamed, edidAtom: edidAtom ?? 0)
-            atomNames.merge(names)
-            if let res { resources = res }
+            state.names.merge(names)
+            if let res {
+                state.resources = res
+                resourcesCurrent = true
+            }
         }
         let res = resources ?? RandRBatch.Resources()
         // The gamma of every CRTC that drives a monitor and was not read since it last changed.
@@ -89,7 +95,7 @@ struct MonitorReader {
         if !unread.isEmpty { gamma.merge(RandRBatch.brightness(c, crtcs: unread)) }
         var result: [ScreenDescription] = []
         for m in found {
-            guard let name = atomNames[m.nameAtom] else { continue }
+            guard let name = state.name(of: m) else { continue }
             let outputs = m.outputs.compactMap { res.outputs[$0] }
             // A monitor whose outputs all lost their CRTC is off: not an active monitor.
             if !m.outputs.isEmpty && !outputs.contains(where: { $0.crtc != 0 }) { continue }
@@ -142,6 +148,4 @@ struct MonitorReader {
         return mode.rotated(byDegrees: crtc.orientation.degrees).size != m.frame.size
     }
 
-    /// A monitor name atom's text, as the last read learnt it (atoms live as long as the server).
-    package func name(of atom: UInt) -> String? { atomNames[atom] }
 }
