@@ -49,7 +49,7 @@ final class XCBConnection: ScreenSource {
     }
 
     /// Whether the connection failed (the server went, or the watchdog cut it).
-    package var isLost: Bool { xcbConnection.map { xcb_connection_has_error($0) != 0 } ?? true }
+    var isLost: Bool { xcbConnection.map { xcb_connection_has_error($0) != 0 } ?? true }
 
     package func bounded<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T { try watchdog.bounded(body) }
 
@@ -87,7 +87,7 @@ final class XCBConnection: ScreenSource {
     }
 
     /// Disconnects (no round trip: nothing was written that needs an answer). `xcb_disconnect`.
-    package func close() {
+    func close() {
         guard !closed else { return }
         closed = true
         xcb_disconnect(xcbConnection)

@@ -4,7 +4,7 @@ import Synchronization
 
 /// One X protocol error as the process-global handler saw it.
 struct XErrorRecord: Sendable {
-    package var display: UInt
+    var display: UInt
     var serial: UInt
     /// The error's code (`BadWindow`, `BadMatch`, …), the request's major and minor opcodes: what code
     /// classifies by. `text` and `request` are for people.

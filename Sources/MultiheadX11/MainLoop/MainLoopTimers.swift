@@ -61,6 +61,7 @@ final class MainLoopTimers: FrameTimerScheduler {
         rearm()
     }
 
+    /// Schedules a timer, or takes its new deadline: the waker moves when the earliest one changed.
     func add(_ timer: MainLoopTimer) {
         if !scheduled.contains(where: { $0 === timer }) { scheduled.append(timer) }
         rearm()
@@ -71,8 +72,6 @@ final class MainLoopTimers: FrameTimerScheduler {
         rearm()
     }
 
-    /// A timer's deadline moved.
-    func deadlineChanged() { rearm() }
 
     /// The first fire of a repeating timer after `now`, on its grid from `deadline`: frames missed while
     /// the thread was busy are skipped, not fired in a burst (as a dispatch timer coalesces them).
@@ -103,7 +102,6 @@ final class MainLoopTimer: FrameTimer {
         self.deadline = deadline
         self.interval = interval
         timers.add(self)
-        timers.deadlineChanged()
     }
 
     func cancel() {
