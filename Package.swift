@@ -65,7 +65,7 @@ let package = Package(
         .executableTarget(
             name: "multihead",
             dependencies: [
-                "Multihead", "MultiheadX11", "MultiheadServerControl", "MultiheadTesting",
+                "Multihead", "MultiheadX11", "MultiheadServerControl", "MultiheadTesting", "CProcessControl",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -1,5 +1,8 @@
-/* prctl(2) for the kit's processes: Swift cannot call a variadic C function. */
+/* prctl(2) for the kit's processes (Swift cannot call a variadic C function), and two socket calls. */
+#define _GNU_SOURCE
 #include "process_control.h"
+
+#include <sys/socket.h>
 
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -25,4 +28,21 @@ mh_pidfd_open(int pid)
 #else
     return -1;
 #endif
+}
+
+int
+mh_accept_cloexec(int listening)
+{
+    return accept4(listening, NULL, NULL, SOCK_CLOEXEC);
+}
+
+int
+mh_peer_uid(int fd, unsigned int *uid)
+{
+    struct ucred credentials;
+    socklen_t size = sizeof credentials;
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &size) != 0)
+        return -1;
+    *uid = credentials.uid;
+    return 0;
 }

@@ -88,6 +88,9 @@ public final class VirtualServer {
     var lease: ServerLease?
     /// Whether this lease took a warm server from the pool (for tests and benchmarks).
     public internal(set) var isWarm = false
+    /// After `stop()`: whether the server went back to the pool, its clients closed, reset and checked
+    /// (false: it was ended; `VirtualServer.lastPoolRefusal` says why when a reset fell short).
+    public private(set) var wasPooled = false
 
     init(kind: Kind, display: String, process: ChildProcess, authorityFile: String, serverAuthFile: String, framebuffer: Size) {
         self.kind = kind
@@ -231,13 +234,24 @@ public final class VirtualServer {
         // The lease's file goes whatever happens to the server: its cookie is revoked or the server ends.
         defer { if authorityFile != sharedAuthorityFile { unlink(authorityFile) } }
         if let b = sharedBackend, Application.shared.backend === b { Application.shared.detach() }
-        if returnToPool() { return }
+        if returnToPool() {
+            wasPooled = true
+            return
+        }
         control?.close()
         control = nil
         process.terminate()
         try? FileManager.default.removeItem(atPath: serverAuthFile)
         try? XauthFile.set(sharedAuthorityFile, display: String(display.dropFirst()), cookie: nil)
         ServerRegistry.unregister(pid)
+    }
+
+    /// Ends the server now, pooled or not: its clients, its process and its files go, with no reset for a
+    /// next test (a process that is itself ending has none). A server already back in the pool is not this
+    /// lease's any more: the registry ends it when the process ends.
+    public func end() {
+        lease = nil
+        stop()
     }
 
     /// A process's one child, from `/proc/PID/task/PID/children` (the shell forked the server before the

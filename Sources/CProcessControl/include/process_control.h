@@ -1,4 +1,5 @@
-/* prctl(2) for the kit's processes: Swift cannot call a variadic C function. */
+/* prctl(2) for the kit's processes (Swift cannot call a variadic C function), and the two socket calls
+ * glibc declares only under _GNU_SOURCE. */
 #ifndef MULTIHEAD_PROCESS_CONTROL_H
 #define MULTIHEAD_PROCESS_CONTROL_H
 
@@ -12,5 +13,13 @@ int mh_pidfd_open(int pid);
 /* Orphaned descendants of this process are re-parented to it, not to init (PR_SET_CHILD_SUBREAPER), so
  * that it can end them. 0 or -1 (errno). */
 int mh_become_subreaper(void);
+
+/* The next connection on a listening socket, close-on-exec (accept4(2), which glibc declares only under
+ * _GNU_SOURCE), or -1 (errno). */
+int mh_accept_cloexec(int listening);
+
+/* The user ID of the process at the other end of a Unix socket, as the kernel recorded it at connect
+ * (SO_PEERCRED; struct ucred needs _GNU_SOURCE). 0, or -1 (errno). */
+int mh_peer_uid(int fd, unsigned int *uid);
 
 #endif

@@ -93,7 +93,7 @@ public final class X11Backend: DisplayBackend {
     }
 
     /// The version a connection read, or the error a person sees: the connection's loss, or no RandR.
-    private static func requireRandR<V>(_ version: V?, _ c: any ScreenSource) throws -> V {
+    fileprivate static func requireRandR<V>(_ version: V?, _ c: any ScreenSource) throws -> V {
         guard let version else {
             try c.checkAlive()
             throw X11Error.missingExtension(display: c.name, name: "RandR", needed: "1.2 or later")
@@ -102,7 +102,7 @@ public final class X11Backend: DisplayBackend {
     }
 
     /// Whether a RandR version has 1.5's monitors.
-    private static func hasMonitors(_ major: some BinaryInteger, _ minor: some BinaryInteger) -> Bool {
+    fileprivate static func hasMonitors(_ major: some BinaryInteger, _ minor: some BinaryInteger) -> Bool {
         major > 1 || (major == 1 && minor >= 5)
     }
 
@@ -339,4 +339,15 @@ public final class X11Backend: DisplayBackend {
 
     /// The X window that shows a model window, once it has been shown.
     public func xWindow(for window: Multihead.Window) -> UInt? { presenter?.xid(for: window) }
+}
+
+extension X11Backend {
+    /// Reads the screens over a connection the caller holds and keeps (the control socket answers
+    /// `screens` on the kit's own connection, with no connection of its own): the same reader, order and
+    /// descriptions as `snapshot(display:)`.
+    package static func snapshot(over c: XConnection) throws -> [ScreenDescription] {
+        let v = try requireRandR(RandR.version(c), c)
+        var reader = MonitorReader(connection: c, randr15: hasMonitors(v.major, v.minor))
+        return try reader.readScreens()
+    }
 }

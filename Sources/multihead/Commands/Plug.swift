@@ -36,13 +36,26 @@ extension MultiheadCommand {
         @MainActor
         func run() async throws {
             try await withExitStatus {
+                if let socket = ControlClient.socket(options.display) {
+                    _ = try ControlClient.send(.plug, [
+                        ("name", .string(name)), ("geometry", .string(geometry)), ("primary", .bool(primary)),
+                        ("rate", rate.map { .number($0.value) } ?? .null),
+                    ] + identity.fields, to: socket)
+                    return
+                }
                 let control = try ServerControl(display: options.display)
                 defer { control.close() }
                 try refuseOnDesktop(control, force: force)
-                let frame = try pixelGeometry(geometry, example: "1280x720+1920+0")
-                try control.plug(name, frame: frame, primary: primary, refreshRate: rate?.value,
-                                 edid: identity.edidBytes(preferred: frame.size))
+                try perform(control)
             }
+        }
+
+        /// Plugs the monitor: the command's work, for the command line and the control socket alike.
+        @MainActor
+        func perform(_ control: ServerControl) throws {
+            let frame = try pixelGeometry(geometry, example: "1280x720+1920+0")
+            try control.plug(name, frame: frame, primary: primary, refreshRate: rate?.value,
+                             edid: identity.edidBytes(preferred: frame.size))
         }
     }
 }

@@ -51,32 +51,48 @@ extension MultiheadCommand {
                 // What the command leaves running in the background comes to this process, which ends it.
                 ProcessControl.becomeSubreaper()
                 let server = try await self.server.start()
-                defer { server.stop() }
-                if printEnv {
-                    FileHandle.standardError.write(Data("DISPLAY=\(server.display)\nXAUTHORITY=\(server.authorityFile)\nPID=\(server.pid)\n".utf8))
+                let service = try ControlService(server: server, options: self.server)
+                defer { service.end() }
+                let listener = try ControlListener(in: VirtualServer.holdSessionDirectory()) { request, reply in
+                    events.continuation.yield(.request(request, reply))
                 }
-                let child = try ChildProcess.spawn(path, Array(argv.dropFirst()), environment: server.environment,
+                if printEnv {
+                    FileHandle.standardError.write(Data("DISPLAY=\(server.display)\nXAUTHORITY=\(server.authorityFile)\nPID=\(server.pid)\nMULTIHEAD_CONTROL=\(listener.path)\n".utf8))
+                }
+                let child = try ChildProcess.spawn(path, Array(argv.dropFirst()),
+                                                   environment: server.environment.merging(["MULTIHEAD_CONTROL": listener.path]) { $1 },
                                                    diesWithParent: true, inheritsStdio: true)
                 let pid = child.pid
                 Thread.detachNewThread { events.continuation.yield(.commandEnded(Self.waitForExit(pid))) }
-                Task { events.continuation.yield(.serverEnded(await server.waitForExit())) }
+                // The X server running now: a lease on the socket may have replaced the first.
+                var watched: Int32?
+                @MainActor func watchRunning() {
+                    guard let running = service.running, running.pid != watched else { return }
+                    watched = running.pid
+                    let serverPID = running.pid
+                    Task { events.continuation.yield(.serverEnded(pid: serverPID, status: await running.waitForExit())) }
+                }
+                watchRunning()
                 var outcome: ExitCode?
                 for await event in events.stream {
                     switch event {
                     case .commandEnded(let status):
                         // The server first (its processes are ours too), then all the command left behind.
-                        server.stop()
+                        service.end()
                         ProcessControl.endDescendants()
                         throw outcome ?? ExitCode(status)
                     case .signal(let caught):
                         // The command ends as it chooses; its end ends this.
                         if !caught.fromTerminal { kill(pid, caught.signal) }
                         if outcome == nil { outcome = ExitCode(128 + caught.signal) }
-                    case .serverEnded(let status):
-                        guard outcome == nil else { continue }
+                    case .request(let request, let reply):
+                        reply.send(await service.answer(request))
+                        watchRunning()
+                    case .serverEnded(let serverPID, let status):
+                        guard outcome == nil, let running = service.running, running.pid == serverPID else { continue }
                         kill(pid, SIGTERM)
                         outcome = ExitCode(ExitStatus.unavailable)
-                        printError(ServerEnded(display: server.display, pid: server.pid, status: status).description
+                        printError(ServerEnded(display: running.display, pid: serverPID, status: status).description
                                    + "; the command was sent SIGTERM")
                     }
                 }
@@ -97,6 +113,8 @@ enum RunEvent: Sendable {
     case commandEnded(Int32)
     /// A signal came for `run`.
     case signal(ProcessSignals.Caught)
-    /// The X server ended with this status.
-    case serverEnded(Int32)
+    /// A request on the control socket, with the reply its connection waits for.
+    case request(ControlRequest, ControlReply)
+    /// An X server this process ran ended with this status (128 + a signal).
+    case serverEnded(pid: Int32, status: Int32)
 }

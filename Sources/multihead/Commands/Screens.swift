@@ -21,13 +21,27 @@ extension MultiheadCommand {
         /// order (main first) and with its mirror rule, without an application (nothing to watch or show).
         @MainActor
         static func list(display: String?, json: Bool) throws {
-            let screens = ScreenDiff.ordered(try X11Backend.snapshot(display: display))
-            let rows = zip(screens, ScreenDiff.mirrors(in: screens)).enumerated().map { i, pair in
-                ScreenJSON(pair.0, isMain: i == 0, mirrors: pair.1)
+            let rows: [ScreenJSON]
+            if let socket = ControlClient.socket(display) {
+                let answer = try ControlClient.send(.screens, [], to: socket)
+                guard case .array(let items)? = answer["screens"] else {
+                    throw CommandFailure(status: ExitStatus.software, code: "malformedAnswer", message: "the control socket's answer has no screens")
+                }
+                rows = items.compactMap(ScreenJSON.init(json:))
+            } else {
+                rows = Self.rows(try X11Backend.snapshot(display: display))
             }
             // One write(2), not print: print's dynamic casts of its argument were the screens path's only
             // protocol-conformance lookups.
             try StandardOutput.line(json ? rows.json.bytes : Array(table(rows).utf8))
+        }
+
+        /// The screens as the contract lists them: in the model's order (main first), with its mirror rule.
+        static func rows(_ descriptions: [ScreenDescription]) -> [ScreenJSON] {
+            let screens = ScreenDiff.ordered(descriptions)
+            return zip(screens, ScreenDiff.mirrors(in: screens)).enumerated().map { i, pair in
+                ScreenJSON(pair.0, isMain: i == 0, mirrors: pair.1)
+            }
         }
 
         /// `screens [--json] [--display D | --display=D]`, exactly, read without the argument parser; nil for

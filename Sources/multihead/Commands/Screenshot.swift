@@ -1,5 +1,7 @@
 import ArgumentParser
+import Foundation
 import Multihead
+import MultiheadServerControl
 import MultiheadX11
 
 extension MultiheadCommand {
@@ -21,26 +23,44 @@ extension MultiheadCommand {
         @MainActor
         func run() async throws {
             try await withExitStatus {
-                let app = try connectShared(options.display)
-                let backend = app.backend
-                let captured: Bitmap?
-                if let screen {
-                    guard let s = app.screen(named: screen) else {
-                        throw UsageError(message: "no screen named \(screen.terminalEscaped); the screens are \(app.screens.map(\.name.terminalEscaped).joined(separator: ", "))")
-                    }
-                    captured = try backend.pixels(in: s.frame)
+                let size: (width: Int, height: Int)
+                if let socket = ControlClient.socket(options.display) {
+                    // The server writes the file: from its folder, the path must be whole.
+                    let path = output.hasPrefix("/") ? output : FileManager.default.currentDirectoryPath + "/" + output
+                    let answer = try ControlClient.send(.screenshot, [("output", .string(path)),
+                                                                     ("screen", screen.map(JSONText.string) ?? .null)], to: socket)
+                    size = (answer["width"]?.int ?? 0, answer["height"]?.int ?? 0)
                 } else {
-                    // The monitors' union, not the whole framebuffer (Xvfb's is larger than its monitors).
-                    let union = app.screens.dropFirst().reduce(app.mainScreen.frame) { $0.union($1.frame) }
-                    captured = try backend.pixels(in: union)
+                    let control = try ServerControl(display: options.display)
+                    defer { control.close() }
+                    size = try perform(control)
                 }
-                guard let bitmap = captured else { throw UsageError(message: "this display cannot be read back") }
-                guard bitmap.width > 0, bitmap.height > 0 else {
-                    throw UsageError(message: "\(screen.map { "screen \($0.terminalEscaped)" } ?? "the desktop") lies outside the framebuffer; nothing to capture")
-                }
-                try bitmap.writePNG(to: output)
-                try StandardOutput.line("\(output.terminalEscaped): \(bitmap.width)x\(bitmap.height)")
+                try StandardOutput.line("\(output.terminalEscaped): \(size.width)x\(size.height)")
             }
+        }
+
+        /// Captures and writes the PNG: the command's work, for the command line and the control socket
+        /// alike; the picture's size.
+        @MainActor
+        func perform(_ control: ServerControl) throws -> (width: Int, height: Int) {
+            let screens = ScreenDiff.ordered(try control.screens())
+            let rect: Rect
+            if let screen {
+                guard let s = screens.first(where: { $0.name == screen }) else {
+                    throw UsageError(message: "no screen named \(screen.terminalEscaped); the screens are \(screens.map(\.name.terminalEscaped).joined(separator: ", "))")
+                }
+                rect = s.frame
+            } else {
+                // The monitors' union, not the whole framebuffer (Xvfb's is larger than its monitors).
+                guard let first = screens.first else { throw UsageError(message: "the server shows no screen; nothing to capture") }
+                rect = screens.dropFirst().reduce(first.frame) { $0.union($1.frame) }
+            }
+            let bitmap = try control.screenshot(of: rect)
+            guard bitmap.width > 0, bitmap.height > 0 else {
+                throw UsageError(message: "\(screen.map { "screen \($0.terminalEscaped)" } ?? "the desktop") lies outside the framebuffer; nothing to capture")
+            }
+            try bitmap.writePNG(to: output)
+            return (bitmap.width, bitmap.height)
         }
     }
 }

@@ -10,7 +10,7 @@ extension MultiheadCommand {
     /// `multihead server`: a private X server for trying things out, until interrupted.
     struct Server: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "server", abstract: "Start a private Xvfb (or Xorg: --xorg, --xorg-dummy) with a monitor layout, in the foreground; print DISPLAY=, XAUTHORITY=, PID= (the X server) and MULTIHEAD_PID= (this process); stop it on SIGINT or SIGTERM; exit 69 when the X server ends.")
+            commandName: "server", abstract: "Start a private Xvfb (or Xorg: --xorg, --xorg-dummy) with a monitor layout, in the foreground; print DISPLAY=, XAUTHORITY=, PID= (the X server), MULTIHEAD_CONTROL= (its control socket) and MULTIHEAD_PID= (this process); stop it on SIGINT or SIGTERM; exit 69 when the X server ends.")
 
         @OptionGroup var server: ServerOptions
         @Flag(help: "Keep running when the process that started this one ends (by default the server stops with it, as a test's would).")
@@ -47,21 +47,52 @@ extension MultiheadCommand {
                     printError("the process that started multihead server has ended; not starting (--outlive-parent to keep one running)")
                     throw ExitCode(ExitStatus.unavailable)
                 }
+                let events = AsyncStream<ServerEvent>.makeStream()
                 let server = try await self.server.start()
+                let service = try ControlService(server: server, options: self.server)
+                let listener = try ControlListener(in: VirtualServer.holdSessionDirectory()) { request, reply in
+                    events.continuation.yield(.request(request, reply))
+                }
                 try StandardOutput.line("DISPLAY=\(server.display)")
                 try StandardOutput.line("XAUTHORITY=\(server.authorityFile)")
                 try StandardOutput.line("PID=\(server.pid)")
+                try StandardOutput.line("MULTIHEAD_CONTROL=\(listener.path)")
                 try StandardOutput.line("MULTIHEAD_PID=\(getpid())")
                 // Runs until a signal (the kit's handler stops the server, removes its files and exits with
                 // 128 + the signal: 130 for SIGINT, 143 for SIGTERM) or until the X server ends on its own:
-                // then this process has nothing left to serve, and says so. SIGKILL ends the server through its
-                // parent-death signal.
-                let status = await server.waitForExit()
-                server.stop()
-                throw ServerEnded(display: server.display, pid: server.pid, status: status)
+                // then this process has nothing left to serve, and says so. A lease that replaced the X
+                // server watches the new one.
+                var watched: Int32?
+                @MainActor func watchRunning() {
+                    guard let running = service.running, running.pid != watched else { return }
+                    watched = running.pid
+                    let pid = running.pid
+                    Task { events.continuation.yield(.serverEnded(pid: pid, status: await running.waitForExit())) }
+                }
+                watchRunning()
+                for await event in events.stream {
+                    switch event {
+                    case .request(let request, let reply):
+                        reply.send(await service.answer(request))
+                        watchRunning()
+                    case .serverEnded(let pid, let status):
+                        // One the service ended itself (a reset that fell short) is no news.
+                        guard let running = service.running, running.pid == pid else { continue }
+                        service.end()
+                        throw ServerEnded(display: running.display, pid: pid, status: status)
+                    }
+                }
             }
         }
     }
+}
+
+/// What `multihead server` waits for.
+enum ServerEvent: Sendable {
+    /// A request on the control socket, with the reply its connection waits for.
+    case request(ControlRequest, ControlReply)
+    /// An X server this process ran ended with this status (128 + a signal).
+    case serverEnded(pid: Int32, status: Int32)
 }
 
 /// The X server of `multihead server` ended by itself: nothing is left to serve (exit 69, the reason on stderr).

@@ -22,11 +22,21 @@ extension MultiheadCommand {
         @MainActor
         func run() async throws {
             try await withExitStatus {
+                if let socket = ControlClient.socket(options.display) {
+                    _ = try ControlClient.send(.unplug, [("name", .string(name)), ("keepPrimary", .bool(keepPrimary))], to: socket)
+                    return
+                }
                 let control = try ServerControl(display: options.display)
                 defer { control.close() }
                 try refuseOnDesktop(control, force: force)
-                try control.unplug(name, keepPrimary: keepPrimary)
+                try perform(control)
             }
+        }
+
+        /// Unplugs the monitor: the command's work, for the command line and the control socket alike.
+        @MainActor
+        func perform(_ control: ServerControl) throws {
+            try control.unplug(name, keepPrimary: keepPrimary)
         }
     }
 }

@@ -35,45 +35,56 @@ func withExitStatus(_ body: () async throws -> Void) async throws {
 
 /// The contract's exit status for an error, its one-line reason printed on stderr.
 func exitCode(for error: any Error) -> ExitCode {
-    switch error {
-    case let e as X11Error:
-        printError(e.description)
-        switch e {
-        case .cannotOpenDisplay, .connectionLost, .notResponding, .missingExtension, .unsupportedVisual: return ExitCode(ExitStatus.unavailable)
-        default: return ExitCode(ExitStatus.software)
+    if let e = error as? ExitCode { return e }
+    let failure = CommandFailure(error)
+    printError(failure.message)
+    return ExitCode(failure.status)
+}
+
+/// What an error means to the command line contract and the control socket: the exit status, a stable
+/// code (the error's case, as `X11Error.code` names it) and the one-line reason.
+struct CommandFailure: Error, Equatable {
+    var status: Int32
+    var code: String
+    var message: String
+
+    init(status: Int32, code: String, message: String) {
+        self.status = status
+        self.code = code
+        self.message = message
+    }
+
+    init(_ error: any Error) {
+        switch error {
+        case let e as CommandFailure: self = e
+        case let e as X11Error:
+            switch e {
+            case .cannotOpenDisplay, .connectionLost, .notResponding, .missingExtension, .unsupportedVisual:
+                self.init(status: ExitStatus.unavailable, code: e.code, message: e.description)
+            default: self.init(status: ExitStatus.software, code: e.code, message: e.description)
+            }
+        case let e as UsageError: self.init(status: ExitStatus.usage, code: "usage", message: e.message)
+        case let e as VirtualServerError:
+            let status: Int32 = switch e {
+            case .notInstalled, .didNotStart, .xorgDriverMismatch: ExitStatus.unavailable
+            case .invalidOption, .temporaryDirectoryMissing: ExitStatus.usage
+            case .cannotCreate: ExitStatus.cantCreate
+            case .systemCall, .commandFailed: ExitStatus.software
+            }
+            self.init(status: status, code: e.code, message: e.description)
+        case let e as ServerControlError:
+            // Every case is a person's mistake: a name, frame, rate, point or key the server cannot take.
+            self.init(status: ExitStatus.usage, code: e.code, message: e.description)
+        case let e as BitmapError:
+            let code = if case .cannotRead = e { "cannotRead" } else { "cannotWrite" }
+            self.init(status: ExitStatus.cantCreate, code: code, message: e.description)
+        case let e as ServerEnded: self.init(status: ExitStatus.unavailable, code: "serverEnded", message: e.description)
+        case let e as ScreenError: self.init(status: ExitStatus.usage, code: e.code, message: e.description)
+        case let e as OutputError: self.init(status: ExitStatus.ioError, code: "outputFailed", message: e.description)
+        case let e as ControlRefusal: self.init(status: ExitStatus.usage, code: e.code, message: e.message)
+        case let e as ExitCode: self.init(status: e.rawValue, code: "exit", message: "exit status \(e.rawValue)")
+        default: self.init(status: ExitStatus.software, code: "internal", message: "\(error)")
         }
-    case let e as UsageError:
-        printError(e.message)
-        return ExitCode(ExitStatus.usage)
-    case let e as VirtualServerError:
-        printError(e.description)
-        switch e {
-        case .notInstalled, .didNotStart, .xorgDriverMismatch: return ExitCode(ExitStatus.unavailable)
-        case .invalidOption, .temporaryDirectoryMissing: return ExitCode(ExitStatus.usage)
-        case .cannotCreate: return ExitCode(ExitStatus.cantCreate)
-        case .systemCall, .commandFailed: return ExitCode(ExitStatus.software)
-        }
-    case let e as ServerControlError:
-        // Every case is a person's mistake: a name, frame, rate, point or key the server cannot take.
-        printError(e.description)
-        return ExitCode(ExitStatus.usage)
-    case let e as BitmapError:
-        printError(e.description)
-        return ExitCode(ExitStatus.cantCreate)
-    case let e as ServerEnded:
-        printError(e.description)
-        return ExitCode(ExitStatus.unavailable)
-    case let e as ScreenError:
-        printError(e.description)
-        return ExitCode(ExitStatus.usage)
-    case let e as OutputError:
-        printError(e.description)
-        return ExitCode(ExitStatus.ioError)
-    case let e as ExitCode:
-        return e
-    default:
-        printError("\(error)")
-        return ExitCode(ExitStatus.software)
     }
 }
 

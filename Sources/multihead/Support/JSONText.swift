@@ -1,7 +1,7 @@
 /// Compact JSON with sorted keys, written by hand: `JSONEncoder`'s reflection and generic metadata were a
 /// twentieth of `multihead screens`' start-up. The text is what `JSONEncoder` with `.sortedKeys` and
 /// `.withoutEscapingSlashes` writes (the tests decode it with `JSONDecoder`).
-enum JSONText {
+enum JSONText: Sendable {
     case null
     case bool(Bool)
     case int(Int)

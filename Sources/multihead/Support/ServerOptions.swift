@@ -27,10 +27,10 @@ struct ServerOptions: ParsableArguments {
         _ = try layout()
     }
 
-    /// Starts the server these options describe: a fresh one, which ends with the command (a pooled one
-    /// would only be reset for a next test this process never runs).
+    /// Starts the server these options describe, leased from this process's pool: the control socket's
+    /// `lease` ends the lease (its clients closed, the server reset and checked) and leases it again.
     @MainActor
     func start() async throws -> VirtualServer {
-        try await VirtualServer.start(kind, monitors: layout(), glx: glx, fresh: true)
+        try await VirtualServer.start(kind, monitors: layout(), glx: glx)
     }
 }

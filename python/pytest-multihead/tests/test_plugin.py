@@ -134,21 +134,27 @@ def test_errors_are_the_clis(pytester):
         def test_bad_geometry(multihead_server):
             with pytest.raises(MultiheadError) as caught:
                 multihead_server.plug("EXT-1", "12x")
-            assert caught.value.status == 64
-            assert "12x" in str(caught.value) and "exited with status 64" in str(caught.value)
+            assert caught.value.status == 64 and caught.value.code == "usage"
+            assert "12x" in str(caught.value) and "failed with status 64" in str(caught.value)
 
         def test_rate_on_a_virtual_monitor(multihead_server):
             with pytest.raises(MultiheadError) as caught:
                 multihead_server.plug("EXT-1", "800x600+0+0", rate=75)
             assert caught.value.status == 64 and "rate" in caught.value.stderr
+            assert caught.value.code == "invalidMonitor"
 
         @pytest.mark.multihead(monitors=["nonsense"])
         def test_bad_layout(multihead_server):
             pass
+
+        @pytest.mark.multihead(monitors=["nonsense"], fresh=True)
+        def test_bad_layout_fresh(multihead_server):
+            pass
         """
     )
     result = run(pytester)
-    result.assert_outcomes(passed=2, errors=1)
+    result.assert_outcomes(passed=2, errors=2)
+    result.stdout.fnmatch_lines(["*MultiheadError*`multihead lease nonsense` failed with status 64 (usage)*nonsense*"])
     result.stdout.fnmatch_lines(["*MultiheadError*`multihead server --monitors nonsense` exited with status 64*"])
 
 
@@ -185,7 +191,7 @@ def test_a_worker_killed_with_sigkill_leaves_no_server(pytester, tmp_path):
 
         def test_killed(multihead_server):
             with open({str(record)!r}, "w") as f:
-                f.write(f"{{multihead_server._proc.pid}} {{multihead_server.pid}}")
+                f.write(f"{{multihead_server.cli_pid}} {{multihead_server.pid}}")
             os.kill(os.getpid(), signal.SIGKILL)
         """
     )

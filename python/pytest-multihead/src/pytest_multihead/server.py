@@ -6,6 +6,7 @@ import json
 import os
 import selectors
 import signal
+import socket
 import subprocess
 import tempfile
 import time
@@ -20,12 +21,16 @@ START_TIMEOUT = 60.0
 
 
 class MultiheadError(Exception):
-    """A `multihead` command failed: its arguments, its exit status and what it wrote on stderr."""
+    """A `multihead` command or control request failed: its arguments, its exit status (the one the CLI
+    would exit with), what it said (`stderr`) and, for a request on the control socket, the stable error
+    `code` (docs/control-socket.md)."""
 
-    def __init__(self, args: Sequence[str], status: int | None, stderr: str, reason: str | None = None):
+    def __init__(self, args: Sequence[str], status: int | None, stderr: str, reason: str | None = None,
+                 code: str | None = None):
         self.args_ = list(args)
         self.status = status
         self.stderr = stderr
+        self.code = code
         what = reason or f"exited with status {status}"
         super().__init__(f"`multihead {' '.join(args)}` {what}" + (f": {stderr.strip()}" if stderr.strip() else ""))
 
@@ -122,12 +127,98 @@ class Watch:
         self.close()
 
 
-class MultiheadServer:
-    """A private X server (`multihead server`) for one test, with the monitors it was asked for.
+class Control:
+    """A connection to a `multihead server`'s control socket (`MULTIHEAD_CONTROL`): one JSON line a request,
+    one JSON line its answer (docs/control-socket.md). `request` returns the answer's fields, or raises
+    MultiheadError with the status, code and message of an error answer."""
+
+    def __init__(self, path: str, timeout: float = START_TIMEOUT):
+        self.path = path
+        self._socket = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self._socket.settimeout(timeout)
+        self._socket.connect(path)
+        self._buffer = b""
+
+    def request(self, request: str, **fields: Any) -> dict[str, Any]:
+        line = json.dumps({"request": request, **{k: v for k, v in fields.items() if v is not None}})
+        self._socket.sendall(line.encode() + b"\n")
+        while b"\n" not in self._buffer:
+            chunk = self._socket.recv(65536)
+            if not chunk:
+                raise MultiheadError([request], None, "", "got no answer: the control socket closed")
+            self._buffer += chunk
+        answer, _, self._buffer = self._buffer.partition(b"\n")
+        reply = json.loads(answer)
+        if not reply.get("ok"):
+            error = reply.get("error", {})
+            words = [request, *(",".join(map(str, v)) if isinstance(v, list) else str(v)
+                                for v in fields.values() if v is not None and not isinstance(v, bool))]
+            raise MultiheadError(words, error.get("status"), error.get("message", ""),
+                                 f"failed with status {error.get('status')} ({error.get('code')})", code=error.get("code"))
+        return reply
+
+    def close(self) -> None:
+        self._socket.close()
+
+
+class _Screens:
+    """What a test does with its server, through the control socket: `plug`, `unplug`, `mode`, `screens`,
+    `screenshot`, `pixel`; `watch` and `run` run the CLI."""
+
+    binary: str
+    env: dict[str, str]
+    _control: Control
+
+    def run(self, *args: str) -> str:
+        """Runs `multihead ARGS…` against this server (through its control socket) and returns its stdout;
+        MultiheadError on failure."""
+        env = dict(self.env, MULTIHEAD_CONTROL=self._control.path)
+        done = subprocess.run([self.binary, *args], env=env, capture_output=True, text=True, timeout=START_TIMEOUT)
+        if done.returncode != 0:
+            raise MultiheadError(args, done.returncode, done.stderr)
+        return done.stdout
+
+    def plug(self, name: str, geometry: str, primary: bool = False, rate: float | None = None, **monitor: Any) -> None:
+        """Plugs a monitor: `geometry` is WxH+X+Y. `monitor` keywords are the EDID's (`manufacturer`,
+        `model`, `serial_number`, `physical_size`, `edid`: a file), for a kind whose outputs take one."""
+        fields = {"".join(w.capitalize() if i else w for i, w in enumerate(k.split("_"))): v for k, v in monitor.items()}
+        if "edid" in fields:
+            fields["edid"] = os.path.abspath(os.fspath(fields["edid"]))
+        self._control.request("plug", name=name, geometry=geometry, primary=primary, rate=rate, **fields)
+
+    def unplug(self, name: str, keep_primary: bool = False) -> None:
+        """Unplugs a monitor."""
+        self._control.request("unplug", name=name, keepPrimary=keep_primary)
+
+    def mode(self, name: str, size: str, rate: float | None = None) -> dict[str, Any]:
+        """Sets a monitor's mode (WxH, and the rate nearest `rate`); returns the mode set."""
+        return self._control.request("mode", name=name, size=size, rate=rate)["mode"]
+
+    def screens(self) -> list[dict[str, Any]]:
+        """The screens as `multihead screens --json` lists them, main first."""
+        return self._control.request("screens")["screens"]
+
+    def screenshot(self, path: str | os.PathLike, screen: str | None = None) -> Path:
+        """Writes a PNG of one screen (by name), or of the whole desktop, and returns its path."""
+        whole = os.path.abspath(os.fspath(path))
+        self._control.request("screenshot", output=whole, screen=screen)
+        return Path(path)
+
+    def pixel(self, x: int, y: int, screen: str | None = None) -> str:
+        """One pixel as "#rrggbb": at (x, y) of a screen (by name), or of the desktop."""
+        return self._control.request("pixel", x=x, y=y, screen=screen)["pixel"]
+
+    def watch(self, timeout: float = 10.0) -> Watch:
+        """Starts watching the screen events (see `Watch`): each `next()` waits up to `timeout` seconds."""
+        return Watch(self, timeout)
+
+
+class MultiheadServer(_Screens):
+    """A `multihead server` of its own (the marker's `fresh=True`, or a worker's warm server), with the
+    monitors it was asked for.
 
     `display` and `xauthority` are what an X client needs; `env` is a copy of `os.environ` with both set,
-    for `subprocess`. `plug`, `unplug`, `mode`, `screens`, `screenshot` and `watch` run the CLI against it;
-    a failing one raises `MultiheadError` with the CLI's exit status and stderr."""
+    for `subprocess`. A failing request raises `MultiheadError` with the CLI's exit status and message."""
 
     def __init__(self, binary: str, monitors: Sequence[str] | None = None, kind: str = "xvfb", glx: bool = False):
         if kind not in KINDS:
@@ -141,6 +232,8 @@ class MultiheadServer:
         self._stderr = tempfile.TemporaryFile()
         self._proc = subprocess.Popen([binary, *args], stdout=subprocess.PIPE, stderr=self._stderr,
                                       stdin=subprocess.DEVNULL, bufsize=0)
+        #: The `multihead server` process's ID (the X server's is `pid`).
+        self.cli_pid = self._proc.pid
         values: dict[str, str] = {}
         lines = LineReader(self._proc.stdout)
         try:
@@ -155,59 +248,35 @@ class MultiheadServer:
             raise MultiheadError(args, None, self._stderr_text(), f"printed no DISPLAY within {START_TIMEOUT:g} s")
         finally:
             lines.close()
-        self.display: str = values["DISPLAY"]
-        self.xauthority: str = values["XAUTHORITY"]
+        self._control = Control(values["MULTIHEAD_CONTROL"])
+        self._set(values["DISPLAY"], values["XAUTHORITY"], int(values["PID"]))
+
+    def _set(self, display: str, xauthority: str, pid: int) -> None:
+        self.display: str = display
+        self.xauthority: str = xauthority
         #: The X server's process ID.
-        self.pid = int(values["PID"])
-        self.env: dict[str, str] = dict(os.environ, DISPLAY=self.display, XAUTHORITY=self.xauthority)
+        self.pid = pid
+        self.env: dict[str, str] = dict(os.environ, DISPLAY=display, XAUTHORITY=xauthority)
+        self.env.pop("MULTIHEAD_CONTROL", None)
+
+    def alive(self) -> bool:
+        """Whether the `multihead server` process still runs."""
+        return self._proc.poll() is None
 
     def _stderr_text(self) -> str:
         self._stderr.seek(0)
         return self._stderr.read().decode(errors="replace")
 
-    def run(self, *args: str) -> str:
-        """Runs `multihead ARGS…` against this server and returns its stdout; MultiheadError on failure."""
-        done = subprocess.run([self.binary, *args], env=self.env, capture_output=True, text=True,
-                              timeout=START_TIMEOUT)
-        if done.returncode != 0:
-            raise MultiheadError(args, done.returncode, done.stderr)
-        return done.stdout
-
-    def plug(self, name: str, geometry: str, primary: bool = False, rate: float | None = None, **monitor: Any) -> None:
-        """Plugs a monitor: `geometry` is WxH+X+Y. `monitor` keywords are passed as `--key value` options
-        (underscores become dashes), for a kind whose `plug` takes a monitor description."""
-        args = ["plug", name, geometry]
-        if primary:
-            args.append("--primary")
-        if rate is not None:
-            args += ["--rate", f"{rate:g}"]
-        for key, value in monitor.items():
-            args += [f"--{key.replace('_', '-')}", str(value)]
-        self.run(*args)
-
-    def unplug(self, name: str) -> None:
-        """Unplugs a monitor."""
-        self.run("unplug", name)
-
-    def mode(self, name: str, size: str, rate: float | None = None) -> None:
-        """Sets a monitor's mode (WxH, and the rate nearest `rate`)."""
-        self.run("mode", name, size, *(["--rate", f"{rate:g}"] if rate is not None else []))
-
-    def screens(self) -> list[dict[str, Any]]:
-        """The screens as `multihead screens --json` lists them, main first."""
-        return json.loads(self.run("screens", "--json"))
-
-    def screenshot(self, path: str | os.PathLike, screen: str | None = None) -> Path:
-        """Writes a PNG of one screen (by name), or of the whole desktop, and returns its path."""
-        self.run("screenshot", "--output", os.fspath(path), *(["--screen", screen] if screen else []))
-        return Path(path)
-
-    def watch(self, timeout: float = 10.0) -> Watch:
-        """Starts watching the screen events (see `Watch`): each `next()` waits up to `timeout` seconds."""
-        return Watch(self, timeout)
+    def lease(self, monitors: Sequence[str] | None = None) -> "Lease":
+        """Ends the lease held (its clients closed, the server reset to fresh and checked) and leases the
+        server again with `monitors` (default: the layout it started with)."""
+        answer = self._control.request("lease", monitors=list(monitors) if monitors else None)
+        return Lease(self, answer)
 
     def stop(self) -> None:
         """Stops the server (SIGTERM to `multihead server`, which ends the X server and removes its files)."""
+        if getattr(self, "_control", None):
+            self._control.close()
         if self._proc.poll() is None:
             self._proc.send_signal(signal.SIGTERM)
             try:
@@ -217,3 +286,33 @@ class MultiheadServer:
                 self._proc.wait()
         self._proc.stdout.close()
         self._stderr.close()
+
+
+class Lease(_Screens):
+    """One test's lease of a warm `multihead server`: the same attributes and methods as MultiheadServer.
+    Its cookie is its own: `stop()` (the fixture's teardown) revokes it, which closes every client the test
+    started, and the server is reset to fresh and checked before the next lease. `replaced` says when the
+    server could not be made fresh and was replaced (`reason` says why)."""
+
+    def __init__(self, host: MultiheadServer, answer: dict[str, Any]):
+        self.binary = host.binary
+        self.kind = host.kind
+        self.cli_pid = host.cli_pid
+        self._host = host
+        self._control = host._control
+        self.display: str = answer["display"]
+        self.xauthority: str = answer["xauthority"]
+        #: The X server's process ID.
+        self.pid: int = answer["pid"]
+        self.warm: bool = answer["warm"]
+        self.replaced: bool = answer["replaced"]
+        self.reason: str | None = answer.get("reason")
+        self.env: dict[str, str] = dict(os.environ, DISPLAY=self.display, XAUTHORITY=self.xauthority)
+        self.env.pop("MULTIHEAD_CONTROL", None)
+        self._released = False
+
+    def stop(self) -> None:
+        """Ends the lease: its clients are closed and the server reset for the next test."""
+        if not self._released:
+            self._released = True
+            self._control.request("release")

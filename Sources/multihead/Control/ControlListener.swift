@@ -1,0 +1,101 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
+import Foundation
+import MultiheadX11
+
+/// The answer a connection's thread waits for while the main actor works on its request.
+final class ControlReply: Sendable {
+    private let answer = Locked<[UInt8]>([])
+    private let done = DispatchSemaphore(value: 0)
+
+    /// Hands the answer over (once).
+    func send(_ line: [UInt8]) {
+        answer.withLock { $0 = line }
+        done.signal()
+    }
+
+    /// Waits for the answer.
+    func wait() -> [UInt8] {
+        done.wait()
+        return answer.withLock { $0 }
+    }
+}
+
+/// The control socket of `multihead server` and `multihead run`: a Unix socket in this process's session
+/// folder (mode 0700, the socket 0600), a thread that accepts, and a thread per connection that reads its
+/// lines. What never reaches the service is answered here: a line that is not a request, a line past the
+/// limit (then the connection is closed), a process of another user (refused, closed). Each request goes
+/// to `deliver` with a reply to fill, and its connection waits for that answer before it reads the next.
+final class ControlListener: Sendable {
+    /// The socket's path, which `MULTIHEAD_CONTROL` names.
+    let path: String
+    private let fd: Int32
+
+    /// Listens at `directory/control.sock`; `deliver` runs on a connection's thread.
+    init(in directory: String, deliver: @escaping @Sendable (ControlRequest, ControlReply) -> Void) throws {
+        path = directory + "/control.sock"
+        do {
+            fd = try ControlSocket.listen(at: path)
+        } catch {
+            throw CommandFailure(status: ExitStatus.cantCreate, code: "cannotCreate", message: "cannot make the control socket: \(error)")
+        }
+        let listening = fd
+        let thread = Thread {
+            while let connection = ControlSocket.accept(listening) {
+                Thread.detachNewThread { Self.serve(connection, deliver: deliver) }
+            }
+        }
+        thread.name = "multihead.control"
+        thread.start()
+    }
+
+    /// Answers one connection's requests in order until it closes.
+    private static func serve(_ fd: Int32, deliver: @Sendable (ControlRequest, ControlReply) -> Void) {
+        let lines = ControlLines(fd)
+        defer { lines.close() }
+        // The folder keeps other users out; this keeps out root's processes too, and any socket passed on.
+        guard let user = ControlSocket.peerUser(fd), user == getuid() else {
+            let who = ControlSocket.peerUser(fd).map { "user \($0)" } ?? "an unknown user"
+            lines.write(ControlAnswer.failure(CommandFailure(status: 77, code: "forbidden",
+                message: "the control socket answers only user \(getuid()), the one that started it; this is \(who)"), id: nil).bytes)
+            return
+        }
+        while true {
+            switch lines.next() {
+            case .end: return
+            case .tooLong:
+                lines.write(ControlAnswer.failure(CommandFailure(status: ExitStatus.usage, code: "requestTooLong",
+                    message: "a request line is at most \(ControlSocket.lineLimit) bytes; closing this connection"), id: nil).bytes)
+                return
+            case .line(let line):
+                // A blank line is not a request: nothing to answer (a client's keep-alive, a stray newline).
+                guard line.contains(where: { ![0x20, 0x09, 0x0D].contains($0) }) else { continue }
+                switch ControlRequest.parse(line) {
+                case .failure(let refusal):
+                    guard lines.write(ControlAnswer.failure(CommandFailure(refusal), id: refusal.id).bytes) else { return }
+                case .success(let request):
+                    let reply = ControlReply()
+                    deliver(request, reply)
+                    guard lines.write(reply.wait()) else { return }
+                }
+            }
+        }
+    }
+}
+
+/// The answers' shape: `{"ok":true,…}` with the request's fields, or `{"ok":false,"error":{…}}`, each with
+/// the request's `id` when it had one.
+enum ControlAnswer {
+    /// A success with these members.
+    static func success(_ members: [(key: String, value: JSONText)], id: JSONValue?) -> JSONText {
+        .members([("ok", .bool(true))] + members + (id.map { [("id", $0.text)] } ?? []))
+    }
+
+    /// A failure: the exit status the command would have, a stable code, the reason.
+    static func failure(_ f: CommandFailure, id: JSONValue?) -> JSONText {
+        let error = JSONText.object(["status": .int(Int(f.status)), "code": .string(f.code), "message": .string(f.message)])
+        return .members([("ok", .bool(false)), ("error", error)] + (id.map { [("id", $0.text)] } ?? []))
+    }
+}

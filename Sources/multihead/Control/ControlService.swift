@@ -1,0 +1,169 @@
+import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Multihead
+import MultiheadServerControl
+import MultiheadTesting
+
+/// What `multihead server` and `multihead run` answer on their control socket (`docs/control-socket.md`):
+/// the leases of their X server and the command line's requests on it. The one owner of the server the
+/// process runs: the lease a test holds, or none between `release` and the next `lease` (the server then
+/// idle in the pool, reset and checked). Requests are answered one at a time, in the order they arrive.
+@MainActor
+final class ControlService {
+    /// The protocol's version, which `hello` answers: a change that breaks a client changes it.
+    static let protocolVersion = 1
+
+    let kind: VirtualServer.Kind
+    let glx: Bool
+    /// The layout a `lease` without `monitors` gets: the one the server was started with.
+    let defaultLayout: [VirtualServer.Monitor]
+    /// The lease held now (nil between `release` and the next `lease`).
+    private(set) var lease: VirtualServer?
+    /// The X server running now, leased or idle (nil when a release ended it and no lease started another).
+    private(set) var running: VirtualServer?
+
+    init(server: VirtualServer, options: ServerOptions) throws {
+        kind = options.kind
+        glx = options.glx
+        defaultLayout = try options.layout()
+        lease = server
+        running = server
+    }
+
+    /// The answer to one request, as one line.
+    func answer(_ request: ControlRequest) async -> [UInt8] {
+        do {
+            return ControlAnswer.success(try await perform(request), id: request.id).bytes
+        } catch {
+            return ControlAnswer.failure(Self.failure(error), id: request.id).bytes
+        }
+    }
+
+    /// Ends the server whatever its state, without a reset for a next test: the process is ending.
+    func end() {
+        lease?.end()
+        running?.end()
+        lease = nil
+        running = nil
+    }
+
+    private func perform(_ request: ControlRequest) async throws -> [(key: String, value: JSONText)] {
+        switch request.name {
+        case .hello:
+            return [("protocol", .int(Self.protocolVersion)), ("kind", .string(kind.rawValue)),
+                    ("display", running.map { .string($0.display) } ?? .null), ("pid", running.map { .int(Int($0.pid)) } ?? .null),
+                    ("leased", .bool(lease != nil))]
+        case .lease: return try await beginLease(request)
+        case .release:
+            let (kept, reason) = endLease()
+            return [("kept", .bool(kept)), ("reason", reason.map(JSONText.string) ?? .null)]
+        case .plug:
+            let command = try parse(MultiheadCommand.Plug.self, request)
+            try command.perform(try leased().controlConnection())
+            return []
+        case .unplug:
+            try parse(MultiheadCommand.Unplug.self, request).perform(try leased().controlConnection())
+            return []
+        case .mode:
+            let mode = try parse(MultiheadCommand.Mode.self, request).perform(try leased().controlConnection())
+            return [("mode", ScreenJSON.mode(mode).json)]
+        case .screens:
+            return [("screens", MultiheadCommand.Screens.rows(try leased().controlConnection().screens()).json)]
+        case .screenshot:
+            guard let output = request.fields["output"]?.string, output.hasPrefix("/") else {
+                throw ControlRefusal(code: "invalidField", message: "screenshot needs \"output\", the PNG's absolute path (the server's folder is not the client's)")
+            }
+            let size = try parse(MultiheadCommand.Screenshot.self, request).perform(try leased().controlConnection())
+            return [("output", .string(output)), ("width", .int(size.width)), ("height", .int(size.height))]
+        case .pixel: return try pixel(request)
+        }
+    }
+
+    /// The lease held now, or `noLease`.
+    private func leased() throws -> VirtualServer {
+        guard let lease else {
+            throw CommandFailure(status: ExitStatus.usage, code: "noLease", message: "no lease is held: send {\"request\":\"lease\"} first")
+        }
+        return lease
+    }
+
+    /// The command a request stands for, checked by the command's own parser (its options, its refusals).
+    private func parse<C: ParsableCommand>(_ command: C.Type, _ request: ControlRequest) throws -> C {
+        let argv = try request.arguments()
+        if let message = negativeGeometry(in: [request.name.rawValue] + argv) { throw UsageError(message: message) }
+        do {
+            return try C.parse(argv)
+        } catch {
+            throw UsageError(message: C.message(for: error))
+        }
+    }
+
+    /// `lease`: ends the lease held (its clients closed, the server reset and checked), then leases the
+    /// server again with the layout asked for; a server that could not be made fresh is replaced, and the
+    /// answer says so.
+    private func beginLease(_ request: ControlRequest) async throws -> [(key: String, value: JSONText)] {
+        let layout: [VirtualServer.Monitor]
+        switch request.fields["monitors"] {
+        case nil, .null?: layout = defaultLayout
+        case .array(let sizes)?:
+            let texts = sizes.compactMap(\.string)
+            guard texts.count == sizes.count, !texts.isEmpty else {
+                throw ControlRefusal(code: "invalidField", message: "lease: \"monitors\" is a list of sizes such as [\"1920x1080\", \"1280x720\"]")
+            }
+            layout = try MultiheadCommand.Server.layout(texts.joined(separator: ","), kind: kind)
+        default:
+            throw ControlRefusal(code: "invalidField", message: "lease: \"monitors\" is a list of sizes such as [\"1920x1080\", \"1280x720\"]")
+        }
+        let before = running.map { ($0.display, $0.pid) }
+        let (_, reason) = endLease()
+        running = nil
+        let next = try await VirtualServer.start(kind, monitors: layout, glx: glx)
+        lease = next
+        running = next
+        let replaced = before.map { $0.0 != next.display || $0.1 != next.pid } ?? true
+        return [("display", .string(next.display)), ("xauthority", .string(next.authorityFile)), ("pid", .int(Int(next.pid))),
+                ("warm", .bool(next.isWarm)), ("replaced", .bool(replaced)),
+                ("reason", replaced ? .string(reason ?? "the last server could not be kept") : .null)]
+    }
+
+    /// Ends the lease held, if any: true when the server went back to the pool; else the reason it was ended.
+    private func endLease() -> (kept: Bool, reason: String?) {
+        guard let held = lease else { return (running != nil, running == nil ? "no server is running" : nil) }
+        lease = nil
+        held.stop()
+        if held.wasPooled { return (true, nil) }
+        running = nil
+        let left = VirtualServer.lastPoolRefusal
+        return (false, left.isEmpty ? "the server could not be reset" : "a reset left: " + left.joined(separator: "; "))
+    }
+
+    /// `pixel`: one pixel as #rrggbb, at a point of a screen (`screen`) or of the desktop.
+    private func pixel(_ request: ControlRequest) throws -> [(key: String, value: JSONText)] {
+        guard let x = request.fields["x"]?.int, let y = request.fields["y"]?.int, x >= 0, y >= 0 else {
+            throw ControlRefusal(code: "invalidField", message: "pixel needs \"x\" and \"y\", whole numbers from 0")
+        }
+        let control = try leased().controlConnection()
+        let value: UInt32
+        if let screen = request.fields["screen"]?.string {
+            value = try control.pixel(x: x, y: y, on: screen)
+        } else {
+            let bitmap = try control.screenshot(of: Rect(x: Double(x), y: Double(y), width: 1, height: 1))
+            guard let v = bitmap.pixel(x: 0, y: 0) else {
+                throw ServerControlError.invalidInput("pixel (\(x), \(y)) outside the framebuffer")
+            }
+            value = v
+        }
+        let (r, g, b) = (Int(value >> 16 & 0xFF), Int(value >> 8 & 0xFF), Int(value & 0xFF))
+        let hex = String(format: "#%02x%02x%02x", r, g, b)
+        return [("pixel", .string(hex)), ("red", .int(r)), ("green", .int(g)), ("blue", .int(b))]
+    }
+
+    /// What an error says to a client: the command line's status, code and reason.
+    static func failure(_ error: any Error) -> CommandFailure {
+        if let e = error as? ValidationError { return CommandFailure(status: ExitStatus.usage, code: "usage", message: e.message) }
+        return CommandFailure(error)
+    }
+}

@@ -1,0 +1,160 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CProcessControl
+import Foundation
+
+/// The control socket's system calls, in one place: a listening Unix stream socket that only its user
+/// reaches, connections read a line at a time and written whole, and the client's connect.
+/// `socket`, `bind`, `listen`, `accept4` and `getsockopt(SO_PEERCRED)` (through `CProcessControl`), `recv`,
+/// `send`, `connect`.
+enum ControlSocket {
+    /// A system call failed: its name and `strerror`.
+    struct Failure: Error, CustomStringConvertible {
+        var call: String
+        var reason: String
+        var code: Int32
+
+        init(_ call: String, code: Int32 = errno) {
+            self.call = call
+            self.code = code
+            reason = String(cString: strerror(code))
+        }
+
+        var description: String { "\(call): \(reason)" }
+    }
+
+    /// The longest line a request or an answer may be: a line past it is refused, and its connection closed.
+    static let lineLimit = 1 << 20
+
+    /// A Unix socket's address for `path`; nil when the path does not fit (108 bytes with its NUL).
+    private static func address(_ path: String) -> sockaddr_un? {
+        var a = sockaddr_un()
+        a.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        let capacity = MemoryLayout.size(ofValue: a.sun_path)
+        guard !bytes.isEmpty, bytes.count < capacity else { return nil }
+        withUnsafeMutableBytes(of: &a.sun_path) { raw in
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        return a
+    }
+
+    /// Binds and listens at `path` (mode 0600, in a folder only this user enters); the listening descriptor.
+    /// `socket`, `bind`, `chmod`, `listen`.
+    static func listen(at path: String) throws(Failure) -> Int32 {
+        guard var a = address(path) else { throw Failure("bind \(path)", code: ENAMETOOLONG) }
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw Failure("socket") }
+        let bound = withUnsafePointer(to: &a) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard bound == 0 else {
+            let failure = Failure("bind \(path)")
+            close(fd)
+            throw failure
+        }
+        guard chmod(path, 0o600) == 0, Glibc.listen(fd, 64) == 0 else {
+            let failure = Failure("listen \(path)")
+            close(fd)
+            throw failure
+        }
+        return fd
+    }
+
+    /// The next connection (blocking); nil when the listening socket is gone. `accept4`.
+    static func accept(_ listening: Int32) -> Int32? {
+        while true {
+            let fd = mh_accept_cloexec(listening)
+            if fd >= 0 { return fd }
+            if errno == EINTR || errno == ECONNABORTED || errno == EMFILE || errno == ENFILE {
+                // Out of descriptors: the next accept may find one free; a tight loop would spin.
+                if errno == EMFILE || errno == ENFILE { usleep(10_000) }
+                continue
+            }
+            return nil
+        }
+    }
+
+    /// The user ID of the process at the other end, as the kernel recorded it at connect. `SO_PEERCRED`.
+    static func peerUser(_ fd: Int32) -> uid_t? {
+        var uid: UInt32 = 0
+        guard mh_peer_uid(fd, &uid) == 0 else { return nil }
+        return uid_t(uid)
+    }
+
+    /// Connects to the socket at `path`, waiting at most `timeout` seconds for each answer. `connect`.
+    static func connect(to path: String, timeout: Double) throws(Failure) -> Int32 {
+        guard var a = address(path) else { throw Failure("connect \(path)", code: ENAMETOOLONG) }
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw Failure("socket") }
+        var limit = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1_000_000))
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        let connected = withUnsafePointer(to: &a) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard connected == 0 else {
+            let failure = Failure("connect \(path)")
+            close(fd)
+            throw failure
+        }
+        return fd
+    }
+
+    /// Writes all of `bytes`; false when the other end has gone (no SIGPIPE: `MSG_NOSIGNAL`). `send`.
+    static func send(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        var sent = 0
+        while sent < bytes.count {
+            let n = bytes.withUnsafeBytes { raw in
+                Glibc.send(fd, raw.baseAddress.map { $0 + sent }, bytes.count - sent, Int32(MSG_NOSIGNAL))
+            }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return false }
+            sent += n
+        }
+        return true
+    }
+}
+
+/// One connection's lines: what has arrived, split at newlines.
+final class ControlLines {
+    /// What a read gave.
+    enum Read: Equatable {
+        /// A whole line, without its newline.
+        case line([UInt8])
+        /// The other end closed (or a receive timed out, or failed).
+        case end
+        /// A line longer than `ControlSocket.lineLimit`.
+        case tooLong
+    }
+
+    let fd: Int32
+    private var buffer: [UInt8] = []
+
+    init(_ fd: Int32) { self.fd = fd }
+
+    /// The next line; blocks until it is whole. `recv`.
+    func next() -> Read {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = Array(buffer[..<newline])
+                buffer.removeSubrange(...newline)
+                return .line(line)
+            }
+            guard buffer.count <= ControlSocket.lineLimit else { return .tooLong }
+            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return .end }
+            buffer += chunk[..<n]
+        }
+    }
+
+    /// Writes one line. `send`.
+    @discardableResult
+    func write(_ line: [UInt8]) -> Bool { ControlSocket.send(fd, line + [UInt8(ascii: "\n")]) }
+
+    /// Closes the connection.
+    func close() { Glibc.close(fd) }
+}
