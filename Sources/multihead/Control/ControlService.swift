@@ -24,6 +24,10 @@ final class ControlService {
     private(set) var lease: VirtualServer?
     /// The X server running now, leased or idle (nil when a release ended it and no lease started another).
     private(set) var running: VirtualServer?
+    /// Why the last server was ended rather than kept (the next lease's answer says it).
+    private var endedBecause: String?
+    /// The display and PID of the server a release ended, for the next lease to compare with.
+    private var endedServer: (String, Int32)?
 
     init(server: VirtualServer, options: ServerOptions) throws {
         kind = options.kind
@@ -117,27 +121,33 @@ final class ControlService {
         default:
             throw ControlRefusal(code: "invalidField", message: "lease: \"monitors\" is a list of sizes such as [\"1920x1080\", \"1280x720\"]")
         }
-        let before = running.map { ($0.display, $0.pid) }
+        let before = running.map { ($0.display, $0.pid) } ?? endedServer
         let (_, reason) = endLease()
         running = nil
         let next = try await VirtualServer.start(kind, monitors: layout, glx: glx)
         lease = next
         running = next
         let replaced = before.map { $0.0 != next.display || $0.1 != next.pid } ?? true
+        let why = reason ?? endedBecause
+        endedBecause = nil
+        endedServer = nil
         return [("display", .string(next.display)), ("xauthority", .string(next.authorityFile)), ("pid", .int(Int(next.pid))),
                 ("warm", .bool(next.isWarm)), ("replaced", .bool(replaced)),
-                ("reason", replaced ? .string(reason ?? "the last server could not be kept") : .null)]
+                ("reason", replaced ? .string(why ?? "the last server could not be kept") : .null)]
     }
 
     /// Ends the lease held, if any: true when the server went back to the pool; else the reason it was ended.
     private func endLease() -> (kept: Bool, reason: String?) {
-        guard let held = lease else { return (running != nil, running == nil ? "no server is running" : nil) }
+        guard let held = lease else { return (running != nil, running == nil ? endedBecause ?? "no server is running" : nil) }
         lease = nil
         held.stop()
         if held.wasPooled { return (true, nil) }
+        endedServer = running.map { ($0.display, $0.pid) }
         running = nil
         let left = VirtualServer.lastPoolRefusal
-        return (false, left.isEmpty ? "the server could not be reset" : "a reset left: " + left.joined(separator: "; "))
+        let why = left.isEmpty ? "the server could not be reset" : "a reset left: " + left.joined(separator: "; ")
+        endedBecause = why
+        return (false, why)
     }
 
     /// `pixel`: one pixel as #rrggbb, at a point of a screen (`screen`) or of the desktop.

@@ -139,6 +139,7 @@ final class ControlLines {
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
             if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                guard newline <= ControlSocket.lineLimit else { return .tooLong }
                 let line = Array(buffer[..<newline])
                 buffer.removeSubrange(...newline)
                 return .line(line)

@@ -1,0 +1,135 @@
+"""The control socket as any client sees it (docs/control-socket.md): requests and answers, refusals that
+never end the server, the user check, and the CLI going through it."""
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+
+import pytest
+
+from pytest_multihead import MultiheadError, MultiheadServer
+from pytest_multihead.server import Control
+
+
+@pytest.fixture
+def server(request):
+    s = MultiheadServer(request.config.getoption("--multihead-bin"), monitors=["1920x1080"])
+    yield s
+    s.stop()
+
+
+def raw(path, *lines):
+    """Sends raw lines on one connection; the answers, one per line sent (None once the server closed it)."""
+    with socket.socket(socket.AF_UNIX) as s:
+        s.settimeout(30)
+        s.connect(path)
+        f = s.makefile("rb")
+        answers = []
+        for line in lines:
+            try:
+                s.sendall(line + b"\n")
+                got = f.readline()
+            except (BrokenPipeError, ConnectionResetError):
+                got = b""
+            answers.append(json.loads(got) if got else None)
+        return answers
+
+
+def test_requests_and_their_answers(server):
+    c = Control(server._control.path)
+    hello = c.request("hello")
+    assert hello["protocol"] == 1 and hello["kind"] == "xvfb" and hello["pid"] == server.pid and hello["leased"]
+    c.request("plug", name="EXT-1", geometry="1280x720+1920+0")
+    assert [s["name"] for s in c.request("screens")["screens"]] == ["VIRTUAL-1", "EXT-1"]
+    assert c.request("mode", name="EXT-1", size="800x600")["mode"]["width"] == 800
+    assert c.request("pixel", x=10, y=10, screen="EXT-1")["pixel"] == "#000000"
+    c.request("unplug", name="EXT-1")
+    assert c.request("release") == {"ok": True, "kept": True, "reason": None}
+    with pytest.raises(MultiheadError) as caught:
+        c.request("screens")
+    assert caught.value.code == "noLease" and caught.value.status == 64
+    lease = c.request("lease", monitors=["1024x768", "800x600"])
+    assert lease["warm"] and not lease["replaced"] and lease["pid"] == server.pid
+    assert [s["frame"]["width"] for s in c.request("screens")["screens"]] == [1024, 800]
+    c.close()
+
+
+def test_refusals_never_end_the_server(server):
+    path = server._control.path
+    answers = raw(path, b"not json", b"[1, 2]", b'{"no": "request"}', b'{"request": "fly", "id": 7}',
+                  b'{"request": "plug", "name": "X", "geometry": "1x1+0+0", "colour": "red"}',
+                  b'{"request": "plug", "name": "X"}', b'{"request": "plug", "name": "X", "geometry": "12x"}',
+                  b'{"request": "plug", "name": "X", "geometry": "-5x5+0+0"}',
+                  b'{"request": "mode", "name": "VIRTUAL-1", "size": "800x600", "rate": "fast"}',
+                  b'{"request": "screenshot", "output": "relative.png"}',
+                  b'{"request": "pixel", "x": -1, "y": 0}', b'{"request": "unplug", "name": "NOPE"}')
+    codes = [(a["error"]["code"], a["error"]["status"]) for a in answers]
+    assert codes == [("malformedRequest", 64), ("malformedRequest", 64), ("malformedRequest", 64),
+                     ("unknownRequest", 64), ("unknownField", 64), ("invalidField", 64), ("usage", 64),
+                     ("usage", 64), ("usage", 64), ("invalidField", 64), ("invalidField", 64), ("noSuchScreen", 64)]
+    assert answers[3]["id"] == 7 and "the requests are hello, lease" in answers[3]["error"]["message"]
+    # A line past the limit is refused and its connection closed; the server answers the next one.
+    too_long = raw(path, b'{"request": "hello", "pad": "' + b"x" * (1 << 20) + b'"}', b'{"request": "hello"}')
+    assert too_long[0]["error"]["code"] == "requestTooLong" and too_long[1] is None
+    # A blank line is no request; the next line is answered.
+    assert raw(path, b'\n\n{"request": "hello", "id": "a"}')[0]["id"] == "a"
+    assert server.alive() and server.screens()[0]["name"] == "VIRTUAL-1"
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or not shutil.which("setpriv"), reason="needs root to act as another user")
+def test_another_user_is_refused(server, tmp_path, request):
+    # Another user cannot enter the folder the socket is in.
+    probe = "import socket, sys\ntry:\n    socket.socket(socket.AF_UNIX).connect(sys.argv[1])\n    print('connected')\nexcept OSError as e:\n    print(type(e).__name__)\n"
+    out = subprocess.run(["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", sys.executable, "-c", probe,
+                          server._control.path], capture_output=True, text=True).stdout
+    assert out == "PermissionError\n"
+    # A server another user started refuses this process (root) with `forbidden`, and serves on.
+    folder = tmp_path / "cli"
+    folder.mkdir()
+    os.chmod(tmp_path, 0o755)
+    os.chmod(folder, 0o755)
+    cli = folder / "multihead"
+    shutil.copy(request.config.getoption("--multihead-bin"), cli)
+    env = {"PATH": os.environ["PATH"], "HOME": "/nonexistent", "TMPDIR": "/tmp"}
+    p = subprocess.Popen(["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", str(cli), "server"], env=env,
+                         cwd="/", stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        values = {}
+        while "MULTIHEAD_PID" not in values:
+            key, _, value = p.stdout.readline().strip().partition("=")
+            assert key, p.stderr.read()
+            values[key] = value
+        refused = raw(values["MULTIHEAD_CONTROL"], b'{"request": "hello"}')[0]
+        assert refused["error"]["code"] == "forbidden" and refused["error"]["status"] == 77
+    finally:
+        p.terminate()
+        assert p.wait(timeout=30) == 143
+
+
+def test_the_cli_goes_through_the_socket(server, tmp_path):
+    binary = server.binary
+    # No X connection of its own: DISPLAY names a server that does not exist.
+    env = dict(os.environ, MULTIHEAD_CONTROL=server._control.path, DISPLAY=":9999", XAUTHORITY="/nonexistent")
+
+    def cli(*args):
+        return subprocess.run([binary, *args], env=env, capture_output=True, text=True, cwd=tmp_path)
+
+    assert cli("plug", "EXT-1", "640x480+1920+0").returncode == 0
+    listed = cli("screens", "--json")
+    assert listed.returncode == 0 and [s["name"] for s in json.loads(listed.stdout)] == ["VIRTUAL-1", "EXT-1"]
+    table = cli("screens").stdout.splitlines()
+    assert table[0].split()[:2] == ["NAME", "MAIN"] and table[2].startswith("EXT-1")
+    assert cli("mode", "EXT-1", "800x600").stdout == "EXT-1: 800x600\n"
+    shot = cli("screenshot", "--screen", "EXT-1", "-o", "ext.png")
+    assert shot.returncode == 0 and shot.stdout == "ext.png: 800x600\n"
+    assert (tmp_path / "ext.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    bad = cli("unplug", "NOPE")
+    assert bad.returncode == 64 and "NOPE" in bad.stderr
+    assert cli("unplug", "EXT-1").returncode == 0
+    # A socket that is not there is 69, with the path.
+    gone = subprocess.run([binary, "screens"], env=dict(env, MULTIHEAD_CONTROL=str(tmp_path / "none.sock")),
+                          capture_output=True, text=True)
+    assert gone.returncode == 69 and "none.sock" in gone.stderr
