@@ -1,0 +1,35 @@
+// Hotplug tests in Node's own test runner (`node --test examples/node/`), each on a lease of one warm
+// `multihead server`: plug a second monitor, list the screens, run an X client against it, unplug.
+import { after, afterEach, before, beforeEach, test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { MultiheadServer } from "./multihead.mjs";
+
+let server;
+let lease;
+before(async () => { server = await MultiheadServer.start(); });
+after(async () => { await server.stop(); });
+beforeEach(async () => { lease = await server.lease(["1920x1080"]); });
+afterEach(async () => { await server.release(); });
+
+test("a plugged monitor is a screen every X client sees", async () => {
+  await server.request("plug", { name: "EXT-1", geometry: "1280x720+1920+0" });
+  const { screens } = await server.request("screens");
+  assert.deepEqual(screens.map((s) => s.name), ["VIRTUAL-1", "EXT-1"]);
+  const listed = execFileSync("xrandr", ["--listmonitors"], { env: lease.env, encoding: "utf8" });
+  assert.match(listed, /EXT-1/);
+  await server.request("unplug", { name: "EXT-1" });
+});
+
+test("the next test finds the server fresh, on the same X server", async () => {
+  const { screens } = await server.request("screens");
+  assert.deepEqual(screens.map((s) => s.name), ["VIRTUAL-1"]);
+  assert.equal(lease.warm, true);
+  assert.equal(lease.replaced, false);
+});
+
+test("a refusal carries the command line's status and a stable code", async () => {
+  await assert.rejects(server.request("plug", { name: "EXT-1", geometry: "12x" }),
+                       (e) => e.status === 64 && e.code === "usage");
+  await assert.rejects(server.request("fly"), (e) => e.code === "unknownRequest");
+});
