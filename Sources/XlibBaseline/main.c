@@ -1,6 +1,6 @@
 /* The raw C/Xlib baseline for Scripts/bench: the same work as the Swift API, without it.
  * Usage: XlibBaseline enumerate N | enumerate-xcb N | listen | hotplug N | stacking N OPS | hittest VIEWS CALLS
- *        | push W H N FILL [X Y W H] | label W H N X Y W H | animate W H FRAMES | memory W H N | …
+ *        | push W H N FILL [X Y W H] | label W H N X Y W H | animate W H FRAMES | memory W H N | pytestshape N | …
  * Prints "median_us=…" (and the figures it measured); DISPLAY and XAUTHORITY pick the server. */
 #include <X11/Xlib.h>
 #include <X11/extensions/Xrandr.h>
@@ -697,6 +697,45 @@ static int doctest(int iters, int reused) {
     return 0;
 }
 
+/* The pytest test of docs/control-socket.md's shape, N times, each on a fresh Xvfb as a C test would start
+ * one: a 1920x1080 monitor, a second plugged beside it, the monitors read, an X client (`xrandr
+ * --listmonitors`) run against it and waited for, the second unplugged, the server stopped. Prints the
+ * median of each test less its client's time (what the plugin's row measures the same way). */
+static int pytestshape(int iters) {
+    double *t = calloc(iters, sizeof *t);
+    for (int i = 0; i < iters; i++) {
+        pid_t pid, client;
+        int out, n = 0;
+        char name[40];
+        double s = now_us();
+        if (spawn_xvfb(&pid, &out, name, sizeof name, 0)) return 69;
+        Display *d = XOpenDisplay(name);
+        if (!d) return 69;
+        set_monitor(d, "MAIN", 0, 0, 1920, 1080);
+        set_monitor(d, "SECOND", 1920, 0, 1280, 720);
+        XRRMonitorInfo *m = XRRGetMonitors(d, DefaultRootWindow(d), True, &n);
+        if (m) XRRFreeMonitors(m);
+        if (n < 2) { fprintf(stderr, "test %d: %d monitors\n", i, n); return 1; }
+        double c = now_us();
+        setenv("DISPLAY", name, 1);
+        char *argv[] = {"xrandr", "--listmonitors", NULL};
+        posix_spawn_file_actions_t fa;
+        posix_spawn_file_actions_init(&fa);
+        posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+        if (posix_spawnp(&client, "xrandr", &fa, NULL, argv, environ)) return 69;
+        posix_spawn_file_actions_destroy(&fa);
+        waitpid(client, NULL, 0);
+        double own = now_us() - c;
+        XRRDeleteMonitor(d, DefaultRootWindow(d), XInternAtom(d, "SECOND", False));
+        XSync(d, False);
+        XCloseDisplay(d);
+        stop_xvfb(pid, out);
+        t[i] = now_us() - s - own;
+    }
+    printf("median_us=%.1f\n", median(t, iters));
+    return 0;
+}
+
 /* Plugs and unplugs a virtual monitor N times, reading one line from stdin after each change (a watcher's
  * output piped in) and checking it names the event: what the watch test drives from a process of its own,
  * so that no test's main actor is busy for N round trips. Prints "all ok N" or where it went wrong. */
@@ -756,6 +795,7 @@ int main(int argc, char **argv) {
     if (!strcmp(argv[1], "stacking") && argc > 3) return stacking(a, atoi(argv[3]));
     if (!strcmp(argv[1], "windows")) return windows(a);
     if (!strcmp(argv[1], "start")) return start(a);
+    if (!strcmp(argv[1], "pytestshape")) return pytestshape(a);
     if (!strcmp(argv[1], "doctest") && argc > 3) return doctest(a, !strcmp(argv[3], "reused"));
     if (!strcmp(argv[1], "getimage") && argc > 4) return getimage(a, atoi(argv[3]), atoi(argv[4]));
     if (!strcmp(argv[1], "push") && argc > 4)

@@ -176,3 +176,26 @@ def test_each_xdist_worker_keeps_one_server(pytester):
         seen.setdefault(worker, set()).add(pid)
     assert all(len(pids) == 1 for pids in seen.values()), seen
     assert len(set().union(*seen.values())) == len(seen), "two workers shared a server"
+
+
+def test_a_client_holding_a_grab_gets_the_server_replaced(pytester):
+    """A client of the last test that grabbed the server keeps the reset from running: after the control
+    connection's timeout the next test gets a new server, and the lease says why."""
+    pytester.makepyfile(
+        f"""
+        import subprocess, sys
+        GRAB = "import ctypes, ctypes.util\\nx = ctypes.CDLL(ctypes.util.find_library('X11'))\\nx.XOpenDisplay.restype = ctypes.c_void_p\\nd = ctypes.c_void_p(x.XOpenDisplay(None))\\nx.XGrabServer(d)\\nx.XSync(d, 0)\\nprint('grabbed', flush=True)\\nwhile True:\\n    x.XSync(d, 0)\\n"
+        PIDS = []
+
+        def test_grabs(multihead_server):
+            PIDS.append(multihead_server.pid)
+            p = subprocess.Popen([sys.executable, "-c", GRAB], env=multihead_server.env, stdout=subprocess.PIPE, text=True)
+            assert p.stdout.readline() == "grabbed\\n"
+
+        def test_next(multihead_server):
+            assert multihead_server.replaced and multihead_server.pid != PIDS[0]
+            assert "not responding" in multihead_server.reason
+            assert [s["name"] for s in multihead_server.screens()] == ["VIRTUAL-1", "VIRTUAL-2"]
+        """
+    )
+    run(pytester, "-p", "no:randomly").assert_outcomes(passed=2)

@@ -1,0 +1,51 @@
+import Foundation
+@testable import multihead
+import Testing
+
+/// A control socket line read into a request, and the command line it stands for.
+@Suite("Control socket requests")
+struct ControlRequestTests {
+    func parse(_ text: String) -> Result<ControlRequest, ControlRefusal> { ControlRequest.parse(Array(text.utf8)) }
+
+    @Test("a request's fields become the command's arguments: positional first, options in kebab case")
+    func arguments() throws {
+        let plug = try parse(#"{"request":"plug","name":"HDMI-1","geometry":"1280x720+0+0","primary":true,"rate":59.94,"serialNumber":"A1","id":3}"#).get()
+        #expect(plug.name == .plug && plug.id == .number(3))
+        #expect(try plug.arguments() == ["HDMI-1", "1280x720+0+0", "--primary", "--rate", "59.94", "--serial-number", "A1"])
+        let off = try parse(#"{"request":"unplug","name":"EXT-1","keepPrimary":false}"#).get()
+        #expect(try off.arguments() == ["EXT-1"])
+        let mode = try parse(#"{"request":"mode","name":"DP-1","size":"800x600","rate":60}"#).get()
+        #expect(try mode.arguments() == ["DP-1", "800x600", "--rate", "60"])
+    }
+
+    @Test("what is not a request is refused with a stable code, the id kept when one was read")
+    func refusals() throws {
+        func code(_ text: String) -> String? {
+            if case .failure(let r) = parse(text) { return r.code }
+            return nil
+        }
+        #expect(code("{") == "malformedRequest")
+        #expect(code("[]") == "malformedRequest")
+        #expect(code(#"{"name":"x"}"#) == "malformedRequest")
+        #expect(code(#"{"request":"fly"}"#) == "unknownRequest")
+        #expect(code(#"{"request":"screens","display":":0"}"#) == "unknownField")
+        #expect(code(#"{"request":"plug","force":true}"#) == "unknownField")
+        if case .failure(let r) = parse(#"{"request":"fly","id":"x"}"#) { #expect(r.id == .string("x")) }
+        let missing = try parse(#"{"request":"plug","name":"X"}"#).get()
+        #expect(throws: ControlRefusal.self) { try missing.arguments() }
+        let wrongType = try parse(#"{"request":"mode","name":"X","size":["800x600"]}"#).get()
+        #expect(throws: ControlRefusal.self) { try wrongType.arguments() }
+    }
+
+    @Test("true and false stay booleans, numbers stay numbers")
+    func values() {
+        #expect(JSONValue.parse(Array(#"[true,1,0,"1",null]"#.utf8)) == .array([.bool(true), .number(1), .number(0), .string("1"), .null]))
+    }
+
+    @Test("an error answer carries the command line's status, code and message; a success its members and id")
+    func answers() {
+        let failure = ControlAnswer.failure(CommandFailure(UsageError(message: "no")), id: .number(1)).text
+        #expect(failure == #"{"error":{"code":"usage","message":"no","status":64},"id":1,"ok":false}"#)
+        #expect(ControlAnswer.success([("kept", .bool(true))], id: nil).text == #"{"kept":true,"ok":true}"#)
+    }
+}
