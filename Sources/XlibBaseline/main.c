@@ -710,20 +710,33 @@ static int pytestshape(int iters) {
         double s = now_us();
         if (spawn_xvfb(&pid, &out, name, sizeof name, 0)) return 69;
         Display *d = XOpenDisplay(name);
-        if (!d) return 69;
+        if (!d) {
+            stop_xvfb(pid, out);
+            return 69;
+        }
         set_monitor(d, "MAIN", 0, 0, 1920, 1080);
         set_monitor(d, "SECOND", 1920, 0, 1280, 720);
         XRRMonitorInfo *m = XRRGetMonitors(d, DefaultRootWindow(d), True, &n);
         if (m) XRRFreeMonitors(m);
-        if (n < 2) { fprintf(stderr, "test %d: %d monitors\n", i, n); return 1; }
+        if (n < 2) {
+            fprintf(stderr, "test %d: %d monitors\n", i, n);
+            XCloseDisplay(d);
+            stop_xvfb(pid, out);
+            return 1;
+        }
         double c = now_us();
         setenv("DISPLAY", name, 1);
         char *argv[] = {"xrandr", "--listmonitors", NULL};
         posix_spawn_file_actions_t fa;
         posix_spawn_file_actions_init(&fa);
         posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-        if (posix_spawnp(&client, "xrandr", &fa, NULL, argv, environ)) return 69;
+        int failed = posix_spawnp(&client, "xrandr", &fa, NULL, argv, environ);
         posix_spawn_file_actions_destroy(&fa);
+        if (failed) {
+            XCloseDisplay(d);
+            stop_xvfb(pid, out);
+            return 69;
+        }
         waitpid(client, NULL, 0);
         double own = now_us() - c;
         XRRDeleteMonitor(d, DefaultRootWindow(d), XInternAtom(d, "SECOND", False));
