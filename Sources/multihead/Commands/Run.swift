@@ -51,7 +51,9 @@ extension MultiheadCommand {
                 // What the command leaves running in the background comes to this process, which ends it.
                 ProcessControl.becomeSubreaper()
                 let server = try await self.server.start()
-                let service = try ControlService(server: server, options: self.server)
+                let service = try ControlService(server: server, options: self.server) { serverPID, status in
+                    events.continuation.yield(.serverEnded(pid: serverPID, status: status))
+                }
                 defer { service.end() }
                 let listener = try ControlListener(in: VirtualServer.holdSessionDirectory()) { request, reply in
                     events.continuation.yield(.request(request, reply))
@@ -64,15 +66,6 @@ extension MultiheadCommand {
                                                    diesWithParent: true, inheritsStdio: true)
                 let pid = child.pid
                 Thread.detachNewThread { events.continuation.yield(.commandEnded(Self.waitForExit(pid))) }
-                // The X server running now: a lease on the socket may have replaced the first.
-                var watched: Int32?
-                @MainActor func watchRunning() {
-                    guard let running = service.running, running.pid != watched else { return }
-                    watched = running.pid
-                    let serverPID = running.pid
-                    Task { events.continuation.yield(.serverEnded(pid: serverPID, status: await running.waitForExit())) }
-                }
-                watchRunning()
                 var outcome: ExitCode?
                 for await event in events.stream {
                     switch event {
@@ -87,9 +80,8 @@ extension MultiheadCommand {
                         if outcome == nil { outcome = ExitCode(128 + caught.signal) }
                     case .request(let request, let reply):
                         reply.send(await service.answer(request))
-                        watchRunning()
                     case .serverEnded(let serverPID, let status):
-                        guard outcome == nil, let running = service.running, running.pid == serverPID else { continue }
+                        guard outcome == nil, service.isRunning(serverPID), let running = service.running else { continue }
                         kill(pid, SIGTERM)
                         outcome = ExitCode(ExitStatus.unavailable)
                         printError(ServerEnded(display: running.display, pid: serverPID, status: status).description

@@ -49,7 +49,9 @@ extension MultiheadCommand {
                 }
                 let events = AsyncStream<ServerEvent>.makeStream()
                 let server = try await self.server.start()
-                let service = try ControlService(server: server, options: self.server)
+                let service = try ControlService(server: server, options: self.server) { pid, status in
+                    events.continuation.yield(.serverEnded(pid: pid, status: status))
+                }
                 let listener = try ControlListener(in: VirtualServer.holdSessionDirectory()) { request, reply in
                     events.continuation.yield(.request(request, reply))
                 }
@@ -60,26 +62,15 @@ extension MultiheadCommand {
                 try StandardOutput.line("MULTIHEAD_PID=\(getpid())")
                 // Runs until a signal (the kit's handler stops the server, removes its files and exits with
                 // 128 + the signal: 130 for SIGINT, 143 for SIGTERM) or until the X server ends on its own:
-                // then this process has nothing left to serve, and says so. A lease that replaced the X
-                // server watches the new one.
-                var watched: Int32?
-                @MainActor func watchRunning() {
-                    guard let running = service.running, running.pid != watched else { return }
-                    watched = running.pid
-                    let pid = running.pid
-                    Task { events.continuation.yield(.serverEnded(pid: pid, status: await running.waitForExit())) }
-                }
-                watchRunning()
+                // then this process has nothing left to serve, and says so.
                 for await event in events.stream {
                     switch event {
                     case .request(let request, let reply):
                         reply.send(await service.answer(request))
-                        watchRunning()
                     case .serverEnded(let pid, let status):
-                        // One the service ended itself (a reset that fell short) is no news.
-                        guard let running = service.running, running.pid == pid else { continue }
+                        guard service.isRunning(pid), let display = service.running?.display else { continue }
                         service.end()
-                        throw ServerEnded(display: running.display, pid: pid, status: status)
+                        throw ServerEnded(display: display, pid: pid, status: status)
                     }
                 }
             }

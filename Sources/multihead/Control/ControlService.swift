@@ -29,21 +29,41 @@ final class ControlService {
     /// The display and PID of the server a release ended, for the next lease to compare with.
     private var endedServer: (String, Int32)?
 
-    init(server: VirtualServer, options: ServerOptions) throws {
+    /// Told the PID and status of an X server this service ran that ended (a signal, a crash); an end the
+    /// service caused itself is not told.
+    private let serverEnded: @Sendable (_ pid: Int32, _ status: Int32) -> Void
+    /// The X server whose end is waited for.
+    private var watched: Int32?
+
+    init(server: VirtualServer, options: ServerOptions, serverEnded: @escaping @Sendable (_ pid: Int32, _ status: Int32) -> Void) throws {
         kind = options.kind
         glx = options.glx
         defaultLayout = try options.layout()
         lease = server
         running = server
+        self.serverEnded = serverEnded
+        watchRunning()
     }
+
+    /// Whether the X server of this PID is the one running now: the end of another is no news.
+    func isRunning(_ pid: Int32) -> Bool { running?.pid == pid }
 
     /// The answer to one request, as one line.
     func answer(_ request: ControlRequest) async -> [UInt8] {
+        defer { watchRunning() }
         do {
             return ControlAnswer.success(try await perform(request), id: request.id).bytes
         } catch {
             return ControlAnswer.failure(Self.failure(error), id: request.id).bytes
         }
+    }
+
+    /// Waits for the end of the X server running now, once per server (a lease that replaced it is watched).
+    private func watchRunning() {
+        guard let running, running.pid != watched else { return }
+        watched = running.pid
+        let (pid, ended) = (running.pid, serverEnded)
+        Task { ended(pid, await running.waitForExit()) }
     }
 
     /// Ends the server whatever its state, without a reset for a next test: the process is ending.
