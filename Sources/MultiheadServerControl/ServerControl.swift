@@ -89,11 +89,18 @@ public final class ServerControl {
     /// (`invalidMonitor`). On Multihead's own Xorg driver (`VirtualServer.Kind.xorg`) a plug is a cable:
     /// the output is connected with that EDID (or a generated one whose preferred mode is the frame's
     /// size), the server re-probes it, and it lights in a mode of its EDID.
-    public func plug(_ name: String, frame: Rect, primary: Bool = false, refreshRate: Double? = nil, edid: [UInt8]? = nil) throws {
+    ///
+    /// `physicalSize`: a virtual monitor's size in millimetres, as RandR reports it (by default 96 pixels
+    /// per inch); an output's comes from its EDID.
+    public func plug(_ name: String, frame: Rect, primary: Bool = false, refreshRate: Double? = nil, edid: [UInt8]? = nil,
+                     physicalSize: Size? = nil) throws {
         try Self.validate(name: name)
         try requireRandR15()
         if let edid, let fault = EDID.fault(in: edid) {
             throw ServerControlError.invalidMonitor("the EDID given for \(name.terminalEscaped) is not one a monitor sends: \(fault)")
+        }
+        if let mm = physicalSize, !(mm.isFinite && mm.width >= 1 && mm.height >= 1 && mm.width <= 65535 && mm.height <= 65535) {
+            throw ServerControlError.invalidMonitor("\(name.terminalEscaped): a physical size of \(mm.width)×\(mm.height) mm")
         }
         let c = connection
         try c.grabbed {
@@ -101,6 +108,10 @@ public final class ServerControl {
             let state = try readState()
             try Self.checkFrame(name, frame, largest: state.largestScreen)
             if let output = state.output(named: name) {
+                if physicalSize != nil {
+                    throw ServerControlError.invalidMonitor(
+                        "\(name.terminalEscaped) is an output, whose physical size is its EDID's; give the monitor's size with its EDID")
+                }
                 guard name != "screen" else {
                     throw ServerControlError.invalidMonitor("\"screen\" is Xvfb's own output; plug a virtual monitor under another name")
                 }
@@ -121,7 +132,7 @@ public final class ServerControl {
                 throw ServerControlError.invalidMonitor(
                     "\(name.terminalEscaped) is a virtual monitor, which has no connector to carry an EDID; plug an output, such as --xorg's DP-1…HDMI-8 or Xorg+dummy's DUMMY0…DUMMY15")
             }
-            try plugVirtual(name, frame: frame, primary: primary, state)
+            try plugVirtual(name, frame: frame, primary: primary, physicalSize: physicalSize, state)
         }
     }
 
@@ -144,7 +155,8 @@ public final class ServerControl {
     /// Defines (or redefines) a virtual monitor; the caller holds the grab and has checked the frame. On
     /// Xvfb, a monitor that holds the output `screen` keeps it, and the first client monitor takes it
     /// (lighting `screen` again if it was off).
-    private func plugVirtual(_ name: String, frame: Rect, primary: Bool, _ state: RandRState) throws {
+    /// `physicalSize` nil: 96 pixels per inch.
+    private func plugVirtual(_ name: String, frame: Rect, primary: Bool, physicalSize: Size?, _ state: RandRState) throws {
         let monitors = Self.liveMonitors(state)
         let lone = Self.xvfbOutput(in: state.outputs)
         let old = monitors.first { $0.name == name }
@@ -153,7 +165,7 @@ public final class ServerControl {
         if let lone, takesScreen, lone.crtc == 0 { try relight(lone, state) }
         if old != nil { try deleteMonitor(name: name) }
         try addMonitor(name: name, frame: frame, primary: primary || (old?.primary ?? false),
-                       outputs: takesScreen ? lone.map { [$0.id] } ?? [] : [])
+                       outputs: takesScreen ? lone.map { [$0.id] } ?? [] : [], physicalSize: physicalSize)
     }
 
     /// One RandR 1.5 monitor as the server lists it now.
@@ -162,12 +174,13 @@ public final class ServerControl {
         var frame: Rect
         var primary: Bool
         var outputs: [UInt]
+        var physicalSize: Size
     }
 
     /// The active monitors with their names, as a read of RandR says.
     static func liveMonitors(_ state: RandRState) -> [LiveMonitor] {
         state.monitors.compactMap { m in
-            state.name(of: m).map { LiveMonitor(name: $0, frame: m.frame, primary: m.primary, outputs: m.outputs) }
+            state.name(of: m).map { LiveMonitor(name: $0, frame: m.frame, primary: m.primary, outputs: m.outputs, physicalSize: m.physicalSize) }
         }
     }
 
@@ -295,13 +308,14 @@ public final class ServerControl {
                 return try OutputConfigurator(c).apply(output: name, .size(size, refreshRate: refreshRate), makeMissing: true, in: state)
             }
             guard !outputsOnly else { throw ScreenError.noSuchScreen("output \(name.terminalEscaped)") }
-            guard let frame = state.monitor(named: name)?.frame else {
+            guard let monitor = state.monitor(named: name) else {
                 throw ScreenError.noSuchScreen("\(name.terminalEscaped) (not plugged)")
             }
             try Self.refuseRate(refreshRate, virtual: name)
-            let resized = Rect(origin: frame.origin, size: size)
+            let resized = Rect(origin: monitor.frame.origin, size: size)
             try Self.checkFrame(name, resized, largest: state.largestScreen)
-            try plugVirtual(name, frame: resized, primary: false, state)
+            // The same panel in another mode: its size in millimetres stays.
+            try plugVirtual(name, frame: resized, primary: false, physicalSize: monitor.physicalSize, state)
             return ScreenMode(size: size)
         }
     }
@@ -336,7 +350,8 @@ public final class ServerControl {
     }
 
     /// Adds a client-defined monitor over `outputs` (none: a virtual monitor). `XRRSetMonitor`.
-    package func addMonitor(name: String, frame: Rect, primary: Bool, outputs: [UInt] = []) throws {
+    /// `physicalSize` nil: 96 pixels per inch, so that the size is plausible.
+    package func addMonitor(name: String, frame: Rect, primary: Bool, outputs: [UInt] = [], physicalSize: Size? = nil) throws {
         let c = connection
         try c.trap("RRSetMonitor \(name.terminalEscaped)") {
             guard let m = XRRAllocateMonitor(c.display, Int32(outputs.count)) else { return }
@@ -349,9 +364,9 @@ public final class ServerControl {
             m.pointee.y = Int32(frame.minY)
             m.pointee.width = Int32(frame.width)
             m.pointee.height = Int32(frame.height)
-            // 96 dpi, so that the physical size is plausible.
-            m.pointee.mwidth = Int32((frame.width * 25.4 / 96).rounded())
-            m.pointee.mheight = Int32((frame.height * 25.4 / 96).rounded())
+            let mm = physicalSize ?? Size(width: frame.width * 25.4 / 96, height: frame.height * 25.4 / 96)
+            m.pointee.mwidth = Int32(mm.width.rounded())
+            m.pointee.mheight = Int32(mm.height.rounded())
             XRRSetMonitor(c.display, c.root, m)
         }
     }

@@ -8,14 +8,22 @@ extension VirtualServer {
     /// Plugs a monitor: an output's name (DUMMY1 on Xorg+dummy) gets a mode of the frame's size (nearest
     /// `refreshRate` when given) on a free CRTC at the frame's position; any other name becomes a virtual
     /// monitor (`XRRSetMonitor`), redefined if it exists. Returns once the server has applied it.
-    public func plug(_ name: String, frame: Rect, primary: Bool = false, refreshRate: Double? = nil) throws {
-        try controlConnection().plug(name, frame: frame, primary: primary, refreshRate: refreshRate)
+    /// `physicalSize` (millimetres): a virtual monitor's size as RandR reports it; an output's, in the EDID
+    /// it is plugged with. With its pixels it decides the screen's scale (`ScreenScalePolicy`).
+    public func plug(_ name: String, frame: Rect, primary: Bool = false, refreshRate: Double? = nil, physicalSize: Size? = nil) throws {
+        let c = try controlConnection()
+        if let mm = physicalSize, c.outputNames.contains(name) {
+            let edid = try MonitorIdentity(physicalSize: mm).edid(preferred: frame.size, refreshRate: refreshRate ?? 60)
+            try c.plug(name, frame: frame, primary: primary, refreshRate: refreshRate, edid: edid)
+        } else {
+            try c.plug(name, frame: frame, primary: primary, refreshRate: refreshRate, physicalSize: physicalSize)
+        }
     }
 
     /// Plugs a monitor given xrandr's geometry "WxH+X+Y".
-    public func plug(_ name: String, _ geometry: String, primary: Bool = false) throws {
+    public func plug(_ name: String, _ geometry: String, primary: Bool = false, physicalSize: Size? = nil) throws {
         guard let frame = Rect(geometry: geometry) else { throw ServerControlError.invalidMonitor("geometry \(geometry)") }
-        try plug(name, frame: frame, primary: primary)
+        try plug(name, frame: frame, primary: primary, physicalSize: physicalSize)
     }
 
     /// Plugs a monitor that says who it is: the output publishes the monitor's EDID (made from `monitor`,

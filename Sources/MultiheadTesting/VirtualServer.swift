@@ -27,18 +27,22 @@ public final class VirtualServer {
         public var frame: Rect
         /// Whether it is the primary monitor.
         public var primary: Bool
+        /// Its size in millimetres (nil: 96 pixels per inch): with its pixels, what decides its scale
+        /// (`ScreenScalePolicy`). An output's is given in its EDID.
+        public var physicalSize: Size?
 
         /// A monitor from a name and a frame.
-        public init(name: String, frame: Rect, primary: Bool = false) {
+        public init(name: String, frame: Rect, primary: Bool = false, physicalSize: Size? = nil) {
             self.name = name
             self.frame = frame
             self.primary = primary
+            self.physicalSize = physicalSize
         }
 
         /// A monitor from a name and xrandr's geometry "WxH+X+Y"; a malformed geometry gives an empty frame,
         /// which `start` refuses.
-        public init(_ name: String, _ geometry: String, primary: Bool = false) {
-            self.init(name: name, frame: Rect(geometry: geometry) ?? .zero, primary: primary)
+        public init(_ name: String, _ geometry: String, primary: Bool = false, physicalSize: Size? = nil) {
+            self.init(name: name, frame: Rect(geometry: geometry) ?? .zero, primary: primary, physicalSize: physicalSize)
         }
     }
 
@@ -217,7 +221,7 @@ public final class VirtualServer {
         // The primary first: on Xvfb the first monitor plugged is laid over the output `screen`.
         let first = monitors.firstIndex { $0.primary } ?? 0
         for m in [monitors[first]] + monitors.enumerated().filter({ $0.offset != first }).map(\.element) {
-            try c.plug(m.name, frame: m.frame, primary: m.primary)
+            try plug(m.name, frame: m.frame, primary: m.primary, physicalSize: m.physicalSize)
         }
         // Outputs that the layout does not name are unplugged (DUMMY0 starts plugged).
         if kind == .xorgDummy, !monitors.contains(where: { $0.name == "DUMMY0" }) { try c.unplug("DUMMY0") }

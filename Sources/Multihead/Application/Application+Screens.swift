@@ -146,6 +146,8 @@ extension Application {
             guard let self else { return }
             for e in events { post(e) }
             for w in allWindows where !w.screen.isConnected { w.moveToMainAfterDisconnect() }
+            // A screen's scale that changed (a mode change, the desktop's setting): its windows' views are told.
+            for w in allWindows { w.traitsMayHaveChanged() }
         }
         if state == .suspended { loop.queuedWhileSuspended.append(work) } else { work() }
     }

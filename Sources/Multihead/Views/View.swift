@@ -220,6 +220,9 @@ open class View: Responder {
     open func willMove(toWindow newWindow: Window?) {}
     /// Called after the view (or an ancestor) moved into another window or out of one.
     open func didMoveToWindow() {}
+    /// Called once when the traits changed (UITraitEnvironment): the view's window moved to a screen of
+    /// another scale, or its screen's scale changed. `previous` is what `traitCollection` said before.
+    open func traitCollectionDidChange(_ previous: TraitCollection?) {}
     /// Called after a subview was added.
     open func didAddSubview(_ subview: View) {}
     /// Called before a subview is removed.

@@ -32,6 +32,9 @@ open class ViewController: Responder {
 
     /// Called once, after the view is loaded.
     open func viewDidLoad() {}
+    /// Called once when its view's traits changed (its window moved to a screen of another scale, or its
+    /// screen's scale changed), after the view's own call.
+    open func traitCollectionDidChange(_ previous: TraitCollection?) {}
 
     /// Called before the view appears: its window is shown, or the controller is installed as the root of a
     /// visible window. Once per transition; `animated` is always false here.

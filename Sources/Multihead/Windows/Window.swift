@@ -12,6 +12,8 @@ open class Window: View {
     private var screenStorage: Screen
     private var levelStorage: WindowLevel = .normal
     private var rootViewControllerStorage: ViewController?
+    /// The scale the window's views were last told of (`traitCollectionDidChange`) and drawn at.
+    private(set) var traitScale: Double
 
     /// Makes a hidden window on `Screen.main` with a frame in that screen's coordinates.
     public override convenience init(frame: Rect) {
@@ -23,6 +25,7 @@ open class Window: View {
         let app = screen.application ?? Application.shared
         application = app
         screenStorage = screen.isConnected ? screen : app.mainScreen
+        traitScale = screenStorage.scale
         super.init(frame: frame)
         hiddenStorage = true
         app.register(self)
@@ -46,6 +49,7 @@ open class Window: View {
             application.cancelInput(in: self)
             setNeedsDisplay()
             application.stackingDidChange()
+            traitsMayHaveChanged()
         }
     }
 
@@ -192,6 +196,18 @@ open class Window: View {
         application.cancelInput(in: self)
         if !isHidden { hide() }
         screenStorage = application.mainScreen
+        traitsMayHaveChanged()
+    }
+
+    /// After the window's screen, or its screen's scale, changed: when the scale is not the one its views
+    /// know, they are drawn again at the new one (same size in points) and told, once each.
+    func traitsMayHaveChanged() {
+        let now = screenStorage.scale
+        guard now != traitScale else { return }
+        let previous = TraitCollection(displayScale: traitScale)
+        traitScale = now
+        setNeedsDisplay()
+        tellTraitsChanged(from: previous)
     }
 
     /// The window's rectangle in desktop coordinates.

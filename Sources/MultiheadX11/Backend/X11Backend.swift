@@ -33,13 +33,32 @@ public final class X11Backend: DisplayBackend {
     /// with `X11Error.notResponding`.
     public let timeout: Double
 
+    /// Scales by screen name, ahead of `Xft.dpi` and the monitors' density (`ScreenScalePolicy`).
+    public let screenScaleFactors: [String: Double]
+
     /// Makes a backend for a display name (nil or empty: `DISPLAY`); nothing connects until `start`.
     /// `useSharedMemory: false` sends pixels with `XPutImage` even where MIT-SHM is offered.
     /// A server that does not answer within `timeout` seconds loses the connection (`notResponding`).
-    public init(display: String? = nil, useSharedMemory: Bool = true, timeout: Double = 5) {
+    /// `screenScaleFactors` gives screens their scale by name (`["DP-1": 2]`); nil takes them from
+    /// `MULTIHEAD_SCREEN_SCALE_FACTORS` (`DP-1=2;HDMI-1=1`; a malformed value is logged and ignored).
+    public init(display: String? = nil, useSharedMemory: Bool = true, timeout: Double = 5,
+                screenScaleFactors: [String: Double]? = nil) {
         requestedDisplay = display
         self.useSharedMemory = useSharedMemory
         self.timeout = timeout
+        self.screenScaleFactors = screenScaleFactors ?? Self.environmentScaleFactors()
+    }
+
+    /// The factors of `MULTIHEAD_SCREEN_SCALE_FACTORS`; none when it is unset or malformed (logged).
+    /// `getenv`.
+    nonisolated static func environmentScaleFactors() -> [String: Double] {
+        guard let p = getenv(ScreenScalePolicy.environmentVariable) else { return [:] }
+        do {
+            return try ScreenScalePolicy.parseFactors(String(cString: p))
+        } catch {
+            Application.logger.warning("\(ScreenScalePolicy.environmentVariable) ignored: \(error)")
+            return [:]
+        }
     }
 
     /// Whether pixels travel through MIT-SHM on this connection.
@@ -81,7 +100,7 @@ public final class X11Backend: DisplayBackend {
         let c = try XCBConnection(name: display, timeout: timeout)
         defer { c.close() }
         let v = try requireRandR(c.randrVersion(), c)
-        var reader = MonitorReader(connection: c, randr15: hasMonitors(v.major, v.minor))
+        var reader = MonitorReader(connection: c, randr15: hasMonitors(v.major, v.minor), scaleFactors: environmentScaleFactors())
         defer { tally = c.randrTally }
         return try reader.readScreens()
     }
@@ -118,7 +137,7 @@ public final class X11Backend: DisplayBackend {
         XRRSelectInput(c.display, c.root, Int32(RRScreenChangeNotifyMask | RRCrtcChangeNotifyMask | RROutputChangeNotifyMask
                                                  | RROutputPropertyNotifyMask | (randr15 ? RRResourceChangeNotifyMask : 0)))
         c.flush()
-        var reader = MonitorReader(connection: c, randr15: randr15)
+        var reader = MonitorReader(connection: c, randr15: randr15, scaleFactors: screenScaleFactors)
         let snapshot = try reader.readScreens()
         connection = c
         self.reader = reader
@@ -345,9 +364,9 @@ extension X11Backend {
     /// Reads the screens over a connection the caller holds and keeps (the control socket answers
     /// `screens` on the kit's own connection, with no connection of its own): the same reader, order and
     /// descriptions as `snapshot(display:)`.
-    package static func snapshot(over c: XConnection) throws -> [ScreenDescription] {
+    package static func snapshot(over c: XConnection, scaleFactors: [String: Double] = [:]) throws -> [ScreenDescription] {
         let v = try requireRandR(RandR.version(c), c)
-        var reader = MonitorReader(connection: c, randr15: hasMonitors(v.major, v.minor))
+        var reader = MonitorReader(connection: c, randr15: hasMonitors(v.major, v.minor), scaleFactors: scaleFactors)
         return try reader.readScreens()
     }
 }

@@ -23,16 +23,18 @@ struct MonitorReader {
     /// Each CRTC's brightness as its gamma ramp said (nil inside: no ramp); dropped when RandR says the CRTC
     /// changed. Setting a gamma ramp sends no event, so another client's ramp shows after its CRTC's next change.
     private var gamma: IDTable<Double?> = [:]
-    /// Pixels per point for every screen, from `Xft.dpi`.
-    private(set) var scale: Double = 1
+    /// How each screen's scale is chosen: the factors given, else `Xft.dpi` (read with the monitors), else
+    /// the monitor's density.
+    private(set) var scalePolicy: ScreenScalePolicy
     /// Whether the next read asks for the resource database too (at first, and after xrdb changed it).
     var scaleNeedsRead = true
     /// The `EDID` atom, interned with the first read: each output's EDID is read with the resources.
     private var edidAtom: UInt?
 
-    init(connection: any ScreenSource, randr15: Bool) {
+    init(connection: any ScreenSource, randr15: Bool, scaleFactors: [String: Double] = [:]) {
         self.connection = connection
         self.randr15 = randr15
+        scalePolicy = ScreenScalePolicy(factors: scaleFactors)
     }
 
     /// Forgets the cached resources (and the gamma of `crtc`, or of every CRTC when nil) after a RandR event.
@@ -56,8 +58,13 @@ struct MonitorReader {
         try c.checkAlive()
         // No monitor active: a stand-in the size of the root window, which the model never announces.
         if screens.isEmpty { return [.standIn(size: c.rootSize())] }
-        guard scale != 1 else { return screens }
-        return screens.map { var d = $0; d.scale = scale; return d }
+        // Each screen's own scale, read again with every snapshot: a new mode can change a panel's density.
+        let policy = scalePolicy
+        return screens.map { d in
+            var scaled = d
+            scaled.scale = policy.scale(for: d)
+            return scaled
+        }
     }
 
     private mutating func readMonitors(refresh: Bool) -> [ScreenDescription] {
@@ -66,7 +73,7 @@ struct MonitorReader {
                                                                         withResourceDatabase: scaleNeedsRead, withEDIDAtom: edidAtom == nil)
         if let atom { edidAtom = atom }
         if let database {
-            scale = XResources.scale(fromResources: database)
+            scalePolicy.desktopScale = XResources.desktopScale(fromResources: database)
             scaleNeedsRead = false
         }
         guard let found = fresh else { return [] }

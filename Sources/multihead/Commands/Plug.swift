@@ -21,7 +21,7 @@ extension MultiheadCommand {
 
         @Option(parsing: .unconditional, help: "For an output: the refresh rate in Hz of the mode to use (nearest within 0.5 Hz).")
         var rate: DecimalArgument?
-        @OptionGroup(title: "The monitor's EDID (outputs only: --xorg's DP-n, HDMI-n, --xorg-dummy's DUMMYn)")
+        @OptionGroup(title: "The monitor's EDID (outputs: --xorg's DP-n, HDMI-n, --xorg-dummy's DUMMYn; a virtual monitor takes --physical-size alone)")
         var identity: MonitorIdentityOptions
 
         func validate() throws {
@@ -54,6 +54,11 @@ extension MultiheadCommand {
         @MainActor
         func perform(_ control: ServerControl) throws {
             let frame = try pixelGeometry(geometry, example: "1280x720+1920+0")
+            // A virtual monitor given only a size: its millimetres, as RandR reports them (it has no EDID).
+            if identity.givesOnlySize, !control.outputNames.contains(name) {
+                try control.plug(name, frame: frame, primary: primary, refreshRate: rate?.value, physicalSize: identity.size())
+                return
+            }
             try control.plug(name, frame: frame, primary: primary, refreshRate: rate?.value,
                              edid: identity.edidBytes(preferred: frame.size))
         }

@@ -22,8 +22,10 @@ extension MultiheadCommand {
                 """)
 
         @OptionGroup var server: ServerOptions
-        @Flag(help: "Write DISPLAY=, XAUTHORITY= and PID= (the X server) to stderr before the command starts.")
+        @Flag(help: "Write DISPLAY=, XAUTHORITY=, PID= (the X server) and MULTIHEAD_CONTROL= to stderr before the command starts.")
         var printEnv = false
+        @Option(help: "Each screen's scale by name, NAME=F[;NAME=F…] such as \"DP-1=2;HDMI-1=1\": set for the command as MULTIHEAD_SCREEN_SCALE_FACTORS and Qt's QT_SCREEN_SCALE_FACTORS (and GDK_SCALE when every factor is the same whole number).")
+        var scale: String?
         @Argument(parsing: .captureForPassthrough, help: "The command and its arguments.")
         var command: [String] = []
 
@@ -32,6 +34,27 @@ extension MultiheadCommand {
 
         func validate() throws {
             guard !commandLine.isEmpty else { throw ValidationError("run needs a command: multihead run [options] [--] CMD ARGS…") }
+            _ = try scaleFactors()
+        }
+
+        /// `--scale` read: the factors by name (none without it).
+        func scaleFactors() throws -> [String: Double] {
+            guard let scale else { return [:] }
+            do {
+                return try ScreenScalePolicy.parseFactors(scale)
+            } catch {
+                throw ValidationError("--scale: \(error)")
+            }
+        }
+
+        /// What `--scale` sets for the command: Multihead's and Qt's factors, and GTK's one integer scale
+        /// when every screen has the same whole factor.
+        static func scaleEnvironment(_ text: String, _ factors: [String: Double]) -> [String: String] {
+            guard !factors.isEmpty else { return [:] }
+            var env = [ScreenScalePolicy.environmentVariable: text, "QT_SCREEN_SCALE_FACTORS": text]
+            let values = Set(factors.values)
+            if values.count == 1, let only = values.first, only == only.rounded() { env["GDK_SCALE"] = String(Int(only)) }
+            return env
         }
 
         @MainActor
@@ -51,7 +74,8 @@ extension MultiheadCommand {
                 // What the command leaves running in the background comes to this process, which ends it.
                 ProcessControl.becomeSubreaper()
                 let server = try await self.server.start()
-                let service = try ControlService(server: server, options: self.server) { serverPID, status in
+                let factors = try scaleFactors()
+                let service = try ControlService(server: server, options: self.server, scaleFactors: factors) { serverPID, status in
                     events.continuation.yield(.serverEnded(pid: serverPID, status: status))
                 }
                 defer { service.end() }
@@ -62,7 +86,8 @@ extension MultiheadCommand {
                     FileHandle.standardError.write(Data("DISPLAY=\(server.display)\nXAUTHORITY=\(server.authorityFile)\nPID=\(server.pid)\nMULTIHEAD_CONTROL=\(listener.path)\n".utf8))
                 }
                 let child = try ChildProcess.spawn(path, Array(argv.dropFirst()),
-                                                   environment: server.environment.merging(["MULTIHEAD_CONTROL": listener.path]) { $1 },
+                                                   environment: server.environment.merging(["MULTIHEAD_CONTROL": listener.path]) { $1 }
+                                                       .merging(Self.scaleEnvironment(scale ?? "", factors)) { $1 },
                                                    diesWithParent: true, inheritsStdio: true)
                 let pid = child.pid
                 Thread.detachNewThread { events.continuation.yield(.commandEnded(Self.waitForExit(pid))) }

@@ -35,7 +35,12 @@ final class ControlService {
     /// The X server whose end is waited for.
     private var watched: Int32?
 
-    init(server: VirtualServer, options: ServerOptions, serverEnded: @escaping @Sendable (_ pid: Int32, _ status: Int32) -> Void) throws {
+    /// Scales by screen name (`run --scale`): what `screens` answers with.
+    let scaleFactors: [String: Double]
+
+    init(server: VirtualServer, options: ServerOptions, scaleFactors: [String: Double] = [:],
+         serverEnded: @escaping @Sendable (_ pid: Int32, _ status: Int32) -> Void) throws {
+        self.scaleFactors = scaleFactors
         kind = options.kind
         glx = options.glx
         defaultLayout = try options.layout()
@@ -95,7 +100,7 @@ final class ControlService {
             let mode = try parse(MultiheadCommand.Mode.self, request).perform(try leased().controlConnection())
             return [("mode", ScreenJSON.mode(mode).json)]
         case .screens:
-            return [("screens", MultiheadCommand.Screens.rows(try leased().controlConnection().screens()).json)]
+            return [("screens", MultiheadCommand.Screens.rows(try leased().controlConnection().screens(scaleFactors: scaleFactors)).json)]
         case .screenshot:
             guard let output = request.fields["output"]?.string, output.hasPrefix("/") else {
                 throw ControlRefusal(code: "invalidField", message: "screenshot needs \"output\", the PNG's absolute path (the server's folder is not the client's)")

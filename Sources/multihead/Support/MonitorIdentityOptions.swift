@@ -18,6 +18,9 @@ struct MonitorIdentityOptions: ParsableArguments {
     @Option(help: "A file holding the monitor's whole EDID (binary), published as it is.")
     var edid: String?
 
+    /// Whether `--physical-size` is the only option given: on a virtual monitor, its millimetres.
+    var givesOnlySize: Bool { physicalSize != nil && [manufacturer, model, serialNumber, edid].allSatisfy { $0 == nil } }
+
     /// Whether any option asks for an EDID.
     var wantsEDID: Bool { [manufacturer, model, serialNumber, physicalSize, edid].contains { $0 != nil } }
 

@@ -69,6 +69,7 @@ struct ScreenEventJSON {
     struct Previous: Equatable {
         var frame: ScreenJSON.Frame
         var currentMode: ScreenJSON.Mode?
+        var scale: Double
     }
 
     var event: String
@@ -80,7 +81,8 @@ struct ScreenEventJSON {
         event = e.name
         screen = ScreenJSON(e.screen, isMain: e.screen === app.mainScreen)
         if case .modeChange(_, let before) = e {
-            previous = Previous(frame: ScreenJSON.frame(before.frame), currentMode: before.currentMode.map(ScreenJSON.mode))
+            previous = Previous(frame: ScreenJSON.frame(before.frame), currentMode: before.currentMode.map(ScreenJSON.mode),
+                                scale: before.scale)
         }
     }
 }
@@ -123,7 +125,8 @@ extension ScreenEventJSON: JSONLine {
     var json: JSONText {
         var members: [(key: String, value: JSONText)] = [("event", .string(event)), ("screen", screen.json)]
         if let previous {
-            members.append(("previous", .object(["frame": previous.frame.json, "currentMode": previous.currentMode?.json ?? .null])))
+            members.append(("previous", .object(["frame": previous.frame.json, "currentMode": previous.currentMode?.json ?? .null,
+                                                 "scale": .number(previous.scale)])))
         }
         return .members(members)
     }

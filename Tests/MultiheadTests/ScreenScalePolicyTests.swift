@@ -1,0 +1,51 @@
+import Multihead
+import Testing
+
+/// How a screen's scale is chosen: named factors, then the desktop's scale, then the monitor's density.
+@Suite("Each screen's scale")
+struct ScreenScalePolicyTests {
+    func screen(_ name: String, _ w: Double, _ h: Double, mm: Size = .zero) -> ScreenDescription {
+        ScreenDescription(name: name, frame: Rect(x: 0, y: 0, width: w, height: h), physicalSize: mm)
+    }
+
+    /// Millimetres for `ppi` pixels per inch at this many pixels.
+    func mm(_ pixels: Double, ppi: Double) -> Double { pixels / ppi * 25.4 }
+
+    @Test("the three sources in order: a named factor, else Xft.dpi, else the density")
+    func order() {
+        let panel = screen("eDP-1", 3840, 2160, mm: Size(width: 344, height: 194))
+        let tv = screen("HDMI-1", 1920, 1080, mm: Size(width: 1000, height: 560))
+        #expect(ScreenScalePolicy().scale(for: panel) == 2 && ScreenScalePolicy().scale(for: tv) == 1)
+        let desktop = ScreenScalePolicy(desktopScale: 1.5)
+        #expect(desktop.scale(for: panel) == 1.5 && desktop.scale(for: tv) == 1.5)
+        let named = ScreenScalePolicy(factors: ["HDMI-1": 1.25], desktopScale: 1.5)
+        #expect(named.scale(for: tv) == 1.25 && named.scale(for: panel) == 1.5)
+    }
+
+    @Test("the density rule's edges: 1199 and 1200 pixels tall, 192 and 193 pixels per inch, no size")
+    func edges() {
+        func scale(_ w: Double, _ h: Double, ppi: Double) -> Double {
+            ScreenScalePolicy.densityScale(pixels: Size(width: w, height: h), millimetres: Size(width: mm(w, ppi: ppi), height: mm(h, ppi: ppi)))
+        }
+        #expect(scale(1920, 1200, ppi: 193) == 2)
+        #expect(scale(1920, 1199, ppi: 193) == 1)
+        #expect(scale(1920, 1200, ppi: 192) == 1)
+        #expect(scale(2880, 1800, ppi: 220) == 2)
+        #expect(ScreenScalePolicy.densityScale(pixels: Size(width: 3840, height: 2160), millimetres: .zero) == 1)
+        // Dense across but not down (tall pixels): both must be dense.
+        #expect(ScreenScalePolicy.densityScale(pixels: Size(width: 3840, height: 2160), millimetres: Size(width: 344, height: 400)) == 1)
+    }
+
+    @Test("NAME=F;NAME=F: read with spaces and a trailing ;, refused with the reason")
+    func parse() throws {
+        #expect(try ScreenScalePolicy.parseFactors("DP-1=2;HDMI-1=1") == ["DP-1": 2, "HDMI-1": 1])
+        #expect(try ScreenScalePolicy.parseFactors(" eDP-1 = 1.5 ; ") == ["eDP-1": 1.5])
+        #expect(try ScreenScalePolicy.parseFactors("") == [:])
+        #expect(throws: ScaleFactorError.malformed("DP-1")) { try ScreenScalePolicy.parseFactors("DP-1") }
+        #expect(throws: ScaleFactorError.badFactor(name: "DP-1", text: "0")) { try ScreenScalePolicy.parseFactors("DP-1=0") }
+        #expect(throws: ScaleFactorError.badFactor(name: "DP-1", text: "9")) { try ScreenScalePolicy.parseFactors("DP-1=9") }
+        #expect(throws: ScaleFactorError.badFactor(name: "DP-1", text: "nan")) { try ScreenScalePolicy.parseFactors("DP-1=nan") }
+        #expect(throws: ScaleFactorError.repeated("DP-1")) { try ScreenScalePolicy.parseFactors("DP-1=2;DP-1=1") }
+        #expect(throws: ScaleFactorError.malformed("=2")) { try ScreenScalePolicy.parseFactors("=2") }
+    }
+}
