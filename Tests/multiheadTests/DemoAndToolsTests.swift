@@ -16,14 +16,15 @@ struct DemoAndToolsTests {
         #expect(r.status == 0, "\(r.stderr)")
         let steps: [String] = r.stdout.split(separator: "\n").filter { $0.hasPrefix("step ") }
             .map { String($0.prefix { $0 != ":" }) }
-        let expected = ["step 1 launch", "step 2 plug", "step 3 mode", "step 4 click", "step 5 unplug"]
+        let expected = ["step 1 launch", "step 2 plug", "step 3 mode", "step 4 click", "step 5 unplug", "step 6 hidpi"]
         #expect(steps == expected)
         let pngs = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasSuffix(".png") }
-        // Two screens at launch, three after the plug, the mode change and the click, two after the unplug.
-        let expectedPNGs = 13
+        // Two screens at launch, three after the plug, the mode change and the click, two after the unplug,
+        // three with the panel.
+        let expectedPNGs = 16
         #expect(pngs.count == expectedPNGs)
         let events = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/events.json"))) as? [[String: Any]])
-        #expect(events.map { $0["event"] as? String } == ["connect", "modeChange", "disconnect"])
+        #expect(events.map { $0["event"] as? String } == ["connect", "modeChange", "disconnect", "connect"])
         #expect(events.allSatisfy { $0["screen"] as? String == "VIRTUAL-3" })
         // The placeholder: white with the dark "<no content>" text in the middle; the tapped control darker.
         let placeholder = try Bitmap(contentsOfPNG: dir + "/step2-plug-VIRTUAL-3.png")
@@ -41,6 +42,17 @@ struct DemoAndToolsTests {
         let after = try Bitmap(contentsOfPNG: dir + "/step4-click-VIRTUAL-1.png")
         #expect(before.pixel(x: 45, y: 95) != after.pixel(x: 45, y: 95))
         #expect(after.pixel(x: 400, y: 95) == before.pixel(x: 400, y: 95))
+        // The 2× panel: the same placeholder, 1920×1080 points on 3840×2160 pixels, its text twice as tall.
+        let panel = try Bitmap(contentsOfPNG: dir + "/step6-hidpi-VIRTUAL-3.png")
+        #expect(panel.width == 3840 && panel.height == 2160)
+        let oneX = try #require(darkRows(placeholder)), twoX = try #require(darkRows(panel))
+        #expect(abs(twoX - 2 * oneX) <= 3, "text \(oneX) pixels tall at 1×, \(twoX) at 2×")
+    }
+
+    /// How many rows of a picture hold dark (text) pixels.
+    func darkRows(_ b: Bitmap) -> Int? {
+        let rows = (0..<b.height).filter { y in (0..<b.width).contains { x in (b.pixel(x: x, y: y) ?? 0xFFFFFF) < 0x404040 } }
+        return rows.isEmpty ? nil : rows.count
     }
 
     @Test("the headless tour on --xorg: the third monitor is a cable (connect, a mode of its EDID, disconnect)")
@@ -49,9 +61,9 @@ struct DemoAndToolsTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let r = try await multihead(["demo", "--headless", "--xorg", "--output-directory", dir])
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stdout.split(separator: "\n").filter { $0.hasPrefix("step ") }.count == 5)
+        #expect(r.stdout.split(separator: "\n").filter { $0.hasPrefix("step ") }.count == 6)
         let events = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/events.json"))) as? [[String: Any]])
-        #expect(events.map { $0["event"] as? String } == ["connect", "modeChange", "disconnect"])
+        #expect(events.map { $0["event"] as? String } == ["connect", "modeChange", "disconnect", "connect"])
         #expect(events.allSatisfy { $0["screen"] as? String == "HDMI-1" })
         let resized = try Bitmap(contentsOfPNG: dir + "/step3-mode-HDMI-1.png")
         #expect(resized.width == 1280 && resized.height == 1024)

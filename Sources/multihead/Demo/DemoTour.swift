@@ -4,7 +4,8 @@ import MultiheadTesting
 import MultiheadX11
 
 /// The headless tour: a private server with two screens, then plug a third, change its mode, click a
-/// control, unplug; after each step a PNG per screen, and at the end the event log, in `directory`.
+/// control, unplug, plug a 2× laptop panel; after each step a PNG per screen, and at the end the event log,
+/// in `directory`.
 @MainActor
 struct DemoTour {
     let directory: String
@@ -74,6 +75,20 @@ struct DemoTour {
         try server.unplug(names[2])
         try await wait(app, "the release of \(names[2])'s window") { demo.externalWindows[names[2]] == nil && app.screens.count == 2 }
         try finish(5, "unplug", demo, backend, "unplugged \(names[2]); its window was hidden and released")
+
+        demo.step = "hidpi"
+        // A laptop's panel: 15.6 inches of 3840×2160, 283 pixels per inch, so 2× by its density. The
+        // placeholder is 1920×1080 points, drawn at 3840×2160 pixels.
+        let panel = Size(width: 344, height: 194)
+        if kind == .xvfb {
+            try server.plug(names[2], "3840x2160+3200+0", physicalSize: panel)
+        } else {
+            try server.plug(names[2], "3840x2160+3200+0", monitor: .init(manufacturer: "LGD", model: "UHD 15.6in", physicalSize: panel))
+        }
+        try await wait(app, "the 2× window on \(names[2])") {
+            demo.externalWindows[names[2]] != nil && app.screen(named: names[2])?.scale == 2
+        }
+        try finish(6, "hidpi", demo, backend, "plugged a 15.6-inch 3840x2160 panel as \(names[2]): scale 2, its placeholder drawn at 2x")
 
         let log = JSONEncoder()
         log.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
