@@ -374,6 +374,8 @@ static int windows(int n) {
  * both). MULTIHEAD_BASELINE_X places the window, beside the Swift side's rather than over it: a covered
  * window's pushes would cost the server less. */
 static int stepped, origin_x;
+/* Pixels per point for the text a baseline draws (MULTIHEAD_BASELINE_SCALE): a 2x screen's label. */
+static double text_scale = 1;
 
 static void step_ready(void) {
     if (!stepped) return;
@@ -413,8 +415,9 @@ static int open_frame_window(frame_window *f, int w, int h) {
 }
 
 /* A label's text changing in a w×h window: each frame clips cairo to the label's rectangle, fills it
- * white, draws "12:00:N" in DejaVu Sans 17 at its left edge, centred vertically by the font's extents (as
- * Label does), pushes the rectangle and XSyncs: the least a C program does for that change. */
+ * white, draws "12:00:N" in DejaVu Sans 17 (times MULTIHEAD_BASELINE_SCALE: a 2x screen's pixels) at its left
+ * edge, centred vertically by the font's extents (as Label does), pushes the rectangle and XSyncs: the least
+ * a C program does for that change. */
 static int label(int w, int h, int iters, int rx, int ry, int rw, int rh) {
     frame_window f;
     if (!open_frame_window(&f, w, h)) return 69;
@@ -438,7 +441,7 @@ static int label(int w, int h, int iters, int rx, int ry, int rw, int rh) {
         cairo_set_source_rgb(cr, 1, 1, 1);
         cairo_paint(cr);
         cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
-        cairo_set_font_size(cr, 17);
+        cairo_set_font_size(cr, 17 * text_scale);
         cairo_font_extents_t fe;
         cairo_font_extents(cr, &fe);
         cairo_set_source_rgb(cr, 0, 0, 0);
@@ -797,6 +800,8 @@ static int maxrss(char **argv) {
 int main(int argc, char **argv) {
     stepped = getenv("MULTIHEAD_BASELINE_STEPPED") != NULL;
     origin_x = getenv("MULTIHEAD_BASELINE_X") ? atoi(getenv("MULTIHEAD_BASELINE_X")) : 0;
+    text_scale = getenv("MULTIHEAD_BASELINE_SCALE") ? atof(getenv("MULTIHEAD_BASELINE_SCALE")) : 1;
+    if (!(text_scale > 0)) text_scale = 1;
     if (argc == 2 && !strcmp(argv[1], "listen")) return listen_monitors();
     if (argc > 2 && !strcmp(argv[1], "maxrss")) return maxrss(argv + 2);
     if (argc > 2 && !strcmp(argv[1], "plugloop")) return plugloop(atoi(argv[2]));

@@ -69,29 +69,42 @@ func benchPush(_ server: VirtualServer) throws {
 
 /// A 200×40 label whose text changes in a 1920×1080 window: change → pixels on the server (the damage
 /// drawn and sent, until read), against C drawing the same text with cairo in that rectangle and pushing it.
+/// At `scale` 2 both monitors are 2× (a factor by name): the window is 960×540 points on the same pixels,
+/// the label 400×80 pixels with its text at twice the size, and C draws its text at twice the size too.
 @MainActor
-func benchLabelTick(_ server: VirtualServer) throws {
-    let (app, backend) = try makeX11App(server)
+func benchLabelTick(_ server: VirtualServer, scale: Double = 1) throws {
+    let backend = X11Backend(display: server.display, screenScaleFactors: scale == 1 ? [:] : ["MAIN": scale, "SIDE": scale])
+    let app = try Application(backend: backend)
     defer { backend.stop() }
-    let w = Window(frame: Rect(x: 0, y: 0, width: 1920, height: 1080), screen: app.mainScreen)
+    let w = Window(frame: Rect(x: 0, y: 0, width: 1920 / scale, height: 1080 / scale), screen: app.mainScreen)
     w.backgroundColor = .white
-    let label = Label(frame: Rect(x: 100, y: 100, width: 200, height: 40))
+    let label = Label(frame: Rect(x: 100 / scale, y: 100 / scale, width: 200, height: 40))
     label.backgroundColor = .white
     w.addSubview(label)
     w.isHidden = false
     app.flush()
     let iters = Int(ProcessInfo.processInfo.environment["MULTIHEAD_BENCH_FRAMES"] ?? "") ?? 200
-    let (t, c) = try lockStep(["label", "1920", "1080", "\(iters)", "100", "100", "200", "40"], server: server, iterations: iters,
-                              place: placer([w], app, backend)) { i in
+    let px = { (v: Double) in "\(Int(v * scale))" }
+    // The second half on SIDE: at 1× a shift by its width in points; at 2× that would overshoot, so the
+    // window moves to the screen (its frame in points stays).
+    let side = app.screen(named: "SIDE")
+    let place: (Double) -> Void = scale == 1 ? placer([w], app, backend) : { dx in
+        if dx > 0, let side { w.screen = side }
+        app.flush()
+        backend.waitForReads()
+    }
+    let (t, c) = try lockStep(["label", "1920", "1080", "\(iters)", "100", "100", px(200), px(40)], server: server, iterations: iters,
+                              place: place, baselineScale: scale) { i in
         let us = micros {
             label.text = "12:00:\(i % 60)"
             app.flush()
             backend.waitForReads()
         }
-        precondition(backend.lastPushedPixels == 200 * 40)
+        precondition(backend.lastPushedPixels == Int(200 * scale) * Int(40 * scale))
         return us
     }
-    row("a 200×40 label's text changes in a 1920×1080 window (draw and push the damage), median of \(iters), "
+    let at = scale == 1 ? "" : " on \(String(rate: scale))× screens (\(px(200))×\(px(40)) pixels)"
+    row("a 200×40 label's text changes in a 1920×1080 window\(at) (draw and push the damage), median of \(iters), "
         + "C in lock step", t, c)
 }
 
@@ -102,13 +115,13 @@ func benchLabelTick(_ server: VirtualServer) throws {
 /// longer than the same push at x 1920, whichever side made it. Returns both sides' medians; under a
 /// profiler (`MULTIHEAD_BENCH_SWIFT_ONLY`), no C runs and its median is 0.
 @MainActor
-func lockStep(_ args: [String], server: VirtualServer, iterations n: Int, place: (Double) -> Void,
+func lockStep(_ args: [String], server: VirtualServer, iterations n: Int, place: (Double) -> Void, baselineScale: Double = 1,
               iteration: (Int) throws -> Double) throws -> (swift: Double, c: Double) {
     var swift: [Double] = [], c: [Double] = []
     for (half, (swiftX, cX)) in [(0.0, "1920"), (1920.0, "0")].enumerated() {
         if half > 0 { place(swiftX) }
         let running = swiftOnly ? nil : try RunningBaseline(args, environment: server.environment.merging(
-            ["MULTIHEAD_BASELINE_STEPPED": "1", "MULTIHEAD_BASELINE_X": cX]) { $1 })
+            ["MULTIHEAD_BASELINE_STEPPED": "1", "MULTIHEAD_BASELINE_X": cX, "MULTIHEAD_BASELINE_SCALE": String(baselineScale)]) { $1 })
         try running?.waitUntilReady()
         for i in (half * n / 2)..<((half + 1) * n / 2) {
             swift.append(try iteration(i))

@@ -52,7 +52,10 @@ func main() async throws {
         func wanted(_ name: String) -> Bool { picks.map { $0.contains { name.lowercased().contains($0) } } ?? true }
         if wanted("createWindows") { try benchCreateWindows(server, count: 1000) }
         if wanted("push") { try benchPush(server) }
-        if wanted("labelTick") { try benchLabelTick(server) }
+        if wanted("labelTick") {
+            try benchLabelTick(server)
+            try benchLabelTick(server, scale: 2)
+        }
         if wanted("oneOfMany") { try benchOneOfMany(server) }
         if wanted("animation") { try await benchAnimation(server) }
         if wanted("memory") { try benchMemory(server) }
