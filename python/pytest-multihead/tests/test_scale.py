@@ -58,3 +58,25 @@ def test_a_bad_scale_is_a_usage_error(request):
     done = subprocess.run([request.config.getoption("--multihead-bin"), "run", "--scale", "DP-1=zero", "--", "true"],
                           capture_output=True, text=True)
     assert done.returncode == 64 and "DP-1" in done.stderr and "zero" in done.stderr
+
+
+def test_watch_says_a_scale_change(pytester):
+    """A 15.6-inch 3840x2160 panel plugged is 2x; the same panel at 1920x1080 is 1x: one modeChange whose
+    previous scale is 2."""
+    pytester.makepyfile(
+        """
+        def test_panel(multihead_server):
+            s = multihead_server
+            with s.watch(timeout=10) as events:
+                s.plug("PANEL", "3840x2160+3200+0", physical_size="344x194mm")
+                e = next(events)
+                assert (e["event"], e["screen"]["name"], e["screen"]["scale"]) == ("connect", "PANEL", 2)
+                assert e["screen"]["physicalSize"] == {"width": 344, "height": 194}
+                s.mode("PANEL", "1920x1080")
+                e = next(events)
+                assert e["event"] == "modeChange" and e["screen"]["scale"] == 1 and e["previous"]["scale"] == 2
+            assert [x["scale"] for x in s.screens()] == [1, 1, 1]
+        """
+    )
+    from test_plugin import run as run_pytest
+    run_pytest(pytester).assert_outcomes(passed=1)
