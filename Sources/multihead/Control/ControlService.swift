@@ -82,7 +82,7 @@ final class ControlService {
     private func perform(_ request: ControlRequest) async throws -> [(key: String, value: JSONText)] {
         switch request.name {
         case .hello:
-            return [("protocol", .int(Self.protocolVersion)), ("kind", .string(kind.rawValue)),
+            return [("protocol", .int(Self.protocolVersion)), ("kind", .string(Self.kindName(kind))),
                     ("display", running.map { .string($0.display) } ?? .null), ("pid", running.map { .int(Int($0.pid)) } ?? .null),
                     ("leased", .bool(lease != nil))]
         case .lease: return try await beginLease(request)
@@ -108,6 +108,15 @@ final class ControlService {
             let size = try parse(MultiheadCommand.Screenshot.self, request).perform(try leased().controlConnection())
             return [("output", .string(output)), ("width", .int(size.width)), ("height", .int(size.height))]
         case .pixel: return try pixel(request)
+        }
+    }
+
+    /// A kind as the command line's flags and the pytest plugin spell it: xvfb, xorg-dummy, xorg.
+    static func kindName(_ kind: VirtualServer.Kind) -> String {
+        switch kind {
+        case .xvfb: "xvfb"
+        case .xorgDummy: "xorg-dummy"
+        case .xorg: "xorg"
         }
     }
 
