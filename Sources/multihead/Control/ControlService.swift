@@ -24,10 +24,8 @@ final class ControlService {
     private(set) var lease: VirtualServer?
     /// The X server running now, leased or idle (nil when a release ended it and no lease started another).
     private(set) var running: VirtualServer?
-    /// Why the last server was ended rather than kept (the next lease's answer says it).
-    private var endedBecause: String?
-    /// The display and PID of the server a release ended, for the next lease to compare with.
-    private var endedServer: (String, Int32)?
+    /// The server a release ended rather than kept, and why: the next lease compares with it and says it.
+    private var ended: (display: String, pid: Int32, reason: String)?
 
     /// Told the PID and status of an X server this service ran that ended (a signal, a crash); an end the
     /// service caused itself is not told.
@@ -155,16 +153,15 @@ final class ControlService {
         default:
             throw ControlRefusal(code: "invalidField", message: "lease: \"monitors\" is a list of sizes such as [\"1920x1080\", \"1280x720\"]")
         }
-        let before = running.map { ($0.display, $0.pid) } ?? endedServer
+        let before = running.map { ($0.display, $0.pid) } ?? ended.map { ($0.display, $0.pid) }
         let (_, reason) = endLease()
         running = nil
         let next = try await VirtualServer.start(kind, monitors: layout, glx: glx)
         lease = next
         running = next
         let replaced = before.map { $0.0 != next.display || $0.1 != next.pid } ?? true
-        let why = reason ?? endedBecause
-        endedBecause = nil
-        endedServer = nil
+        let why = reason ?? ended?.reason
+        ended = nil
         return [("display", .string(next.display)), ("xauthority", .string(next.authorityFile)), ("pid", .int(Int(next.pid))),
                 ("warm", .bool(next.isWarm)), ("replaced", .bool(replaced)),
                 ("reason", replaced ? .string(why ?? "the last server could not be kept") : .null)]
@@ -172,15 +169,14 @@ final class ControlService {
 
     /// Ends the lease held, if any: true when the server went back to the pool; else the reason it was ended.
     private func endLease() -> (kept: Bool, reason: String?) {
-        guard let held = lease else { return (running != nil, running == nil ? endedBecause ?? "no server is running" : nil) }
+        guard let held = lease else { return (running != nil, running == nil ? ended?.reason ?? "no server is running" : nil) }
         lease = nil
         held.stop()
         if held.wasPooled { return (true, nil) }
-        endedServer = running.map { ($0.display, $0.pid) }
-        running = nil
         let left = VirtualServer.lastPoolRefusal
         let why = left.isEmpty ? "the server could not be reset" : "a reset left: " + left.joined(separator: "; ")
-        endedBecause = why
+        ended = running.map { ($0.display, $0.pid, why) }
+        running = nil
         return (false, why)
     }
 
