@@ -1,5 +1,6 @@
-// Hotplug tests in Node's own test runner (`node --test examples/node/`), each on a lease of one warm
-// `multihead server`: plug a second monitor, list the screens, run an X client against it, unplug.
+// Hotplug tests in Node's own test runner (`node --test examples/node/hotplug.test.mjs`), each on a lease
+// of one warm `multihead server`: plug a second monitor, list the screens, run an X client against it,
+// unplug. MULTIHEAD_BIN names the CLI (default: multihead on PATH).
 import { after, afterEach, before, beforeEach, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
