@@ -5,8 +5,9 @@ import MultiheadX11
 
 /// The program's entry. `multihead screens`, the command scripts run most, is answered on the main thread
 /// before anything else starts: no argument parser (its reflection over every command was a third of the
-/// start-up) and no concurrency runtime (its first task costs a thread). Anything else, help and mistakes
-/// included, goes to the parser, which says the same things as before.
+/// start-up) and no concurrency runtime (its first task costs a thread); so are `plug`, `unplug` and `mode`
+/// with `MULTIHEAD_CONTROL` set (the server parses them). Anything else, help and mistakes included, goes
+/// to the parser, which says the same things as before.
 @main
 enum Entry {
     static func main() {
@@ -28,6 +29,8 @@ enum Entry {
             printError(message)
             exit(ExitStatus.usage)
         }
+        // plug, unplug and mode inside `multihead run` (or beside `multihead server`): the server parses them.
+        if let status = ControlClient.forward(arguments()) { exit(status) }
         runParser()
     }
 

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import Multihead
 
 /// The command line's side of the control socket: `plug`, `unplug`, `mode`, `screens` and `screenshot`
 /// send their request to `MULTIHEAD_CONTROL` when it is set (and no `--display` names another server),
@@ -15,6 +16,32 @@ enum ControlClient {
         guard display == nil, let p = getenv("MULTIHEAD_CONTROL") else { return nil }
         let path = String(cString: p)
         return path.isEmpty ? nil : path
+    }
+
+    /// `plug`, `unplug` and `mode` with `MULTIHEAD_CONTROL` set: their arguments go to the server as they
+    /// are (`"arguments"`, with this folder for relative paths), where the command's own parser reads them,
+    /// so this process starts no parser (most of a run's time); what the parser answers itself (help,
+    /// `--display`) stays with it (nil). The exit status, having printed what the command prints.
+    static func forward(_ args: [String]) -> Int32? {
+        guard let path = socket(nil), let first = args.first, let name = ControlRequest.Name(rawValue: first),
+              [.plug, .unplug, .mode].contains(name) else { return nil }
+        let rest = Array(args.dropFirst())
+        let parsersOwn = ["-h", "--help", "--version", "--display", "--experimental-dump-help"]
+        guard !rest.contains(where: { parsersOwn.contains($0) || $0.hasPrefix("--display=") }) else { return nil }
+        do {
+            let answer = try send(name, [("arguments", .array(rest.map(JSONText.string))),
+                                         ("directory", .string(FileManager.default.currentDirectoryPath))], to: path)
+            if name == .mode, let monitor = answer["name"]?.string, let m = answer["mode"].flatMap(ScreenJSON.Mode.init(json:)) {
+                let mode = ScreenMode(width: m.width, height: m.height, refreshRate: m.refreshRate, isInterlaced: m.interlaced)
+                try StandardOutput.line("\(monitor.terminalEscaped): \(mode)")
+            }
+            return 0
+        } catch let failure as CommandFailure {
+            printError(failure.message)
+            return failure.status
+        } catch {
+            return exitCode(for: error).rawValue
+        }
     }
 
     /// Sends one request and returns its answer; an error answer is thrown as the `CommandFailure` it

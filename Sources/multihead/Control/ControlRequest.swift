@@ -64,6 +64,10 @@ struct ControlRequest: Sendable, Equatable {
             case .pixel: (["x", "y"], ["screen"])
             }
         }
+
+        /// Whether it stands for a command, which may also be given as that command's own arguments
+        /// (`"arguments"`), and whose relative paths are the client's (`"directory"`).
+        var isCommand: Bool { [.plug, .unplug, .mode, .screenshot].contains(self) }
     }
 
     var name: Name
@@ -88,7 +92,7 @@ struct ControlRequest: Sendable, Equatable {
             let known = Name.allCases.map(\.rawValue).joined(separator: ", ")
             return .failure(ControlRefusal(code: "unknownRequest", message: "no request \"\(text.terminalEscaped)\"; the requests are \(known)", id: id))
         }
-        let allowed = Set(name.fields.positional + name.fields.options)
+        let allowed = Set(name.fields.positional + name.fields.options + (name.isCommand ? ["arguments", "directory"] : []))
         if let stray = members.keys.sorted().first(where: { !allowed.contains($0) }) {
             let list = allowed.isEmpty ? "none" : allowed.sorted().joined(separator: ", ")
             return .failure(ControlRefusal(code: "unknownField", message: "\(name.rawValue) has no field \"\(stray.terminalEscaped)\"; its fields: \(list)", id: id))
@@ -100,7 +104,20 @@ struct ControlRequest: Sendable, Equatable {
     /// `--serial-number`, `true` as a flag, `false` as nothing): the command's own parser then checks
     /// it, so a request is refused exactly where the command would be. A field of the wrong type, or a
     /// missing positional one, is `invalidField`.
+    ///
+    /// `"arguments"` gives the command line itself (what follows the command's name, as a shell passes
+    /// it: what the CLI sends when `MULTIHEAD_CONTROL` is set), instead of the fields.
     func arguments() throws(ControlRefusal) -> [String] {
+        if let given = fields["arguments"] {
+            guard case .array(let items) = given, case let texts = items.compactMap(\.string), texts.count == items.count else {
+                throw ControlRefusal(code: "invalidField", message: "\(name.rawValue): \"arguments\" is a list of strings", id: id)
+            }
+            let others = Set(fields.keys).subtracting(["arguments", "directory"])
+            guard others.isEmpty else {
+                throw ControlRefusal(code: "invalidField", message: "\(name.rawValue): \"arguments\" stands for every other field; drop \(others.sorted().joined(separator: ", "))", id: id)
+            }
+            return texts
+        }
         var argv: [String] = []
         for key in name.fields.positional {
             guard let v = fields[key] else { throw ControlRefusal(code: "invalidField", message: "\(name.rawValue) needs \"\(key)\"", id: id) }

@@ -88,23 +88,24 @@ final class ControlService {
             let (kept, reason) = endLease()
             return [("kept", .bool(kept)), ("reason", reason.map(JSONText.string) ?? .null)]
         case .plug:
-            let command = try parse(MultiheadCommand.Plug.self, request)
+            var command = try parse(MultiheadCommand.Plug.self, request)
+            command.identity.edid = try command.identity.edid.map { try Self.path($0, "edid", request) }
             try command.perform(try leased().controlConnection())
             return []
         case .unplug:
             try parse(MultiheadCommand.Unplug.self, request).perform(try leased().controlConnection())
             return []
         case .mode:
-            let mode = try parse(MultiheadCommand.Mode.self, request).perform(try leased().controlConnection())
-            return [("mode", ScreenJSON.mode(mode).json)]
+            let command = try parse(MultiheadCommand.Mode.self, request)
+            let mode = try command.perform(try leased().controlConnection())
+            return [("name", .string(command.name)), ("mode", ScreenJSON.mode(mode).json)]
         case .screens:
             return [("screens", MultiheadCommand.Screens.rows(try leased().controlConnection().screens(scaleFactors: scaleFactors)).json)]
         case .screenshot:
-            guard let output = request.fields["output"]?.string, output.hasPrefix("/") else {
-                throw ControlRefusal(code: "invalidField", message: "screenshot needs \"output\", the PNG's absolute path (the server's folder is not the client's)")
-            }
-            let size = try parse(MultiheadCommand.Screenshot.self, request).perform(try leased().controlConnection())
-            return [("output", .string(output)), ("width", .int(size.width)), ("height", .int(size.height))]
+            var command = try parse(MultiheadCommand.Screenshot.self, request)
+            command.output = try Self.path(command.output, "output", request)
+            let size = try command.perform(try leased().controlConnection())
+            return [("output", .string(command.output)), ("width", .int(size.width)), ("height", .int(size.height))]
         case .pixel: return try pixel(request)
         }
     }
@@ -130,11 +131,25 @@ final class ControlService {
     private func parse<C: ParsableCommand>(_ command: C.Type, _ request: ControlRequest) throws -> C {
         let argv = try request.arguments()
         if let message = negativeGeometry(in: [request.name.rawValue] + argv) { throw UsageError(message: message) }
+        if argv.contains(where: { $0 == "--display" || $0.hasPrefix("--display=") }) {
+            throw UsageError(message: "the control socket acts on its own server: --display has no place in its requests")
+        }
         do {
             return try C.parse(argv)
         } catch {
             throw UsageError(message: C.message(for: error))
         }
+    }
+
+    /// A path a request names, whole: as given when absolute, else within the request's `directory` (the
+    /// client's working folder); a relative path without one is refused (the server's folder is not the client's).
+    static func path(_ given: String, _ field: String, _ request: ControlRequest) throws -> String {
+        if given.hasPrefix("/") { return given }
+        guard let directory = request.fields["directory"]?.string, directory.hasPrefix("/") else {
+            throw ControlRefusal(code: "invalidField",
+                                 message: "\(request.name.rawValue): \"\(field)\" must be an absolute path, or come with \"directory\", the client's absolute working folder")
+        }
+        return directory + "/" + given
     }
 
     /// `lease`: ends the lease held (its clients closed, the server reset and checked), then leases the

@@ -57,6 +57,23 @@ def test_requests_and_their_answers(server):
     c.close()
 
 
+def test_a_command_line_as_arguments(server, tmp_path):
+    """What the CLI sends: the command's own arguments, and its folder for relative paths."""
+    c = Control(server._control.path)
+    c.request("plug", arguments=["--primary", "EXT-1", "1280x720+1920+0"])
+    assert [(s["name"], s["primary"]) for s in c.request("screens")["screens"]] == [("EXT-1", True), ("VIRTUAL-1", False)]
+    assert c.request("mode", arguments=["EXT-1", "800x600"])["name"] == "EXT-1"
+    shot = c.request("screenshot", arguments=["--screen", "EXT-1", "-o", "ext.png"], directory=str(tmp_path))
+    assert shot["output"] == str(tmp_path / "ext.png") and (tmp_path / "ext.png").read_bytes()[:4] == b"\x89PNG"
+    for fields, code in [({"arguments": ["EXT-1"], "name": "EXT-1"}, "invalidField"), ({"arguments": "EXT-1"}, "invalidField"),
+                         ({"arguments": ["-o", "rel.png"]}, "invalidField"), ({"arguments": ["--display", ":0", "X"]}, "usage")]:
+        with pytest.raises(MultiheadError) as caught:
+            c.request("screenshot" if "-o" in str(fields) else "unplug", **fields)
+        assert caught.value.code == code, fields
+    c.request("unplug", arguments=["EXT-1"])
+    c.close()
+
+
 def test_refusals_never_end_the_server(server):
     path = server._control.path
     answers = raw(path, b"not json", b"[1, 2]", b'{"no": "request"}', b'{"request": "fly", "id": 7}',
