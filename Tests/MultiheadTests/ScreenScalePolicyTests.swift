@@ -20,6 +20,9 @@ struct ScreenScalePolicyTests {
         #expect(desktop.scale(for: panel) == 1.5 && desktop.scale(for: tv) == 1.5)
         let named = ScreenScalePolicy(factors: ["HDMI-1": 1.25], desktopScale: 1.5)
         #expect(named.scale(for: tv) == 1.25 && named.scale(for: panel) == 1.5)
+        // A factor no screen can have (given in code, past the parser) is passed over.
+        let odd = ScreenScalePolicy(factors: ["HDMI-1": .nan, "eDP-1": 0], desktopScale: .infinity)
+        #expect(odd.scale(for: tv) == 1 && odd.scale(for: panel) == 2)
     }
 
     @Test("the density rule's edges: 1199 and 1200 pixels tall, 192 and 193 pixels per inch, no size")

@@ -21,11 +21,15 @@ public struct ScreenScalePolicy: Sendable, Equatable {
     }
 
     /// The scale of a screen as the backend describes it (its name, frame in pixels and size in millimetres).
+    /// A factor that is not a number above 0 and at most `largestFactor` is passed over, as if not given.
     public func scale(for d: ScreenDescription) -> Double {
-        if let f = factors[d.name] { return f }
-        if let desktopScale { return desktopScale }
+        if let f = factors[d.name], Self.isValid(f) { return f }
+        if let desktopScale, Self.isValid(desktopScale) { return desktopScale }
         return Self.densityScale(pixels: d.frame.size, millimetres: d.physicalSize)
     }
+
+    /// Whether a factor can be a screen's scale.
+    static func isValid(_ f: Double) -> Bool { f.isFinite && f > 0 && f <= largestFactor }
 
     /// 2 for a monitor at least 1200 pixels tall whose pixels per inch, across and down, are both above
     /// 192; else 1 (also without a physical size).
@@ -46,7 +50,7 @@ public struct ScreenScalePolicy: Sendable, Equatable {
             guard parts.count == 2 else { throw .malformed(item) }
             let name = String(parts[0]).trimmed(of: " \t")
             guard !name.isEmpty else { throw .malformed(item) }
-            guard let value = Double(decimal: String(parts[1]).trimmed(of: " \t")), value > 0, value <= largestFactor else {
+            guard let value = Double(decimal: String(parts[1]).trimmed(of: " \t")), isValid(value) else {
                 throw .badFactor(name: name, text: String(parts[1]))
             }
             guard result[name] == nil else { throw .repeated(name) }
