@@ -58,7 +58,7 @@ final class ControlListener: Sendable {
         // The folder keeps other users out; this keeps out root's processes too, and any socket passed on.
         guard let user = ControlSocket.peerUser(fd), user == getuid() else {
             let who = ControlSocket.peerUser(fd).map { "user \($0)" } ?? "an unknown user"
-            lines.write(ControlAnswer.failure(CommandFailure(status: 77, code: "forbidden",
+            lines.finish(with: ControlAnswer.failure(CommandFailure(status: 77, code: "forbidden",
                 message: "the control socket answers only user \(getuid()), the one that started it; this is \(who)"), id: nil).bytes)
             return
         }
@@ -66,7 +66,7 @@ final class ControlListener: Sendable {
             switch lines.next() {
             case .end: return
             case .tooLong:
-                lines.write(ControlAnswer.failure(CommandFailure(status: ExitStatus.usage, code: "requestTooLong",
+                lines.finish(with: ControlAnswer.failure(CommandFailure(status: ExitStatus.usage, code: "requestTooLong",
                     message: "a request line is at most \(ControlSocket.lineLimit) bytes; closing this connection"), id: nil).bytes)
                 return
             case .line(let line):

@@ -156,6 +156,25 @@ final class ControlLines {
     @discardableResult
     func write(_ line: [UInt8]) -> Bool { ControlSocket.send(fd, line + [UInt8(ascii: "\n")]) }
 
+    /// Writes a last line and ends the connection so that the other end reads it: a socket closed with
+    /// requests still unread in it would reset the connection, and the answer would be lost. Sends the
+    /// end, then reads what is left for at most a second (and a few megabytes) before the close.
+    /// `shutdown`, `recv`.
+    func finish(with line: [UInt8]) {
+        guard write(line) else { return }
+        shutdown(fd, Int32(SHUT_WR))
+        var limit = timeval(tv_sec: 1, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        var left = 4 * ControlSocket.lineLimit
+        while left > 0 {
+            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return }
+            left -= n
+        }
+    }
+
     /// Closes the connection.
     func close() { Glibc.close(fd) }
 }

@@ -31,8 +31,11 @@ def raw(path, *lines):
         for line in lines:
             try:
                 s.sendall(line + b"\n")
-                got = f.readline()
             except (BrokenPipeError, ConnectionResetError):
+                pass  # the server may have answered and closed already: its answer is still there to read
+            try:
+                got = f.readline()
+            except (ConnectionResetError, OSError):
                 got = b""
             answers.append(json.loads(got) if got else None)
         return answers
