@@ -34,20 +34,11 @@ extension MultiheadCommand {
         @MainActor
         func run() async throws {
             try await withExitStatus {
-                let mode: ScreenMode
-                if let socket = ControlClient.socket(options.display) {
-                    let answer = try ControlClient.send(.mode, [("name", .string(name)), ("size", .string(size)),
-                                                               ("rate", rate.map { .number($0.value) } ?? .null)], to: socket)
-                    guard let m = answer["mode"].flatMap(ScreenJSON.Mode.init(json:)) else {
-                        throw CommandFailure(status: ExitStatus.software, code: "malformedAnswer", message: "the control socket's answer has no mode")
-                    }
-                    mode = ScreenMode(width: m.width, height: m.height, refreshRate: m.refreshRate, isInterlaced: m.interlaced)
-                } else {
-                    let control = try ServerControl(display: options.display)
-                    defer { control.close() }
-                    try refuseOnDesktop(control, force: force)
-                    mode = try perform(control)
-                }
+                // With MULTIHEAD_CONTROL set the command never gets here: `Entry` sends its arguments to the server.
+                let control = try ServerControl(display: options.display)
+                defer { control.close() }
+                try refuseOnDesktop(control, force: force)
+                let mode = try perform(control)
                 try StandardOutput.line("\(name.terminalEscaped): \(mode)")
             }
         }

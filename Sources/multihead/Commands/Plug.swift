@@ -35,14 +35,8 @@ extension MultiheadCommand {
 
         @MainActor
         func run() async throws {
+            // With MULTIHEAD_CONTROL set the command never gets here: `Entry` sends its arguments to the server.
             try await withExitStatus {
-                if let socket = ControlClient.socket(options.display) {
-                    _ = try ControlClient.send(.plug, [
-                        ("name", .string(name)), ("geometry", .string(geometry)), ("primary", .bool(primary)),
-                        ("rate", rate.map { .number($0.value) } ?? .null),
-                    ] + identity.fields, to: socket)
-                    return
-                }
                 let control = try ServerControl(display: options.display)
                 defer { control.close() }
                 try refuseOnDesktop(control, force: force)

@@ -21,11 +21,8 @@ extension MultiheadCommand {
 
         @MainActor
         func run() async throws {
+            // With MULTIHEAD_CONTROL set the command never gets here: `Entry` sends its arguments to the server.
             try await withExitStatus {
-                if let socket = ControlClient.socket(options.display) {
-                    _ = try ControlClient.send(.unplug, [("name", .string(name)), ("keepPrimary", .bool(keepPrimary))], to: socket)
-                    return
-                }
                 let control = try ServerControl(display: options.display)
                 defer { control.close() }
                 try refuseOnDesktop(control, force: force)

@@ -52,15 +52,6 @@ struct MonitorIdentityOptions: ParsableArguments {
         return Size(width: Double(w), height: Double(h))
     }
 
-    /// The options as the control socket's `plug` fields; a relative `--edid` is made absolute, as the
-    /// server reads the file from its own folder.
-    var fields: [(String, JSONText)] {
-        let cwd = FileManager.default.currentDirectoryPath
-        let path = edid.map { $0.hasPrefix("/") ? $0 : cwd + "/" + $0 }
-        return [("manufacturer", manufacturer), ("model", model), ("serialNumber", serialNumber),
-                ("physicalSize", physicalSize), ("edid", path)].map { ($0.0, $0.1.map(JSONText.string) ?? .null) }
-    }
-
     /// The EDID to publish for a monitor of this size, or nil when no option asks for one.
     func edidBytes(preferred size: Size) throws -> [UInt8]? {
         guard wantsEDID else { return nil }
