@@ -20,10 +20,10 @@ final class ControlService {
     let glx: Bool
     /// The layout a `lease` without `monitors` gets: the one the server was started with.
     let defaultLayout: [VirtualServer.Monitor]
-    /// The lease held now (nil between `release` and the next `lease`).
-    private(set) var lease: VirtualServer?
     /// The X server running now, leased or idle (nil when a release ended it and no lease started another).
     private(set) var running: VirtualServer?
+    /// Whether a test holds `running` now (false between `release` and the next `lease`).
+    private var isLeased: Bool
     /// The server a release ended rather than kept, and why: the next lease compares with it and says it.
     private var ended: (display: String, pid: Int32, reason: String)?
 
@@ -42,8 +42,8 @@ final class ControlService {
         kind = options.kind
         glx = options.glx
         defaultLayout = try options.layout()
-        lease = server
         running = server
+        isLeased = true
         self.serverEnded = serverEnded
         watchRunning()
     }
@@ -71,10 +71,9 @@ final class ControlService {
 
     /// Ends the server whatever its state, without a reset for a next test: the process is ending.
     func end() {
-        lease?.end()
         running?.end()
-        lease = nil
         running = nil
+        isLeased = false
     }
 
     private func perform(_ request: ControlRequest) async throws -> [(key: String, value: JSONText)] {
@@ -82,7 +81,7 @@ final class ControlService {
         case .hello:
             return [("protocol", .int(Self.protocolVersion)), ("kind", .string(Self.kindName(kind))),
                     ("display", running.map { .string($0.display) } ?? .null), ("pid", running.map { .int(Int($0.pid)) } ?? .null),
-                    ("leased", .bool(lease != nil))]
+                    ("leased", .bool(isLeased))]
         case .lease: return try await beginLease(request)
         case .release:
             let (kept, reason) = endLease()
@@ -121,10 +120,10 @@ final class ControlService {
 
     /// The lease held now, or `noLease`.
     private func leased() throws -> VirtualServer {
-        guard let lease else {
+        guard isLeased, let running else {
             throw CommandFailure(status: ExitStatus.usage, code: "noLease", message: "no lease is held: send {\"request\":\"lease\"} first")
         }
-        return lease
+        return running
     }
 
     /// The command a request stands for, checked by the command's own parser (its options, its refusals).
@@ -172,8 +171,8 @@ final class ControlService {
         let (_, reason) = endLease()
         running = nil
         let next = try await VirtualServer.start(kind, monitors: layout, glx: glx)
-        lease = next
         running = next
+        isLeased = true
         let replaced = before.map { $0.0 != next.display || $0.1 != next.pid } ?? true
         let why = reason ?? ended?.reason
         ended = nil
@@ -184,13 +183,13 @@ final class ControlService {
 
     /// Ends the lease held, if any: true when the server went back to the pool; else the reason it was ended.
     private func endLease() -> (kept: Bool, reason: String?) {
-        guard let held = lease else { return (running != nil, running == nil ? ended?.reason ?? "no server is running" : nil) }
-        lease = nil
+        guard isLeased, let held = running else { return (running != nil, running == nil ? ended?.reason ?? "no server is running" : nil) }
+        isLeased = false
         held.stop()
         if held.wasPooled { return (true, nil) }
         let left = VirtualServer.lastPoolRefusal
         let why = left.isEmpty ? "the server could not be reset" : "a reset left: " + left.joined(separator: "; ")
-        ended = running.map { ($0.display, $0.pid, why) }
+        ended = (held.display, held.pid, why)
         running = nil
         return (false, why)
     }
