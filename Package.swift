@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .library(name: "Multihead", targets: ["Multihead"]),
         .library(name: "MultiheadX11", targets: ["MultiheadX11"]),
+        .library(name: "MultiheadGL", targets: ["MultiheadGL"]),
         .library(name: "MultiheadInMemory", targets: ["MultiheadInMemory"]),
         .library(name: "MultiheadTesting", targets: ["MultiheadTesting"]),
         .library(name: "MultiheadTestingTraits", targets: ["MultiheadTestingTraits"]),
@@ -30,6 +31,12 @@ let package = Package(
             name: "CCairo",
             providers: [.apt(["libcairo2-dev"])]
         ),
+        // EGL and OpenGL ES 3: only apps that import MultiheadGL link them.
+        .systemLibrary(
+            name: "CEGL",
+            pkgConfig: "egl glesv2",
+            providers: [.apt(["libegl-dev", "libgles-dev"])]
+        ),
         .target(
             name: "Multihead",
             dependencies: [.product(name: "Logging", package: "swift-log")]
@@ -42,6 +49,11 @@ let package = Package(
         .target(
             name: "MultiheadX11",
             dependencies: ["Multihead", "CXlib", "CCairo", .product(name: "Logging", package: "swift-log")]
+        ),
+        // `GLView`: OpenGL ES drawn offscreen with EGL and composited with the other views.
+        .target(
+            name: "MultiheadGL",
+            dependencies: ["Multihead", "MultiheadX11", "CEGL", .product(name: "Logging", package: "swift-log")]
         ),
         // Changing an X server as a person or a cable would, and reading and resetting its state: what the
         // kit, the CLI and the control socket share, and apps do not link (swift-nio's NIOTestUtils).
@@ -65,7 +77,7 @@ let package = Package(
         .executableTarget(
             name: "multihead",
             dependencies: [
-                "Multihead", "MultiheadX11", "MultiheadServerControl", "MultiheadTesting", "CProcessControl",
+                "Multihead", "MultiheadX11", "MultiheadGL", "MultiheadServerControl", "MultiheadTesting", "CProcessControl",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -73,15 +85,17 @@ let package = Package(
         .executableTarget(
             name: "XlibBaseline",
             dependencies: ["CXlib"],
-            // Its text peer draws with cairo directly (the package reaches cairo through dlopen).
-            linkerSettings: [.linkedLibrary("cairo")]
+            // Its text peer draws with cairo directly (the package reaches cairo through dlopen); its GL peer
+            // with EGL and OpenGL ES.
+            linkerSettings: [.linkedLibrary("cairo"), .linkedLibrary("EGL"), .linkedLibrary("GLESv2")]
         ),
         .executableTarget(
             name: "multihead-bench",
-            dependencies: ["Multihead", "MultiheadInMemory", "MultiheadX11", "MultiheadServerControl", "MultiheadTesting"]
+            dependencies: ["Multihead", "MultiheadInMemory", "MultiheadX11", "MultiheadGL", "MultiheadServerControl", "MultiheadTesting"]
         ),
         .testTarget(name: "MultiheadTests", dependencies: ["Multihead", "MultiheadInMemory"]),
         .testTarget(name: "MultiheadX11Tests", dependencies: ["Multihead", "MultiheadInMemory", "MultiheadX11", "MultiheadServerControl", "MultiheadTesting", "MultiheadTestingTraits"]),
+        .testTarget(name: "MultiheadGLTests", dependencies: ["Multihead", "MultiheadGL", "MultiheadX11", "MultiheadTesting"]),
         .testTarget(name: "multiheadTests", dependencies: ["Multihead", "MultiheadServerControl", "MultiheadTesting", "multihead"]),
     ]
 )

@@ -20,7 +20,7 @@
     X(cairo_set_source_rgba) X(cairo_show_text) X(cairo_status_to_string) X(cairo_surface_destroy) \
     X(cairo_surface_flush) X(cairo_surface_status) X(cairo_surface_write_to_png) X(cairo_text_extents) \
     X(cairo_translate) X(cairo_image_surface_create) X(cairo_image_surface_get_format) \
-    X(cairo_surface_mark_dirty_rectangle) X(cairo_identity_matrix)
+    X(cairo_surface_mark_dirty_rectangle) X(cairo_identity_matrix) X(cairo_set_source_surface)
 
 typedef struct mh_cairo_table {
 #define MH_CAIRO_FIELD(f) __typeof__(f) *_Nonnull f;

@@ -1,6 +1,7 @@
 /* The raw C/Xlib baseline for Scripts/bench: the same work as the Swift API, without it.
  * Usage: XlibBaseline enumerate N | enumerate-xcb N | listen | hotplug N | stacking N OPS | hittest VIEWS CALLS
- *        | push W H N FILL [X Y W H] | label W H N X Y W H | animate W H FRAMES | memory W H N | pytestshape N | …
+ *        | push W H N FILL [X Y W H] | label W H N X Y W H | animate W H FRAMES | memory W H N | pytestshape N
+ *        | gl W H FRAMES WINDOWS (gl.c) | …
  * Prints "median_us=…" (and the figures it measured); DISPLAY and XAUTHORITY pick the server. */
 #include <X11/Xlib.h>
 #include <X11/extensions/Xrandr.h>
@@ -23,7 +24,7 @@
 #include <string.h>
 #include <time.h>
 
-static double now_us(void) {
+double now_us(void) {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return t.tv_sec * 1e6 + t.tv_nsec / 1e3;
@@ -34,7 +35,7 @@ static int cmp_double(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-static double median(double *v, int n) {
+double median(double *v, int n) {
     qsort(v, n, sizeof *v, cmp_double);
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
@@ -472,7 +473,7 @@ static void fill_rect(XImage *img, int x0, int y0, int w, int h, unsigned int c)
         for (int x = x0; x < x0 + w; x++) p[y * stride + x] = c;
 }
 
-static double cpu_us(void) {
+double cpu_us(void) {
     struct timespec ts;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
@@ -539,7 +540,7 @@ static int push(int w, int h, int iters, int fill, int rx, int ry, int rw, int r
 }
 
 /* Resident memory of one w×h buffer, touched: what a window's pixels cost at the least. */
-static long rss_kb(void) {
+long rss_kb(void) {
     FILE *f = fopen("/proc/self/status", "r");
     char line[256];
     long kb = 0;
@@ -797,6 +798,8 @@ static int maxrss(char **argv) {
     return 0;
 }
 
+int gl_bench(int w, int h, int frames, int windows); /* gl.c */
+
 int main(int argc, char **argv) {
     stepped = getenv("MULTIHEAD_BASELINE_STEPPED") != NULL;
     origin_x = getenv("MULTIHEAD_BASELINE_X") ? atoi(getenv("MULTIHEAD_BASELINE_X")) : 0;
@@ -824,6 +827,7 @@ int main(int argc, char **argv) {
     if (!strcmp(argv[1], "animate") && argc > 4) return animate(a, atoi(argv[3]), atoi(argv[4]));
     if (!strcmp(argv[1], "memory") && argc > 4) return memory(a, atoi(argv[3]), atoi(argv[4]));
     if (!strcmp(argv[1], "frames")) return frames(a);
+    if (!strcmp(argv[1], "gl") && argc > 5) return gl_bench(a, atoi(argv[3]), atoi(argv[4]), atoi(argv[5]));
     if (!strcmp(argv[1], "hittest") && argc > 5) return hittest(a, atoi(argv[3]), atoi(argv[4]), atoi(argv[5]));
     fprintf(stderr, "unknown mode %s\n", argv[1]);
     return 64;

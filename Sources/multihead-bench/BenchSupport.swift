@@ -83,16 +83,21 @@ final class RunningBaseline {
     }
 
     /// Waits for the baseline to end and returns its `median_us`.
-    func median() throws -> Double {
+    func median() throws -> Double { try figures(["median_us"])[0] }
+
+    /// Waits for the baseline to end and returns the figures it printed as `name=value`, in the order asked.
+    func figures(_ names: [String]) throws -> [Double] {
         // A baseline still waiting for its start begins now.
         try? input.fileHandleForWriting.close()
         let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        guard let field = text.split(whereSeparator: { $0 == " " || $0 == "\n" }).first(where: { $0.hasPrefix("median_us=") }),
-              let v = Double(field.dropFirst("median_us=".count)) else {
-            throw VirtualServerError.didNotStart(binary: "XlibBaseline", log: text)
+        let fields = text.split(whereSeparator: { $0 == " " || $0 == "\n" })
+        return try names.map { name in
+            guard let field = fields.first(where: { $0.hasPrefix(name + "=") }), let v = Double(field.dropFirst(name.count + 1)) else {
+                throw VirtualServerError.didNotStart(binary: "XlibBaseline", log: text)
+            }
+            return v
         }
-        return v
     }
 }
 
@@ -103,4 +108,5 @@ func row(_ name: String, _ swift: Double, _ c: Double, unit: String = "µs") {
     func figure(_ v: Double) -> String { String(format: v < 1 ? "%.3f" : "%.2f", v) }
     print("| \(name) | \(figure(swift)) \(unit) | \(figure(c)) \(unit) | \(String(format: "%.2f", ratio))× |")
 }
+
 

@@ -236,12 +236,6 @@ func cpuMicros() -> Double {
 /// Resident memory per shown 1920×1080 window, against C's one touched buffer of that size.
 @MainActor
 func benchMemory(_ server: VirtualServer) throws {
-    func rssKB() -> Double {
-        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
-        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
-        let digits = line.filter(\.isNumber)
-        return Double(digits) ?? 0
-    }
     let (app, backend) = try makeX11App(server)
     defer { backend.stop() }
     // One window shown first: what the first one sets up once (the presenter's, cairo's and the shared
@@ -251,7 +245,7 @@ func benchMemory(_ server: VirtualServer) throws {
     first.isHidden = false
     app.flush()
     let k = 8
-    let before = rssKB()
+    let before = Double(residentKB())
     let ws = (0..<k).map { _ -> Window in
         let w = clientDrawn(Window(frame: Rect(x: 0, y: 0, width: 1920, height: 1080), screen: app.mainScreen))
         w.backgroundColor = .blue
@@ -261,7 +255,7 @@ func benchMemory(_ server: VirtualServer) throws {
     let perWindow = withExtendedLifetime((first, ws)) {
         app.flush()
         precondition(backend.lastRedrawCount == k)
-        return (rssKB() - before) / Double(k) / 1024
+        return (Double(residentKB()) - before) / Double(k) / 1024
     }
     row("resident memory per shown 1920×1080 window (\(k) windows)", perWindow,
         try baseline(["memory", "1920", "1080", "\(k)"]), unit: "MB")

@@ -61,6 +61,13 @@ func main() async throws {
         if wanted("memory") { try benchMemory(server) }
         if wanted("displayLink") { try await benchDisplayLink(server) }
     }
+    if only == nil || only == "gl" {
+        let server = try await VirtualServer.start(monitors: [.init("MAIN", "1920x1080+0+0", primary: true)])
+        defer { server.stop() }
+        let pick = CommandLine.arguments.dropFirst(2).first
+        if pick == nil || pick == "one" { try await benchGL(server, width: 1920, height: 1080, frames: 300, count: 1) }
+        if pick == nil || pick == "ten" { try await benchGL(server, width: 480, height: 270, frames: 300, count: 10) }
+    }
     if only == nil || only == "model" {
         for n in [1_000, 10_000, 100_000] { try benchStacking(windows: n) }
         for (v, d) in [(100, 2), (1_000, 3), (10_000, 4)] { try benchHitTest(views: v, depth: d) }

@@ -5,6 +5,12 @@ import MultiheadTesting
 import MultiheadX11
 import Testing
 
+/// The demo scene's colours (`SpinningTriangle`, `SceneWindow`).
+enum SceneColors {
+    static let background = Color(red: 0.3, green: 0.35, blue: 0.5)
+    static let hud = Color(red: 0.3, green: 0.3, blue: 0.35)
+}
+
 @MainActor
 @Suite("The demo and the server, mode and screenshot commands", .timeLimit(.minutes(2)))
 struct DemoAndToolsTests {
@@ -30,6 +36,12 @@ struct DemoAndToolsTests {
         let placeholder = try Bitmap(contentsOfPNG: dir + "/step2-plug-VIRTUAL-3.png")
         #expect(placeholder.width == 1024 && placeholder.height == 768)
         #expect(placeholder.pixel(x: 10, y: 10) == 0xFFFFFF)
+        // The GL scene in its corner (320×240 at 684, 508): its background, its triangle over the centre (the
+        // triangle turns about a point inside it), its HUD label over the scene.
+        #expect(r.stdout.contains("and a GL scene"))
+        #expect(placeholder.pixel(x: 689, y: 743) == Bitmap.rgb(SceneColors.background))
+        #expect(placeholder.pixel(x: 844, y: 628).map { $0 >> 16 == 0xFF } == true)
+        #expect(placeholder.pixel(x: 990, y: 520) == Bitmap.rgb(SceneColors.hud))
         #expect((440..<584).contains { x in (374..<394).contains { y in (placeholder.pixel(x: x, y: y) ?? 0xFFFFFF) < 0x404040 } })
         // After the mode change the placeholder's layoutSubviews centred the label in the new 1280×1024.
         let resized = try Bitmap(contentsOfPNG: dir + "/step3-mode-VIRTUAL-3.png")
@@ -47,6 +59,23 @@ struct DemoAndToolsTests {
         #expect(panel.width == 3840 && panel.height == 2160)
         let oneX = try #require(darkRows(placeholder)), twoX = try #require(darkRows(panel))
         #expect(abs(twoX - 2 * oneX) <= 3, "text \(oneX) pixels tall at 1×, \(twoX) at 2×")
+    }
+
+    @Test("with no EGL the demo goes on: its GL scene shows its background, and the log and the step say why")
+    func tourWithoutEGL() async throws {
+        let dir = NSTemporaryDirectory() + "mh-test-demo-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // libglvnd with no vendor library: as on a machine without Mesa's EGL.
+        let r = try await multihead(["demo", "--headless", "--output-directory", dir],
+                                    environment: ["__EGL_VENDOR_LIBRARY_FILENAMES": dir + "/no-such-vendor.json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let step2 = r.stdout.split(separator: "\n").first { $0.hasPrefix("step 2 plug") } ?? ""
+        #expect(step2.contains("its GL scene shows its background only (no EGL display for X server"))
+        // One warning per view (the plug's and the panel's), not one per frame.
+        #expect(r.stderr.components(separatedBy: "draws its background only").count - 1 == 2, "\(r.stderr)")
+        let shot = try Bitmap(contentsOfPNG: dir + "/step2-plug-VIRTUAL-3.png")
+        #expect(shot.pixel(x: 844, y: 628) == Bitmap.rgb(SceneColors.background))
+        #expect(shot.pixel(x: 990, y: 520) == Bitmap.rgb(SceneColors.hud))
     }
 
     /// How many rows of a picture hold dark (text) pixels.

@@ -3,7 +3,7 @@ import Multihead
 
 /// A `GraphicsContext` over a cairo context: what views draw with, on screen and offscreen alike.
 @MainActor
-final class CairoCanvas: GraphicsContext {
+final class CairoCanvas: GraphicsContext, PixelFrameDrawing {
     // Optional only in type: cairo_create never returns NULL (an error context at worst).
     private let cr: OpaquePointer?
 
@@ -222,6 +222,43 @@ final class CairoCanvas: GraphicsContext {
             _ = wmemset(row, wchar_t(bitPattern: pixel), width)
         }
         if let told = storedUntold { storedUntold = told.union(box) } else { storedUntold = box }
+    }
+
+    /// Frames copied straight into pixels so far: what tests check the shortcut was taken by.
+    static var copiedFrames = 0
+
+    func draw(_ frame: PixelFrame, in rect: Rect) {
+        guard frame.width > 0, frame.height > 0 else { return }
+        // A frame on whole pixels at its own size, outside any layer: its rows copied where they go (a GL
+        // view's every frame), the bottom row last. cairo would convert and blend the same pixels.
+        if storesSolidFills, layerAlphas.isEmpty, let data = pixels, let box = device.centres(of: rect),
+           box.x1 - box.x0 == frame.width, box.y1 - box.y0 == frame.height, let clipped = device.pixels(of: rect) {
+            Self.copiedFrames += 1
+            guard !clipped.isEmpty else { return }
+            flush()
+            let bytes = (clipped.x1 - clipped.x0) * 4, column = (clipped.x0 - box.x0) * 4
+            for y in clipped.y0..<clipped.y1 {
+                let source = frame.base + (frame.height - 1 - (y - box.y0)) * frame.bytesPerRow + column
+                (data + y * stride + clipped.x0 * 4).update(from: source.assumingMemoryBound(to: UInt8.self), count: bytes)
+            }
+            if let told = storedUntold { storedUntold = told.union(clipped) } else { storedUntold = clipped }
+            return
+        }
+        // Anything else through cairo: the rows as an image, turned upright and stretched over `rect`.
+        // `cairo_image_surface_create_for_data`, `cairo_set_source_surface`, `cairo_paint`.
+        beforeCairoDraws()
+        guard let image = cairo.cairo_image_surface_create_for_data(UnsafeMutablePointer(mutating: frame.base.assumingMemoryBound(to: UInt8.self)),
+                                                                     CAIRO_FORMAT_RGB24, Int32(frame.width), Int32(frame.height),
+                                                                     Int32(frame.bytesPerRow)) else { return }
+        defer { cairo.cairo_surface_destroy(image) }
+        cairo.cairo_save(cr)
+        cairo.cairo_rectangle(cr, rect.minX, rect.minY, rect.width, rect.height)
+        cairo.cairo_clip(cr)
+        cairo.cairo_translate(cr, rect.minX, rect.maxY)
+        cairo.cairo_scale(cr, rect.width / Double(frame.width), -rect.height / Double(frame.height))
+        cairo.cairo_set_source_surface(cr, image, 0, 0)
+        cairo.cairo_paint(cr)
+        cairo.cairo_restore(cr)
     }
 
     /// Fills everything with opaque black: a window's pixels start black, as X windows have no alpha.

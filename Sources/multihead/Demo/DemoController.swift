@@ -19,6 +19,8 @@ final class DemoController {
     private(set) var mainWindow: DemoWindow?
     private(set) var mainController = MainViewController()
     private(set) var externalWindows: [String: Window] = [:]
+    /// The GL scene of each screen plugged while the demo runs.
+    private(set) var sceneWindows: [String: SceneWindow] = [:]
     private(set) var events: [DemoEvent] = []
     var step = "launch"
     var onQuit: (() -> Void)?
@@ -47,7 +49,9 @@ final class DemoController {
     private func handle(_ e: ScreenEvent) {
         let screen = e.screen
         switch e {
-        case .connect: attach(screen)
+        case .connect:
+            attach(screen)
+            addScene(screen)
         case .disconnect: detach(screen)
         case .modeChange: resize(screen)
         case .brightnessChange, .mainChange: return
@@ -74,8 +78,18 @@ final class DemoController {
         externalWindows[screen.name] = window
     }
 
-    /// Hides and releases the screen's window (Listing 2-2).
+    /// A screen plugged while the demo runs also gets the GL scene, above its placeholder.
+    private func addScene(_ screen: Screen) {
+        guard externalWindows[screen.name] != nil, sceneWindows[screen.name] == nil else { return }
+        let window = SceneWindow(screen: screen)
+        window.windowLevel = .normal + 1
+        window.isHidden = false
+        sceneWindows[screen.name] = window
+    }
+
+    /// Hides and releases the screen's windows (Listing 2-2).
     private func detach(_ screen: Screen) {
+        sceneWindows.removeValue(forKey: screen.name)?.isHidden = true
         guard let window = externalWindows.removeValue(forKey: screen.name) else { return }
         window.isHidden = true
     }
@@ -85,6 +99,7 @@ final class DemoController {
             // The placeholder re-centres its label in layoutSubviews.
             window.frame = screen.bounds
             for v in window.subviews { v.frame = window.bounds }
+            sceneWindows[screen.name]?.frame = SceneWindow.frame(on: screen)
         } else if screen === mainWindow?.screen {
             mainWindow?.frame = screen.bounds
         }

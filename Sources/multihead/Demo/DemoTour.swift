@@ -48,7 +48,13 @@ struct DemoTour {
             try server.plug(names[2], "1024x768+3200+0")
         }
         try await wait(app, "the window on \(names[2])") { demo.externalWindows[names[2]] != nil }
-        try finish(2, "plug", demo, backend, "plugged \(names[2]) 1024x768 at 3200,0; it got a placeholder window")
+        // Its GL scene drew a frame (or found no EGL, and shows its background).
+        try await wait(app, "the GL scene on \(names[2])") {
+            demo.sceneWindows[names[2]].map { $0.glView.framesDrawn > 1 || $0.glView.renderingError != nil } ?? false
+        }
+        let gl = demo.sceneWindows[names[2]]?.glView.renderingError.map { "; its GL scene shows its background only (\($0))" }
+            ?? " and a GL scene (a turning triangle under a HUD)"
+        try finish(2, "plug", demo, backend, "plugged \(names[2]) 1024x768 at 3200,0; it got a placeholder window" + gl)
 
         demo.step = "mode"
         let third = app.screen(named: names[2])

@@ -1,0 +1,208 @@
+import Foundation
+import Multihead
+@testable import MultiheadGL
+import MultiheadTesting
+import MultiheadX11
+import Testing
+
+/// GL views drawn with EGL on the kit's servers (Mesa's llvmpipe: no GPU, no GLX), read back from the
+/// server as a user would check them.
+@MainActor
+@Suite("GLView on a real X server", .timeLimit(.minutes(3)))
+struct GLViewTests {
+    let blue = Color(red: 0, green: 0, blue: 1)
+
+    @Test("the clear colour, a triangle's inside and outside and a label over the scene, read back from the server",
+          arguments: [VirtualServer.Kind.xvfb, .xorg])
+    func drawsAndComposes(kind: VirtualServer.Kind) async throws {
+        let server = try await VirtualServer.start(kind)
+        defer { server.stop() }
+        let app = try server.makeApplication()
+        let delegate = TriangleDelegate(clear: blue)
+        let (window, view) = glWindow(app.mainScreen, Rect(x: 40, y: 30, width: 400, height: 300), delegate)
+        let label = Label(frame: Rect(x: 10, y: 10, width: 200, height: 30))
+        label.text = "HUD"
+        label.backgroundColor = .red
+        view.addSubview(label)
+        try await app.waitUntil(timeout: .seconds(30)) {
+            pixel(server, window, at: Point(x: 200, y: 150))?.near(.green) == true
+                && pixel(server, window, at: Point(x: 20, y: 290))?.near(blue) == true
+                && pixel(server, window, at: Point(x: 205, y: 35))?.near(.red) == true
+        }
+        #expect(view.renderingError == nil)
+        #expect(view.drawableSize == Size(width: 400, height: 300))
+        // What the view read back is what the delegate drew, upright: the triangle's apex is near the top.
+        let shot = view.snapshot()
+        #expect(shot.width == 400 && shot.height == 300)
+        #expect(shot.color(x: 200, y: 150)?.near(.green) == true)
+        #expect(shot.color(x: 200, y: 90)?.near(.green) == true && shot.color(x: 200, y: 230)?.near(blue) == true)
+        #expect(shot.color(x: 5, y: 5)?.near(blue) == true)
+        // Outside the view: the desktop, not GL.
+        #expect(pixel(server, window, at: Point(x: 200, y: 310)) != nil)
+        // The label takes the touches over the scene; elsewhere the GL view does.
+        #expect(window.hitTest(Point(x: 20, y: 20)) === label)
+        #expect(window.hitTest(Point(x: 200, y: 200)) === view)
+    }
+
+    @Test("driven by the frame clock while not paused; a paused view does not draw")
+    func pausedDoesNotDraw() async throws {
+        let server = try await VirtualServer.start()
+        defer { server.stop() }
+        let app = try server.makeApplication()
+        let delegate = TriangleDelegate(clear: blue)
+        let (window, view) = glWindow(app.mainScreen, Rect(x: 0, y: 0, width: 64, height: 64), delegate)
+        defer { withExtendedLifetime(window) {} }
+        try await app.waitUntil(timeout: .seconds(30)) { delegate.frames >= 5 }
+        view.isPaused = true
+        let paused = delegate.frames
+        // Ten frames of the screen go by (a display link of its own counts them).
+        var ticks = 0
+        let link = app.mainScreen.displayLink { _ in ticks += 1 }
+        defer { link.invalidate() }
+        try await app.waitUntil(timeout: .seconds(30)) { ticks >= 10 }
+        #expect(delegate.frames == paused)
+        #expect(view.framesDrawn == paused)
+        view.isPaused = false
+        try await app.waitUntil(timeout: .seconds(30)) { delegate.frames >= paused + 3 }
+    }
+
+    @Test("with enableSetNeedsDisplay it draws once when shown and once per setNeedsDisplay(), never by itself")
+    func setNeedsDisplayDrawsOnce() async throws {
+        let server = try await VirtualServer.start()
+        defer { server.stop() }
+        let app = try server.makeApplication()
+        let delegate = TriangleDelegate(clear: blue)
+        let window = Window(frame: Rect(x: 0, y: 0, width: 64, height: 64), screen: app.mainScreen)
+        let view = GLView(frame: window.bounds)
+        view.enableSetNeedsDisplay = true
+        view.delegate = delegate
+        window.addSubview(view)
+        window.isHidden = false
+        try await app.waitUntil(timeout: .seconds(30)) { delegate.frames == 1 }
+        var ticks = 0
+        let link = app.mainScreen.displayLink { _ in ticks += 1 }
+        defer { link.invalidate() }
+        try await app.waitUntil(timeout: .seconds(30)) { ticks >= 10 }
+        #expect(delegate.frames == 1)
+        view.setNeedsDisplay()
+        try app.synchronize()
+        #expect(delegate.frames == 2)
+        // Two before one flush: one frame.
+        delegate.clear = .red
+        view.setNeedsDisplay()
+        view.setNeedsDisplay()
+        try await app.waitUntil(timeout: .seconds(30)) { pixel(server, window, at: Point(x: 2, y: 2))?.near(.red) == true }
+        #expect(delegate.frames == 3)
+        ticks = 0
+        try await app.waitUntil(timeout: .seconds(30)) { ticks >= 5 }
+        #expect(delegate.frames == 3)
+    }
+
+    @Test("a hotplug moves its window to another screen: the same context and program draw there")
+    func followsItsWindowAcrossScreens() async throws {
+        let server = try await VirtualServer.start()
+        defer { server.stop() }
+        let app = try server.makeApplication()
+        let delegate = TriangleDelegate(clear: blue)
+        let (window, view) = glWindow(app.mainScreen, Rect(x: 0, y: 0, width: 200, height: 160), delegate)
+        try await app.waitUntil(timeout: .seconds(30)) { pixel(server, window, at: Point(x: 100, y: 80))?.near(.green) == true }
+        let renderer = try #require(view.renderer)
+        try server.plug("EXT-1", "1024x768+1920+0")
+        try await app.waitUntil(timeout: .seconds(30)) { app.screen(named: "EXT-1") != nil }
+        let external = try #require(app.screen(named: "EXT-1"))
+        delegate.clear = .yellow
+        window.screen = external
+        try await app.waitUntil(timeout: .seconds(30)) {
+            pixel(server, window, at: Point(x: 100, y: 80))?.near(.green) == true
+                && pixel(server, window, at: Point(x: 5, y: 5))?.near(.yellow) == true
+        }
+        // Unplugged: the window goes to the main screen, hidden (UIKit's rule); shown again, it draws there.
+        try server.unplug("EXT-1")
+        try await app.waitUntil(timeout: .seconds(30)) { !external.isConnected && window.isHidden }
+        delegate.clear = .red
+        window.isHidden = false
+        try await app.waitUntil(timeout: .seconds(30)) {
+            window.screen === app.mainScreen && pixel(server, window, at: Point(x: 5, y: 5))?.near(.red) == true
+        }
+        #expect(view.renderer === renderer)
+        #expect(delegate.programs.count == 1)
+    }
+
+    @Test("a mode change that resizes its window resizes the drawable and draws again")
+    func modeChangeResizes() async throws {
+        let server = try await VirtualServer.start(monitors: [.init("VIRTUAL-1", "1024x768+0+0", primary: true)])
+        defer { server.stop() }
+        let app = try server.makeApplication()
+        let screen = app.mainScreen
+        let delegate = TriangleDelegate(clear: blue)
+        let (window, view) = glWindow(screen, screen.bounds, delegate)
+        let observer = NotificationCenter.default.addObserver(forName: Screen.modeDidChangeNotification, object: screen, queue: nil) { _ in
+            MainActor.assumeIsolated {
+                window.frame = screen.bounds
+                view.frame = window.bounds
+            }
+        }
+        defer { NotificationCenter.default.removeObserver(observer) }
+        try await app.waitUntil(timeout: .seconds(30)) { view.drawableSize == Size(width: 1024, height: 768) && delegate.frames > 0 }
+        // A person changes the resolution (the server's mode, from outside the app).
+        _ = try server.controlConnection().setMode("VIRTUAL-1", size: Size(width: 800, height: 600))
+        try await app.waitUntil(timeout: .seconds(30)) {
+            view.snapshot().width == 800 && pixel(server, window, at: Point(x: 400, y: 300))?.near(.green) == true
+                && pixel(server, window, at: Point(x: 400, y: 500))?.near(blue) == true
+        }
+        #expect(view.drawableSize == Size(width: 800, height: 600))
+        #expect(delegate.sizes.last == Size(width: 800, height: 600))
+    }
+
+    @Test("its own and its window's alpha and isHidden, and its superview's clip, apply to the GL pixels")
+    func alphaHiddenAndClip() async throws {
+        let server = try await VirtualServer.start()
+        defer { server.stop() }
+        let app = try server.makeApplication()
+        let window = Window(frame: Rect(x: 0, y: 0, width: 300, height: 200), screen: app.mainScreen)
+        window.backgroundColor = .white
+        let clipper = View(frame: Rect(x: 0, y: 0, width: 100, height: 100))
+        clipper.clipsToBounds = true
+        let delegate = TriangleDelegate(clear: blue)
+        let view = GLView(frame: Rect(x: 0, y: 0, width: 200, height: 200))
+        view.delegate = delegate
+        clipper.addSubview(view)
+        window.addSubview(clipper)
+        window.isHidden = false
+        try await app.waitUntil(timeout: .seconds(30)) {
+            pixel(server, window, at: Point(x: 10, y: 10))?.near(blue) == true
+                && pixel(server, window, at: Point(x: 150, y: 10))?.near(.white) == true
+        }
+        view.alpha = 0.5
+        let half = Color(red: 0.5, green: 0.5, blue: 1)
+        try await app.waitUntil(timeout: .seconds(30)) { pixel(server, window, at: Point(x: 10, y: 10))?.near(half, within: 3.0 / 255) == true }
+        view.isHidden = true
+        try await app.waitUntil(timeout: .seconds(30)) { pixel(server, window, at: Point(x: 10, y: 10))?.near(.white) == true }
+        let drawn = delegate.frames
+        var ticks = 0
+        let link = app.mainScreen.displayLink { _ in ticks += 1 }
+        defer { link.invalidate() }
+        try await app.waitUntil(timeout: .seconds(30)) { ticks >= 5 }
+        // Hidden, it is not drawn at all.
+        #expect(delegate.frames == drawn)
+    }
+
+    @Test("removed from its window while drawing, it ends cleanly and its framebuffer goes")
+    func removedWhileDrawing() async throws {
+        let server = try await VirtualServer.start()
+        defer { server.stop() }
+        let app = try server.makeApplication()
+        let delegate = TriangleDelegate(clear: blue)
+        var (window, view): (Window, GLView?) = glWindow(app.mainScreen, Rect(x: 0, y: 0, width: 120, height: 120), delegate)
+        try await app.waitUntil(timeout: .seconds(30)) { pixel(server, window, at: Point(x: 5, y: 5))?.near(blue) == true }
+        weak var gone = view
+        delegate.afterDraw = { v in
+            v.removeFromSuperview()
+            view = nil
+        }
+        try await app.waitUntil(timeout: .seconds(30)) { pixel(server, window, at: Point(x: 5, y: 5))?.near(.white) == true }
+        #expect(view == nil)
+        #expect(gone == nil)
+        #expect(window.subviews.isEmpty)
+    }
+}
