@@ -23,7 +23,8 @@ open class GLView: View {
         }
     }
 
-    /// While true the frame clock does not call it: it shows its last frame.
+    /// While true the frame clock does not call it and it draws by itself no more (not when shown or resized
+    /// either): it shows its last frame. With `enableSetNeedsDisplay` it still draws when asked.
     public var isPaused = false {
         didSet { if oldValue != isPaused { updateLink() } }
     }
@@ -100,7 +101,11 @@ open class GLView: View {
     open override func draw(_ rect: Rect, in context: any GraphicsContext) {
         // Drawn means shown: a window shown again on another screen needs the link of that screen.
         updateLink()
-        guard let frame = renderer?.frame, let target = context as? any PixelFrameDrawing else { return }
+        guard let frame = renderer?.frame, let target = context as? any PixelFrameDrawing else {
+            // Nothing of its own drawn here: its background must be.
+            drawsOpaqueBounds = false
+            return
+        }
         target.draw(frame, in: bounds)
     }
 
@@ -108,9 +113,11 @@ open class GLView: View {
     open override func layoutSubviews() {
         super.layoutSubviews()
         let size = drawableSize
-        let resized = renderer.map { Double($0.width) != size.width || Double($0.height) != size.height } ?? true
-        if resized, !isPaused { frameRequested = true }
-        guard frameRequested, window != nil else { return }
+        if let r = renderer, Double(r.width) != size.width || Double(r.height) != size.height { frameRequested = true }
+        // A paused view draws only when asked (`display()`, or `setNeedsDisplay()` with
+        // `enableSetNeedsDisplay`); a hidden one not at all until shown.
+        defer { updateOpacity() }
+        guard frameRequested, enableSetNeedsDisplay || !isPaused, isShown else { return }
         if render() { super.setNeedsDisplay() }
     }
 
@@ -119,10 +126,24 @@ open class GLView: View {
         super.didMoveToWindow()
         updateLink()
         if window == nil {
+            drawsOpaqueBounds = false
             if isDrawing { leftWindowWhileDrawing = true } else { renderer?.freeFramebuffer() }
         } else {
             requestFrame()
         }
+    }
+
+    /// A new scale draws a new frame at the new drawable size.
+    open override func traitCollectionDidChange(_ previous: TraitCollection?) {
+        super.traitCollectionDidChange(previous)
+        requestFrame()
+    }
+
+    /// A frame of the drawable's size covers its bounds opaque: its background and what is under it are
+    /// not drawn. A stretched one (paused, then resized) does not: cairo blends its edges.
+    private func updateOpacity() {
+        let size = drawableSize
+        drawsOpaqueBounds = renderer.map { $0.frame != nil && Double($0.frameWidth) == size.width && Double($0.frameHeight) == size.height } ?? false
     }
 
     private func requestFrame() {
@@ -199,6 +220,7 @@ open class GLView: View {
                 Application.logger.warning("GL error \(error) after draw(in:) of GLView \(frame)")
             }
             r.readBack()
+            updateOpacity()
             return true
         } catch {
             isDrawing = false

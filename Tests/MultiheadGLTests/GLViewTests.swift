@@ -62,6 +62,14 @@ struct GLViewTests {
         try await app.waitUntil(timeout: .seconds(30)) { ticks >= 10 }
         #expect(delegate.frames == paused)
         #expect(view.framesDrawn == paused)
+        // Paused before it was ever shown: it draws nothing, and shows its background.
+        let idle = TriangleDelegate(clear: blue)
+        let (second, still) = glWindow(app.mainScreen, Rect(x: 100, y: 0, width: 64, height: 64), idle)
+        still.isPaused = true
+        still.backgroundColor = .red
+        ticks = 0
+        try await app.waitUntil(timeout: .seconds(30)) { ticks >= 5 && pixel(server, second, at: Point(x: 10, y: 10))?.near(.red) == true }
+        #expect(idle.frames == 0 && still.snapshot().width == 0)
         view.isPaused = false
         try await app.waitUntil(timeout: .seconds(30)) { delegate.frames >= paused + 3 }
     }

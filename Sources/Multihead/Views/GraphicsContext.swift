@@ -116,7 +116,8 @@ public enum ViewRenderer {
         if top == nil {
             // UIKit's layers do not antialias their edges (`CALayer.allowsEdgeAntialiasing` is false unless
             // set): a view between pixels has hard edges, and two views sharing an edge leave no seam.
-            if let bg = view.presentationBackgroundColor, bg.alpha > 0 { ctx.fillBackground(bounds, with: bg) }
+            // A view whose drawing covers its bounds opaque paints over its background anyway.
+            if !view.drawsOpaqueBounds, let bg = view.presentationBackgroundColor, bg.alpha > 0 { ctx.fillBackground(bounds, with: bg) }
             // A view's own drawing stays in its bounds, as a layer's contents do in UIKit; a plain view or
             // window draws nothing of its own, and needs no clip for it.
             if !isPlain(view) {
@@ -129,10 +130,21 @@ public enum ViewRenderer {
         for sub in subviews[(top ?? 0)...] { draw(sub, in: ctx) }
     }
 
-    /// Whether `sub`'s opaque background paints every pixel left to draw in its superview's coordinates.
+    /// Whether `sub`'s opaque background, or its own opaque drawing, paints every pixel left to draw in its
+    /// superview's coordinates.
     private static func paintsOverClip(_ sub: View, in ctx: any GraphicsContext) -> Bool {
-        guard !sub.isHidden, sub.presentationAlpha >= 1, let bg = sub.presentationBackgroundColor, bg.alpha >= 1
-        else { return false }
+        guard !sub.isHidden, sub.presentationAlpha >= 1 else { return false }
+        guard sub.drawsOpaqueBounds || (sub.presentationBackgroundColor?.alpha ?? 0) >= 1 else { return false }
         return ctx.backgroundCoversClip(sub.presentationFrame)
+    }
+
+    /// Whether one of a window's subviews paints every pixel left to draw (its whole area, or the damage
+    /// it is clipped to): the black a window without an opaque background starts from need not be painted.
+    package static func subviewsCoverClip(of window: Window, in ctx: any GraphicsContext) -> Bool {
+        ctx.saveState()
+        defer { ctx.restoreState() }
+        ctx.translate(by: Point(x: -window.bounds.origin.x, y: -window.bounds.origin.y))
+        for sub in window.subviews.reversed() where paintsOverClip(sub, in: ctx) { return true }
+        return false
     }
 }

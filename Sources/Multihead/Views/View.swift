@@ -17,6 +17,9 @@ open class View: Responder {
     var needsLayoutStorage = true
     var subtreeNeedsLayout = false
     var recognizerStorage: [GestureRecognizer] = []
+    /// Whether its own drawing paints every pixel of its bounds opaque (a GL view with a frame of its
+    /// size): its background, and what is under it, need not be drawn.
+    package var drawsOpaqueBounds = false
 
     /// Makes a view with a frame in its future superview's coordinates; a non-finite frame becomes `.zero`.
     public init(frame: Rect) {

@@ -20,9 +20,13 @@ enum WindowRenderer {
         if let area {
             canvas.clip(to: Rect(x: Double(area.x), y: Double(area.y), width: Double(area.width), height: Double(area.height)))
         }
-        // An opaque background covers everything anyway: one fill of the pixels, not two.
-        if window.presentationBackgroundColor?.alpha != 1 { canvas.clearToBlack() }
         canvas.scale(by: scale)
+        // An opaque background, or an opaque subview over all that is drawn (a GL view filling its
+        // window), covers everything anyway: one fill of the pixels, not two. (The black is painted
+        // whatever the scale.)
+        if window.presentationBackgroundColor?.alpha != 1, !ViewRenderer.subviewsCoverClip(of: window, in: canvas) {
+            canvas.clearToBlack()
+        }
         ViewRenderer.draw(window, in: canvas, brightness: brightness)
         canvas.restoreState()
         canvas.flush()
