@@ -96,6 +96,10 @@ struct DemoAndToolsTests {
         #expect(events.allSatisfy { $0["screen"] as? String == "HDMI-1" })
         let resized = try Bitmap(contentsOfPNG: dir + "/step3-mode-HDMI-1.png")
         #expect(resized.width == 1280 && resized.height == 1024)
+        // The GL scene on the cable, drawn by Xorg's EGL (llvmpipe), in the corner of the new mode (940, 764).
+        #expect(resized.pixel(x: 945, y: 979) == Bitmap.rgb(SceneColors.background))
+        #expect(resized.pixel(x: 1100, y: 884).map { $0 >> 16 == 0xFF } == true)
+        #expect(resized.pixel(x: 1246, y: 776) == Bitmap.rgb(SceneColors.hud))
         #expect(try await multihead(["demo", "--xorg", "--xorg-dummy"]).status == 64)
     }
 
