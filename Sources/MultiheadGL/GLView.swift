@@ -73,7 +73,7 @@ open class GLView: View {
     private var isDrawing = false
     private var leftWindowWhileDrawing = false
     /// The GL errors already logged: each is logged once per view, not once a frame.
-    private var loggedGLErrors: Set<String> = []
+    private(set) var loggedGLErrors: Set<String> = []
 
     /// Makes a view with a frame in its future superview's coordinates.
     public override init(frame: Rect) {

@@ -195,6 +195,22 @@ struct GLViewTests {
         #expect(delegate.frames == drawn)
     }
 
+    @Test("a GL error left by draw(in:) is caught after it, logged once for the view, and the frame still shown")
+    func glErrorAfterDraw() async throws {
+        let server = try await VirtualServer.start()
+        defer { server.stop() }
+        let app = try server.makeApplication()
+        let delegate = TriangleDelegate(clear: blue)
+        // An enum glEnable does not take: GL_INVALID_ENUM, each frame.
+        delegate.afterDraw = { _ in glEnable(0xFFFF) }
+        let (window, view) = glWindow(app.mainScreen, Rect(x: 0, y: 0, width: 64, height: 64), delegate)
+        try await app.waitUntil(timeout: .seconds(30)) {
+            delegate.frames >= 3 && pixel(server, window, at: Point(x: 5, y: 5))?.near(blue) == true
+        }
+        #expect(view.loggedGLErrors == ["GL_INVALID_ENUM"])
+        #expect(view.renderingError == nil)
+    }
+
     @Test("removed from its window while drawing, it ends cleanly and its framebuffer goes")
     func removedWhileDrawing() async throws {
         let server = try await VirtualServer.start()
