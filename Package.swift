@@ -53,7 +53,7 @@ let package = Package(
         // `GLView`: OpenGL ES drawn offscreen with EGL and composited with the other views.
         .target(
             name: "MultiheadGL",
-            dependencies: ["Multihead", "MultiheadX11", "CEGL", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["Multihead", "MultiheadX11", "CEGL", "CProcessControl", .product(name: "Logging", package: "swift-log")]
         ),
         // Changing an X server as a person or a cable would, and reading and resetting its state: what the
         // kit, the CLI and the control socket share, and apps do not link (swift-nio's NIOTestUtils).

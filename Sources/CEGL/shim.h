@@ -6,8 +6,7 @@
 #include <EGL/eglext.h>
 #include <GLES3/gl3.h>
 
-/* EGL's "no object" values are casts, which Swift cannot import. */
+/* EGL's "no context" is a cast, which Swift cannot import. */
 static inline EGLContext _Nullable mh_egl_no_context(void) { return EGL_NO_CONTEXT; }
-static inline EGLSurface _Nullable mh_egl_no_surface(void) { return EGL_NO_SURFACE; }
-static inline EGLDisplay _Nullable mh_egl_no_display(void) { return EGL_NO_DISPLAY; }
+
 #endif

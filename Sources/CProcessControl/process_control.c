@@ -1,8 +1,13 @@
-/* prctl(2) for the kit's processes (Swift cannot call a variadic C function), and two socket calls. */
+/* prctl(2) for the kit's processes (Swift cannot call a variadic C function), two socket calls, and the
+ * pinning of Mesa's DRI driver in a GL app's process. */
 #define _GNU_SOURCE
 #include "process_control.h"
 
 #include <sys/socket.h>
+
+#include <dlfcn.h>
+#include <link.h>
+#include <string.h>
 
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -45,4 +50,24 @@ mh_peer_uid(int fd, unsigned int *uid)
         return -1;
     *uid = credentials.uid;
     return 0;
+}
+
+static int
+pin_dri_module(struct dl_phdr_info *info, size_t size, void *count)
+{
+    (void)size;
+    const char *name = info->dlpi_name;
+    size_t n = name ? strlen(name) : 0;
+    if (n > 7 && strstr(name, "/dri/") && !strcmp(name + n - 7, "_dri.so")
+        && dlopen(name, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE))
+        ++*(int *)count;
+    return 0;
+}
+
+int
+mh_pin_dri_drivers(void)
+{
+    int count = 0;
+    dl_iterate_phdr(pin_dri_module, &count);
+    return count;
 }

@@ -1,8 +1,5 @@
 import CEGL
-import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+internal import CProcessControl
 import Multihead
 import MultiheadX11
 
@@ -28,6 +25,10 @@ final class GLDevice {
 
     /// The device for the server `backend` shows on, made at the first view that draws there.
     static func device(for backend: any DisplayBackend) throws(GLViewError) -> GLDevice {
+        // An X11 backend whose connection is gone has no server to draw for (not Mesa's surfaceless one).
+        if let x11 = backend as? X11Backend, x11.displayName == nil {
+            throw .noDisplay(display: x11.requestedDisplay ?? "DISPLAY", eglError: "the X connection is closed")
+        }
         let key = (backend as? X11Backend)?.displayName ?? "surfaceless"
         if let found = devices[key]?.device { return found }
         let made = try GLDevice(backend: backend, name: key)
@@ -78,22 +79,9 @@ final class GLDevice {
 
     /// Keeps Mesa's DRI driver loaded for the process's life, as it is for any app that once drew with
     /// it: unloaded at `eglTerminate` (a server's last view gone), it loses a 128-byte cache it never
-    /// frees, which LeakSanitizer reports from an unknown module at each cycle. `/proc/self/maps`,
-    /// `dlopen(RTLD_NOLOAD | RTLD_NODELETE)`.
-    private static func pinDrivers() {
-        // The mapped files name the loaded modules (link.h's dl_iterate_phdr is not in Swift's Glibc).
-        guard let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8) else { return }
-        for line in maps.split(separator: "\n") {
-            guard let slash = line.firstIndex(of: "/") else { continue }
-            let path = String(line[slash...])
-            guard path.contains("/dri/"), path.hasSuffix("_dri.so"), !pinned.contains(path) else { continue }
-            // The handle is never closed: NODELETE keeps the driver whatever its count.
-            if dlopen(path, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE) != nil { pinned.insert(path) }
-        }
-    }
-
-    /// The drivers pinned so far.
-    private static var pinned: Set<String> = []
+    /// frees, which LeakSanitizer reports from an unknown module at each cycle. Its handle is never closed.
+    /// `mh_pin_dri_drivers` (`dl_iterate_phdr`, `dlopen(RTLD_NOLOAD | RTLD_NODELETE)`).
+    private static func pinDrivers() { _ = mh_pin_dri_drivers() }
 
     /// EGL's name for its last error on this thread. `eglGetError`.
     static func lastError() -> String {

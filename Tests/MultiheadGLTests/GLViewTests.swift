@@ -8,7 +8,9 @@ import Testing
 /// GL views drawn with EGL on the kit's servers (Mesa's llvmpipe: no GPU, no GLX), read back from the
 /// server as a user would check them.
 @MainActor
-@Suite("GLView on a real X server", .timeLimit(.minutes(3)))
+/// One test at a time: a GL frame holds the main actor while llvmpipe draws it, and the suite's other tests
+/// (display links among them) share that actor.
+@Suite("GLView on a real X server", .serialized, .timeLimit(.minutes(3)))
 struct GLViewTests {
     let blue = Color(red: 0, green: 0, blue: 1)
 
@@ -136,9 +138,9 @@ struct GLViewTests {
         #expect(delegate.programs.count == 1)
     }
 
-    @Test("a mode change that resizes its window resizes the drawable and draws again")
+    @Test("a mode change that resizes its window resizes the drawable and draws again (640×480 to 400×300)")
     func modeChangeResizes() async throws {
-        let server = try await VirtualServer.start(monitors: [.init("VIRTUAL-1", "1024x768+0+0", primary: true)])
+        let server = try await VirtualServer.start(monitors: [.init("VIRTUAL-1", "640x480+0+0", primary: true)])
         defer { server.stop() }
         let app = try server.makeApplication()
         let screen = app.mainScreen
@@ -151,15 +153,15 @@ struct GLViewTests {
             }
         }
         defer { NotificationCenter.default.removeObserver(observer) }
-        try await app.waitUntil(timeout: .seconds(30)) { view.drawableSize == Size(width: 1024, height: 768) && delegate.frames > 0 }
+        try await app.waitUntil(timeout: .seconds(30)) { view.drawableSize == Size(width: 640, height: 480) && delegate.frames > 0 }
         // A person changes the resolution (the server's mode, from outside the app).
-        _ = try server.controlConnection().setMode("VIRTUAL-1", size: Size(width: 800, height: 600))
+        _ = try server.controlConnection().setMode("VIRTUAL-1", size: Size(width: 400, height: 300))
         try await app.waitUntil(timeout: .seconds(30)) {
-            view.snapshot().width == 800 && pixel(server, window, at: Point(x: 400, y: 300))?.near(.green) == true
-                && pixel(server, window, at: Point(x: 400, y: 500))?.near(blue) == true
+            view.snapshot().width == 400 && pixel(server, window, at: Point(x: 200, y: 150))?.near(.green) == true
+                && pixel(server, window, at: Point(x: 200, y: 250))?.near(blue) == true
         }
-        #expect(view.drawableSize == Size(width: 800, height: 600))
-        #expect(delegate.sizes.last == Size(width: 800, height: 600))
+        #expect(view.drawableSize == Size(width: 400, height: 300))
+        #expect(delegate.sizes.last == Size(width: 400, height: 300))
     }
 
     @Test("its own and its window's alpha and isHidden, and its superview's clip, apply to the GL pixels")
@@ -173,6 +175,7 @@ struct GLViewTests {
         clipper.clipsToBounds = true
         let delegate = TriangleDelegate(clear: blue)
         let view = GLView(frame: Rect(x: 0, y: 0, width: 200, height: 200))
+        view.preferredFramesPerSecond = 10
         view.delegate = delegate
         clipper.addSubview(view)
         window.addSubview(clipper)
@@ -211,6 +214,31 @@ struct GLViewTests {
         #expect(view.renderingError == nil)
     }
 
+    @Test("a GL view goes with its window and application: nothing of it is left to draw")
+    func goesWithItsOwners() async throws {
+        let server = try await VirtualServer.start()
+        defer { server.stop() }
+        weak var gone: GLView?
+        weak var goneApp: Application?
+        let delegate = TriangleDelegate(clear: blue)
+        do {
+            let app = try server.makeApplication()
+            let (window, view) = glWindow(app.mainScreen, Rect(x: 0, y: 0, width: 64, height: 64), delegate)
+            try await app.waitUntil(timeout: .seconds(30)) { delegate.frames >= 2 }
+            withExtendedLifetime(window) {}
+            (gone, goneApp) = (view, app)
+        }
+        #expect(gone == nil && goneApp == nil)
+        // Another application's frames go by; the released view's delegate hears of none.
+        let frames = delegate.frames
+        let app = try server.makeApplication()
+        var ticks = 0
+        let link = app.mainScreen.displayLink { _ in ticks += 1 }
+        defer { link.invalidate() }
+        try await app.waitUntil(timeout: .seconds(30)) { ticks >= 5 }
+        #expect(delegate.frames == frames)
+    }
+
     @Test("removed from its window while drawing, it ends cleanly and its framebuffer goes")
     func removedWhileDrawing() async throws {
         let server = try await VirtualServer.start()
@@ -219,7 +247,7 @@ struct GLViewTests {
         let delegate = TriangleDelegate(clear: blue)
         var (window, view): (Window, GLView?) = glWindow(app.mainScreen, Rect(x: 0, y: 0, width: 120, height: 120), delegate)
         try await app.waitUntil(timeout: .seconds(30)) { pixel(server, window, at: Point(x: 5, y: 5))?.near(blue) == true }
-        weak var gone = view
+        weak let gone = view
         delegate.afterDraw = { v in
             v.removeFromSuperview()
             view = nil

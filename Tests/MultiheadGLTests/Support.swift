@@ -47,12 +47,15 @@ final class TriangleDelegate: GLViewDelegate {
     func glView(_ view: GLView, drawableSizeWillChange size: Size) { sizes.append(size) }
 }
 
-/// A shown window on `screen` filled by a GL view drawn by `delegate`, and the view.
+/// A shown window on `screen` filled by a GL view drawn by `delegate` at `framesPerSecond`, and the view.
+/// The tests ask for few frames: each one holds the main actor, which the whole suite shares, while
+/// llvmpipe draws it.
 @MainActor
-func glWindow(_ screen: Screen, _ frame: Rect, _ delegate: TriangleDelegate) -> (Window, GLView) {
+func glWindow(_ screen: Screen, _ frame: Rect, _ delegate: TriangleDelegate, framesPerSecond: Int = 10) -> (Window, GLView) {
     let window = Window(frame: frame, screen: screen)
     window.backgroundColor = .white
     let view = GLView(frame: window.bounds)
+    view.preferredFramesPerSecond = framesPerSecond
     view.delegate = delegate
     window.addSubview(view)
     window.isHidden = false

@@ -22,4 +22,10 @@ int mh_accept_cloexec(int listening);
  * (SO_PEERCRED; struct ucred needs _GNU_SOURCE). 0, or -1 (errno). */
 int mh_peer_uid(int fd, unsigned int *uid);
 
+/* Marks every loaded Mesa DRI driver (a path in a "dri" folder ending in "_dri.so") as never to be
+ * unloaded (dlopen with RTLD_NOLOAD | RTLD_NODELETE; the handles are never closed); returns how many it
+ * marked. For GLDevice: a driver unloaded at eglTerminate leaks a cache that LeakSanitizer reports from an
+ * unknown module. dl_iterate_phdr takes a callback, so this is C. */
+int mh_pin_dri_drivers(void);
+
 #endif
