@@ -3,7 +3,7 @@ internal import CProcessControl
 import Multihead
 import MultiheadX11
 
-/// One EGL display for one X server, shared by the GL views shown on it: found through EGL's X11
+/// One EGL display for one application's X server, shared by the GL views shown on it: found through EGL's X11
 /// platform over a connection of its own (a desktop's GPU driver; Mesa's llvmpipe on Xvfb, which needs no
 /// GLX), or Mesa's surfaceless platform for a backend with no X server. It lives while a view's context
 /// does: the last one released terminates it, then closes its connection.
@@ -19,20 +19,27 @@ final class GLDevice {
     /// The connection EGL was given, closed after EGL let go of it.
     private let native: NativeDisplay?
 
-    /// The devices in use, by X server: weak, so that the last view to go ends its device.
-    private static var devices: [String: Weak] = [:]
-    private struct Weak { weak var device: GLDevice? }
+    /// The devices in use and the backends they draw for, both weak: the last view to go ends its device,
+    /// and a device is never handed to another backend (a new server may have an old one's display name,
+    /// as tests' servers do one after another).
+    private static var devices: [Entry] = []
+    private struct Entry {
+        weak var device: GLDevice?
+        weak var backend: (any DisplayBackend)?
+    }
 
-    /// The device for the server `backend` shows on, made at the first view that draws there.
+    /// The device for the server `backend` shows on, made at the first view of that backend that draws.
     static func device(for backend: any DisplayBackend) throws(GLViewError) -> GLDevice {
         // An X11 backend whose connection is gone has no server to draw for (not Mesa's surfaceless one).
         if let x11 = backend as? X11Backend, x11.displayName == nil {
             throw .noDisplay(display: x11.requestedDisplay ?? "DISPLAY", eglError: "the X connection is closed")
         }
-        let key = (backend as? X11Backend)?.displayName ?? "surfaceless"
-        if let found = devices[key]?.device { return found }
-        let made = try GLDevice(backend: backend, name: key)
-        devices[key] = Weak(device: made)
+        devices.removeAll { $0.device == nil || $0.backend == nil }
+        for entry in devices where entry.backend === backend {
+            if let found = entry.device { return found }
+        }
+        let made = try GLDevice(backend: backend, name: (backend as? X11Backend)?.displayName ?? "surfaceless")
+        devices.append(Entry(device: made, backend: backend))
         return made
     }
 

@@ -5,12 +5,16 @@ import MultiheadTesting
 import MultiheadX11
 import Testing
 
+/// How long a GL test waits for a fact: the suite's tests share the main actor, and one that blocks it
+/// holds every frame clock (these views' and the display links'); the bound only keeps a broken view
+/// from hanging the run.
+let glWait = Duration.seconds(120)
+
 /// GL views drawn with EGL on the kit's servers (Mesa's llvmpipe: no GPU, no GLX), read back from the
-/// server as a user would check them.
+/// server as a user would check them. Their views draw at 10 fps (`glWindow`): a GL frame holds the main
+/// actor while llvmpipe draws it, and the suite's other tests (display links among them) share that actor.
 @MainActor
-/// One test at a time: a GL frame holds the main actor while llvmpipe draws it, and the suite's other tests
-/// (display links among them) share that actor.
-@Suite("GLView on a real X server", .serialized, .timeLimit(.minutes(3)))
+@Suite("GLView on a real X server", .timeLimit(.minutes(3)))
 struct GLViewTests {
     let blue = Color(red: 0, green: 0, blue: 1)
 
@@ -26,7 +30,7 @@ struct GLViewTests {
         label.text = "HUD"
         label.backgroundColor = .red
         view.addSubview(label)
-        try await app.waitUntil(timeout: .seconds(30)) {
+        try await app.waitUntil(timeout: glWait) {
             pixel(server, window, at: Point(x: 200, y: 150))?.near(.green) == true
                 && pixel(server, window, at: Point(x: 20, y: 290))?.near(blue) == true
                 && pixel(server, window, at: Point(x: 205, y: 35))?.near(.red) == true
@@ -54,14 +58,14 @@ struct GLViewTests {
         let delegate = TriangleDelegate(clear: blue)
         let (window, view) = glWindow(app.mainScreen, Rect(x: 0, y: 0, width: 64, height: 64), delegate)
         defer { withExtendedLifetime(window) {} }
-        try await app.waitUntil(timeout: .seconds(30)) { delegate.frames >= 5 }
+        try await app.waitUntil(timeout: glWait) { delegate.frames >= 5 }
         view.isPaused = true
         let paused = delegate.frames
         // Ten frames of the screen go by (a display link of its own counts them).
         var ticks = 0
         let link = app.mainScreen.displayLink { _ in ticks += 1 }
         defer { link.invalidate() }
-        try await app.waitUntil(timeout: .seconds(30)) { ticks >= 10 }
+        try await app.waitUntil(timeout: glWait) { ticks >= 10 }
         #expect(delegate.frames == paused)
         #expect(view.framesDrawn == paused)
         // Paused before it was ever shown: it draws nothing, and shows its background.
@@ -70,10 +74,10 @@ struct GLViewTests {
         still.isPaused = true
         still.backgroundColor = .red
         ticks = 0
-        try await app.waitUntil(timeout: .seconds(30)) { ticks >= 5 && pixel(server, second, at: Point(x: 10, y: 10))?.near(.red) == true }
+        try await app.waitUntil(timeout: glWait) { ticks >= 5 && pixel(server, second, at: Point(x: 10, y: 10))?.near(.red) == true }
         #expect(idle.frames == 0 && still.snapshot().width == 0)
         view.isPaused = false
-        try await app.waitUntil(timeout: .seconds(30)) { delegate.frames >= paused + 3 }
+        try await app.waitUntil(timeout: glWait) { delegate.frames >= paused + 3 }
     }
 
     @Test("with enableSetNeedsDisplay it draws once when shown and once per setNeedsDisplay(), never by itself")
@@ -88,11 +92,11 @@ struct GLViewTests {
         view.delegate = delegate
         window.addSubview(view)
         window.isHidden = false
-        try await app.waitUntil(timeout: .seconds(30)) { delegate.frames == 1 }
+        try await app.waitUntil(timeout: glWait) { delegate.frames == 1 }
         var ticks = 0
         let link = app.mainScreen.displayLink { _ in ticks += 1 }
         defer { link.invalidate() }
-        try await app.waitUntil(timeout: .seconds(30)) { ticks >= 10 }
+        try await app.waitUntil(timeout: glWait) { ticks >= 10 }
         #expect(delegate.frames == 1)
         view.setNeedsDisplay()
         try app.synchronize()
@@ -101,10 +105,10 @@ struct GLViewTests {
         delegate.clear = .red
         view.setNeedsDisplay()
         view.setNeedsDisplay()
-        try await app.waitUntil(timeout: .seconds(30)) { pixel(server, window, at: Point(x: 2, y: 2))?.near(.red) == true }
+        try await app.waitUntil(timeout: glWait) { pixel(server, window, at: Point(x: 2, y: 2))?.near(.red) == true }
         #expect(delegate.frames == 3)
         ticks = 0
-        try await app.waitUntil(timeout: .seconds(30)) { ticks >= 5 }
+        try await app.waitUntil(timeout: glWait) { ticks >= 5 }
         #expect(delegate.frames == 3)
     }
 
@@ -115,23 +119,23 @@ struct GLViewTests {
         let app = try server.makeApplication()
         let delegate = TriangleDelegate(clear: blue)
         let (window, view) = glWindow(app.mainScreen, Rect(x: 0, y: 0, width: 200, height: 160), delegate)
-        try await app.waitUntil(timeout: .seconds(30)) { pixel(server, window, at: Point(x: 100, y: 80))?.near(.green) == true }
+        try await app.waitUntil(timeout: glWait) { pixel(server, window, at: Point(x: 100, y: 80))?.near(.green) == true }
         let renderer = try #require(view.renderer)
         try server.plug("EXT-1", "1024x768+1920+0")
-        try await app.waitUntil(timeout: .seconds(30)) { app.screen(named: "EXT-1") != nil }
+        try await app.waitUntil(timeout: glWait) { app.screen(named: "EXT-1") != nil }
         let external = try #require(app.screen(named: "EXT-1"))
         delegate.clear = .yellow
         window.screen = external
-        try await app.waitUntil(timeout: .seconds(30)) {
+        try await app.waitUntil(timeout: glWait) {
             pixel(server, window, at: Point(x: 100, y: 80))?.near(.green) == true
                 && pixel(server, window, at: Point(x: 5, y: 5))?.near(.yellow) == true
         }
         // Unplugged: the window goes to the main screen, hidden (UIKit's rule); shown again, it draws there.
         try server.unplug("EXT-1")
-        try await app.waitUntil(timeout: .seconds(30)) { !external.isConnected && window.isHidden }
+        try await app.waitUntil(timeout: glWait) { !external.isConnected && window.isHidden }
         delegate.clear = .red
         window.isHidden = false
-        try await app.waitUntil(timeout: .seconds(30)) {
+        try await app.waitUntil(timeout: glWait) {
             window.screen === app.mainScreen && pixel(server, window, at: Point(x: 5, y: 5))?.near(.red) == true
         }
         #expect(view.renderer === renderer)
@@ -153,10 +157,10 @@ struct GLViewTests {
             }
         }
         defer { NotificationCenter.default.removeObserver(observer) }
-        try await app.waitUntil(timeout: .seconds(30)) { view.drawableSize == Size(width: 640, height: 480) && delegate.frames > 0 }
+        try await app.waitUntil(timeout: glWait) { view.drawableSize == Size(width: 640, height: 480) && delegate.frames > 0 }
         // A person changes the resolution (the server's mode, from outside the app).
         _ = try server.controlConnection().setMode("VIRTUAL-1", size: Size(width: 400, height: 300))
-        try await app.waitUntil(timeout: .seconds(30)) {
+        try await app.waitUntil(timeout: glWait) {
             view.snapshot().width == 400 && pixel(server, window, at: Point(x: 200, y: 150))?.near(.green) == true
                 && pixel(server, window, at: Point(x: 200, y: 250))?.near(blue) == true
         }
@@ -180,20 +184,20 @@ struct GLViewTests {
         clipper.addSubview(view)
         window.addSubview(clipper)
         window.isHidden = false
-        try await app.waitUntil(timeout: .seconds(30)) {
+        try await app.waitUntil(timeout: glWait) {
             pixel(server, window, at: Point(x: 10, y: 10))?.near(blue) == true
                 && pixel(server, window, at: Point(x: 150, y: 10))?.near(.white) == true
         }
         view.alpha = 0.5
         let half = Color(red: 0.5, green: 0.5, blue: 1)
-        try await app.waitUntil(timeout: .seconds(30)) { pixel(server, window, at: Point(x: 10, y: 10))?.near(half, within: 3.0 / 255) == true }
+        try await app.waitUntil(timeout: glWait) { pixel(server, window, at: Point(x: 10, y: 10))?.near(half, within: 3.0 / 255) == true }
         view.isHidden = true
-        try await app.waitUntil(timeout: .seconds(30)) { pixel(server, window, at: Point(x: 10, y: 10))?.near(.white) == true }
+        try await app.waitUntil(timeout: glWait) { pixel(server, window, at: Point(x: 10, y: 10))?.near(.white) == true }
         let drawn = delegate.frames
         var ticks = 0
         let link = app.mainScreen.displayLink { _ in ticks += 1 }
         defer { link.invalidate() }
-        try await app.waitUntil(timeout: .seconds(30)) { ticks >= 5 }
+        try await app.waitUntil(timeout: glWait) { ticks >= 5 }
         // Hidden, it is not drawn at all.
         #expect(delegate.frames == drawn)
     }
@@ -207,7 +211,7 @@ struct GLViewTests {
         // An enum glEnable does not take: GL_INVALID_ENUM, each frame.
         delegate.afterDraw = { _ in glEnable(0xFFFF) }
         let (window, view) = glWindow(app.mainScreen, Rect(x: 0, y: 0, width: 64, height: 64), delegate)
-        try await app.waitUntil(timeout: .seconds(30)) {
+        try await app.waitUntil(timeout: glWait) {
             delegate.frames >= 3 && pixel(server, window, at: Point(x: 5, y: 5))?.near(blue) == true
         }
         #expect(view.loggedGLErrors == ["GL_INVALID_ENUM"])
@@ -224,7 +228,7 @@ struct GLViewTests {
         do {
             let app = try server.makeApplication()
             let (window, view) = glWindow(app.mainScreen, Rect(x: 0, y: 0, width: 64, height: 64), delegate)
-            try await app.waitUntil(timeout: .seconds(30)) { delegate.frames >= 2 }
+            try await app.waitUntil(timeout: glWait) { delegate.frames >= 2 }
             withExtendedLifetime(window) {}
             (gone, goneApp) = (view, app)
         }
@@ -235,7 +239,7 @@ struct GLViewTests {
         var ticks = 0
         let link = app.mainScreen.displayLink { _ in ticks += 1 }
         defer { link.invalidate() }
-        try await app.waitUntil(timeout: .seconds(30)) { ticks >= 5 }
+        try await app.waitUntil(timeout: glWait) { ticks >= 5 }
         #expect(delegate.frames == frames)
     }
 
@@ -246,13 +250,13 @@ struct GLViewTests {
         let app = try server.makeApplication()
         let delegate = TriangleDelegate(clear: blue)
         var (window, view): (Window, GLView?) = glWindow(app.mainScreen, Rect(x: 0, y: 0, width: 120, height: 120), delegate)
-        try await app.waitUntil(timeout: .seconds(30)) { pixel(server, window, at: Point(x: 5, y: 5))?.near(blue) == true }
+        try await app.waitUntil(timeout: glWait) { pixel(server, window, at: Point(x: 5, y: 5))?.near(blue) == true }
         weak let gone = view
         delegate.afterDraw = { v in
             v.removeFromSuperview()
             view = nil
         }
-        try await app.waitUntil(timeout: .seconds(30)) { pixel(server, window, at: Point(x: 5, y: 5))?.near(.white) == true }
+        try await app.waitUntil(timeout: glWait) { pixel(server, window, at: Point(x: 5, y: 5))?.near(.white) == true }
         #expect(view == nil)
         #expect(gone == nil)
         #expect(window.subviews.isEmpty)
