@@ -243,6 +243,36 @@ struct GLViewTests {
         #expect(delegate.frames == frames)
     }
 
+    @Test("two applications one after another on the same display (a warm server) each get their own EGL display")
+    func ownDevicePerApplication() async throws {
+        let first = try await VirtualServer.start()
+        let app1 = try first.makeApplication()
+        let one = TriangleDelegate(clear: blue)
+        var (window1, view1): (Window?, GLView?) = glWindow(app1.mainScreen, Rect(x: 0, y: 0, width: 64, height: 64), one)
+        try await app1.waitUntil(timeout: glWait) { one.frames >= 1 }
+        weak let device1 = view1?.renderer?.device
+        #expect(device1 != nil)
+        first.stop()
+        // The pool's same server, same display name, a new application and backend.
+        let second = try await VirtualServer.start()
+        defer { second.stop() }
+        let app2 = try second.makeApplication()
+        let two = TriangleDelegate(clear: .red)
+        let (window2, view2) = glWindow(app2.mainScreen, Rect(x: 0, y: 0, width: 64, height: 64), two)
+        try await app2.waitUntil(timeout: glWait) { two.frames >= 1 }
+        #expect(view2.renderer?.device !== device1)
+        // The first application's views go, and its EGL display is terminated with them: the second's draws on.
+        (window1, view1) = (nil, nil)
+        withExtendedLifetime(app1) {}
+        let drawn = two.frames
+        try await app2.waitUntil(timeout: glWait) {
+            two.frames >= drawn + 3 && pixel(second, window2, at: Point(x: 5, y: 5))?.near(.red) == true
+        }
+        #expect(view2.renderingError == nil)
+        // The first device went with its last view.
+        #expect(window1 == nil && view1 == nil && device1 == nil)
+    }
+
     @Test("removed from its window while drawing, it ends cleanly and its framebuffer goes")
     func removedWhileDrawing() async throws {
         let server = try await VirtualServer.start()
