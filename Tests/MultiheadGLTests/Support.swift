@@ -62,13 +62,16 @@ func glWindow(_ screen: Screen, _ frame: Rect, _ delegate: TriangleDelegate, fra
     return (window, view)
 }
 
-/// A screenshot's pixel at a point of a window (in points from its top-left corner).
+/// The pixel the server shows at a point of a window (in points from its top-left corner), read alone
+/// over the application's own connection: a test's waits read it every turn, and a whole screen each
+/// time (a new connection and 8 MB) held the main actor that every test's frame clock shares.
 @MainActor
 func pixel(_ server: VirtualServer, _ window: Window, at p: Point) -> Color? {
-    let screen = window.screen
-    guard let shot = try? server.screenshot(of: screen.name) else { return nil }
-    let s = screen.scale
-    return shot.color(x: Int((window.frame.minX + p.x) * s), y: Int((window.frame.minY + p.y) * s))
+    let screen = window.screen, s = screen.scale
+    let x = (screen.frame.minX + (window.frame.minX + p.x) * s).rounded(.down)
+    let y = (screen.frame.minY + (window.frame.minY + p.y) * s).rounded(.down)
+    guard let shot = try? window.application.backend.pixels(in: Rect(x: x, y: y, width: 1, height: 1)) else { return nil }
+    return shot.color(x: 0, y: 0)
 }
 
 extension Color {
