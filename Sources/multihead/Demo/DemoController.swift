@@ -21,6 +21,9 @@ final class DemoController {
     private(set) var externalWindows: [String: Window] = [:]
     /// The GL scene of each screen plugged while the demo runs.
     private(set) var sceneWindows: [String: SceneWindow] = [:]
+    /// The scenes' frame rate: 0, their screen's (on a desktop); the headless tour, which only takes
+    /// pictures, asks for fewer.
+    var sceneFramesPerSecond = 0
     private(set) var events: [DemoEvent] = []
     var step = "launch"
     var onQuit: (() -> Void)?
@@ -82,6 +85,7 @@ final class DemoController {
     private func addScene(_ screen: Screen) {
         guard externalWindows[screen.name] != nil, sceneWindows[screen.name] == nil else { return }
         let window = SceneWindow(screen: screen)
+        window.glView.preferredFramesPerSecond = sceneFramesPerSecond
         window.windowLevel = .normal + 1
         window.isHidden = false
         sceneWindows[screen.name] = window

@@ -33,8 +33,9 @@ final class SpinningTriangle: GLViewDelegate {
         glEnableVertexAttribArray(0)
         glEnableVertexAttribArray(1)
         glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
-        let rate = view.window?.screen.maximumFramesPerSecond ?? 60
-        hud.text = "OpenGL ES · \(rate) Hz · frame \(view.framesDrawn + 1)"
+        let screenRate = view.window?.screen.maximumFramesPerSecond ?? 60
+        let rate = view.preferredFramesPerSecond > 0 ? min(view.preferredFramesPerSecond, screenRate) : screenRate
+        hud.text = "OpenGL ES · \(rate) fps · frame \(view.framesDrawn + 1)"
     }
 
     /// The program and the triangle's corners (position, colour), made once in the view's context.
