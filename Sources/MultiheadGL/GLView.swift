@@ -199,7 +199,7 @@ open class GLView: View {
             }
             let depth = drawableDepthFormat == .depth24Stencil8
             if Double(r.width) != size.width || Double(r.height) != size.height || r.hasDepth != depth {
-                if r.width != 0 || r.framebuffer == 0 { delegate?.glView(self, drawableSizeWillChange: size) }
+                delegate?.glView(self, drawableSizeWillChange: size)
                 try r.resize(width: Int(size.width), height: Int(size.height), depth: depth)
             }
             glViewport(0, 0, GLsizei(size.width), GLsizei(size.height))
