@@ -24,14 +24,34 @@ extension ChildProcess {
     /// Reads stdout and stderr to their ends (both at once, so that neither pipe fills), then reaps the
     /// child; returns its exit status (128 + the signal if a signal ended it) and what it printed.
     package func collect() -> (status: Int32, stdout: Data, stderr: Data) {
+        // Without a deadline it only returns complete.
+        collect(within: nil) ?? (128 + SIGKILL, Data(), Data())
+    }
+
+    /// `collect()`, giving up after `seconds` (nil: never) while a pipe is still open: nil then, the child
+    /// left running with its pipes open (for a report on it, then `terminate`). `poll`.
+    package func collect(within seconds: Double?) -> (status: Int32, stdout: Data, stderr: Data)? {
         var out = Data(), err = Data()
         var open: [Int32: Bool] = [stdout: true, stderr: true]
         var buf = [UInt8](repeating: 0, count: 65536)
+        let deadline = seconds.map { ContinuousClock.now + .milliseconds(Int64($0 * 1000)) }
         while open.values.contains(true) {
             var fds = open.filter(\.value).map { pollfd(fd: $0.key, events: Int16(POLLIN), revents: 0) }
-            guard poll(&fds, nfds_t(fds.count), -1) > 0 else { continue }
+            var wait: Int32 = -1
+            if let deadline {
+                let left = ContinuousClock.now.duration(to: deadline)
+                guard left > .zero else { return nil }
+                wait = Int32(min(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1, 60_000))
+            }
+            let ready = poll(&fds, nfds_t(fds.count), wait)
+            guard ready > 0 else {
+                // EINTR or the time's up (checked above); any other failure is a bad descriptor: give up.
+                if ready < 0 && errno != EINTR { open = [:] }
+                continue
+            }
             for p in fds where p.revents != 0 {
                 let n = read(p.fd, &buf, buf.count)
+                if n < 0 && errno == EINTR { continue }
                 if n <= 0 { open[p.fd] = false; continue }
                 if p.fd == stdout { out.append(contentsOf: buf[0..<n]) } else { err.append(contentsOf: buf[0..<n]) }
             }

@@ -92,11 +92,21 @@ struct OutputTests {
         for i in 0..<12 {
             let child = try ChildProcess.spawn(Self.binary, ["screenshot", "-o", shot], environment: server.environment, diesWithParent: false)
             let delay = length * Double(i) / 12
-            let status = await onOwnThread { () -> Int32 in
+            let outcome = await onOwnThread { () -> Result<Int32, ProcessReport> in
                 // The moment is this test's input, not a wait for a fact: each run is stopped a little later.
                 usleep(useconds_t(delay.components.seconds * 1_000_000 + delay.components.attoseconds / 1_000_000_000_000))
                 kill(child.pid, SIGTERM)
-                return child.collect().status
+                // A run a whole run's length took here, and then some: a child still running (or a pipe still
+                // open) that long after SIGTERM is a hang, reported with what it was doing, not left to the
+                // time limit.
+                if let ended = child.collect(within: 30 + 10 * (Double(length.components.seconds) + Double(length.components.attoseconds) / 1e18)) { return .success(ended.status) }
+                let report = ProcessReport(child)
+                child.terminate(grace: 2, signal: SIGKILL)
+                return .failure(report)
+            }
+            guard case .success(let status) = outcome else {
+                if case .failure(let report) = outcome { Issue.record("run \(i) (stopped after \(delay), a whole run \(length)): \(report)") }
+                continue
             }
             #expect(status == 0 || status == 143, "run \(i): status \(status)")
             if status == 143 { stopped += 1 }
