@@ -32,8 +32,11 @@ struct DemoAndToolsTests {
         let events = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/events.json"))) as? [[String: Any]])
         #expect(events.map { $0["event"] as? String } == ["connect", "modeChange", "disconnect", "connect"])
         #expect(events.allSatisfy { $0["screen"] as? String == "VIRTUAL-3" })
+        // Decoded off the main actor, which every test of the suite shares (a 3840×2160 PNG among them).
+        let shots = try await Self.pngs(["step2-plug-VIRTUAL-3", "step3-mode-VIRTUAL-3", "step3-mode-VIRTUAL-1",
+                                         "step4-click-VIRTUAL-1", "step6-hidpi-VIRTUAL-3"], in: dir)
+        let (placeholder, resized, before, after, panel) = (shots[0], shots[1], shots[2], shots[3], shots[4])
         // The placeholder: white with the dark "<no content>" text in the middle; the tapped control darker.
-        let placeholder = try Bitmap(contentsOfPNG: dir + "/step2-plug-VIRTUAL-3.png")
         #expect(placeholder.width == 1024 && placeholder.height == 768)
         #expect(placeholder.pixel(x: 10, y: 10) == 0xFFFFFF)
         // The GL scene in its corner (320×240 at 684, 508): its background, its triangle over the centre (the
@@ -44,20 +47,19 @@ struct DemoAndToolsTests {
         #expect(placeholder.pixel(x: 990, y: 520) == Bitmap.rgb(SceneColors.hud))
         #expect((440..<584).contains { x in (374..<394).contains { y in (placeholder.pixel(x: x, y: y) ?? 0xFFFFFF) < 0x404040 } })
         // After the mode change the placeholder's layoutSubviews centred the label in the new 1280×1024.
-        let resized = try Bitmap(contentsOfPNG: dir + "/step3-mode-VIRTUAL-3.png")
         #expect(resized.width == 1280 && resized.height == 1024)
         #expect((570..<710).contains { x in (500..<524).contains { y in (resized.pixel(x: x, y: y) ?? 0xFFFFFF) < 0x404040 } })
         #expect(!(440..<584).contains { x in (374..<394).contains { y in (resized.pixel(x: x, y: y) ?? 0xFFFFFF) < 0x404040 } })
-        let before = try Bitmap(contentsOfPNG: dir + "/step3-mode-VIRTUAL-1.png")
         // The screen list, laid out by its layoutSubviews: a third line of light text 34 points below the second.
         #expect((40..<400).contains { x in (288..<312).contains { y in (before.pixel(x: x, y: y) ?? 0) > 0xC0C0C0 } })
-        let after = try Bitmap(contentsOfPNG: dir + "/step4-click-VIRTUAL-1.png")
         #expect(before.pixel(x: 45, y: 95) != after.pixel(x: 45, y: 95))
         #expect(after.pixel(x: 400, y: 95) == before.pixel(x: 400, y: 95))
         // The 2× panel: the same placeholder, 1920×1080 points on 3840×2160 pixels, its text twice as tall.
-        let panel = try Bitmap(contentsOfPNG: dir + "/step6-hidpi-VIRTUAL-3.png")
         #expect(panel.width == 3840 && panel.height == 2160)
-        let oneX = try #require(darkRows(placeholder)), twoX = try #require(darkRows(panel))
+        // Off the main actor, which every test of the suite shares: a 3840×2160 scan is seconds in a debug
+        // build under a sanitizer.
+        let (oneXRows, twoXRows) = await onOwnThread { (Self.darkRows(placeholder), Self.darkRows(panel)) }
+        let oneX = try #require(oneXRows), twoX = try #require(twoXRows)
         #expect(abs(twoX - 2 * oneX) <= 3, "text \(oneX) pixels tall at 1×, \(twoX) at 2×")
     }
 
@@ -78,10 +80,24 @@ struct DemoAndToolsTests {
         #expect(shot.pixel(x: 990, y: 520) == Bitmap.rgb(SceneColors.hud))
     }
 
+    /// The tour's PNGs of these names (without ".png"), decoded on a thread of their own.
+    static func pngs(_ names: [String], in dir: String) async throws -> [Bitmap] {
+        try await onOwnThread { () throws -> [Bitmap] in try names.map { try Bitmap(contentsOfPNG: dir + "/\($0).png") } }
+    }
+
     /// How many rows of a picture hold dark (text) pixels.
-    func darkRows(_ b: Bitmap) -> Int? {
-        let rows = (0..<b.height).filter { y in (0..<b.width).contains { x in (b.pixel(x: x, y: y) ?? 0xFFFFFF) < 0x404040 } }
-        return rows.isEmpty ? nil : rows.count
+    nonisolated static func darkRows(_ b: Bitmap) -> Int? {
+        // A plain loop over the raw pixels: generic slices and closures cost a debug build's every pixel.
+        var rows = 0
+        b.pixels.withUnsafeBufferPointer { p in
+            for y in 0..<b.height {
+                var i = y * b.width
+                let end = i + b.width
+                while i < end && p[i] >= 0x404040 { i += 1 }
+                if i < end { rows += 1 }
+            }
+        }
+        return rows == 0 ? nil : rows
     }
 
     @Test("the headless tour on --xorg: the third monitor is a cable (connect, a mode of its EDID, disconnect)")

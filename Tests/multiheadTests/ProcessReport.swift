@@ -3,8 +3,12 @@ import MultiheadTesting
 
 /// What a child that did not end was doing, from /proc: its state and signal masks, each thread's state and
 /// wait channel, and which other processes hold its output pipes open.
-struct ProcessReport: Error, CustomStringConvertible {
+struct ProcessReport: Error, CustomStringConvertible, Sendable {
     let description: String
+
+    init(description: String) {
+        self.description = description
+    }
 
     init(_ child: ChildProcess) {
         let pid = child.pid
