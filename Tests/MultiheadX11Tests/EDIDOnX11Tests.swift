@@ -18,7 +18,7 @@ struct EDIDOnX11Tests {
         let d = c.connection.display
         let atom = XInternAtom(d, "EDID", 0)
         bytes.withUnsafeBufferPointer {
-            _ = XRRChangeOutputProperty(d, RROutput(id), atom, XA_INTEGER, 8, PropModeReplace, $0.baseAddress, Int32(bytes.count))
+            XRRChangeOutputProperty(d, RROutput(id), atom, XA_INTEGER, 8, PropModeReplace, $0.baseAddress, Int32(bytes.count))
         }
         XSync(d, 0)
     }
