@@ -9,8 +9,8 @@ import Multihead
 @MainActor
 final class GLRenderer {
     let device: GLDevice
-    private let context: EGLContext
-    private let surface: EGLSurface?
+    let context: EGLContext
+    let surface: EGLSurface?
     /// The framebuffer object and its colour texture (or renderbuffer) and depth-stencil renderbuffer;
     /// 0 while there is no drawable.
     private(set) var framebuffer: GLuint = 0
@@ -39,13 +39,23 @@ final class GLRenderer {
         let extensions = glGetString(GLenum(GL_EXTENSIONS)).map { String(cString: $0) } ?? ""
         let names = Set(extensions.split(separator: " "))
         readsBGRA = names.contains("GL_EXT_texture_format_BGRA8888") && names.contains("GL_EXT_read_format_bgra")
+        release()
     }
 
-    /// Makes the context current and binds the framebuffer. `eglMakeCurrent`, `glBindFramebuffer`.
+    /// Makes the context current and binds the framebuffer: for one job of the main actor, which ends
+    /// with `release()`. `eglMakeCurrent`, `glBindFramebuffer`.
     func makeCurrent() -> Bool {
         guard device.makeCurrent(context, surface: surface) else { return false }
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
         return true
+    }
+
+    /// The context is current on no thread again. A context is current on a thread, and the main actor's
+    /// jobs may each run on another one (under `dispatch_main`, which an async `main` and Swift Testing
+    /// use, the main queue is drained by the pool's threads): one left current on the last job's thread
+    /// cannot be made current on the next (EGL_BAD_ACCESS). `eglMakeCurrent` with no context.
+    func release() {
+        if eglGetCurrentContext() == context { device.makeCurrent(nil, surface: nil) }
     }
 
     /// Gives the framebuffer this size (and a depth-stencil buffer or none); nothing when it has them.
@@ -144,11 +154,14 @@ final class GLRenderer {
     /// Frees the framebuffer, its buffers and the frame read back (the context and its objects stay).
     /// `glDeleteFramebuffers`, `glDeleteTextures`, `glDeleteRenderbuffers`.
     func freeFramebuffer() {
-        if framebuffer != 0 || color != 0 || depth != 0, device.makeCurrent(context, surface: surface) {
+        // Current already inside a frame (a resize); else for these calls only.
+        let wasCurrent = eglGetCurrentContext() == context
+        if framebuffer != 0 || color != 0 || depth != 0, wasCurrent || device.makeCurrent(context, surface: surface) {
             glBindFramebuffer(GLenum(GL_FRAMEBUFFER), 0)
             if framebuffer != 0 { glDeleteFramebuffers(1, &framebuffer) }
             if color != 0 { readsBGRA ? glDeleteTextures(1, &color) : glDeleteRenderbuffers(1, &color) }
             if depth != 0 { glDeleteRenderbuffers(1, &depth) }
+            if !wasCurrent { release() }
         }
         (framebuffer, color, depth, width, height, hasDepth) = (0, 0, 0, 0, 0, false)
         free(pixels)

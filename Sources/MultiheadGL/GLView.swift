@@ -197,6 +197,8 @@ open class GLView: View {
             guard r.makeCurrent() else {
                 throw GLViewError.cannotCreateContext(display: r.device.name, eglError: GLDevice.lastError())
             }
+            // Current for this frame only: the next may be drawn on another thread.
+            defer { r.release() }
             let depth = drawableDepthFormat == .depth24Stencil8
             if Double(r.width) != size.width || Double(r.height) != size.height || r.hasDepth != depth {
                 delegate?.glView(self, drawableSizeWillChange: size)

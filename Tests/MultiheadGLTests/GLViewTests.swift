@@ -80,6 +80,35 @@ struct GLViewTests {
         try await app.waitUntil(timeout: glWait) { delegate.frames >= paused + 3 }
     }
 
+    @Test("a frame leaves its context current on no thread: another thread can make it current, and the view draws on")
+    func contextCurrentNowhereAfterAFrame() async throws {
+        let server = try await VirtualServer.start()
+        defer { server.stop() }
+        let app = try server.makeApplication()
+        let delegate = TriangleDelegate(clear: blue)
+        let (window, view) = glWindow(app.mainScreen, Rect(x: 0, y: 0, width: 64, height: 64), delegate)
+        defer { withExtendedLifetime(window) {} }
+        try await app.waitUntil(timeout: glWait) { delegate.frames >= 2 }
+        let renderer = try #require(view.renderer)
+        #expect(eglGetCurrentContext() == nil)
+        // The main actor's next job may run on another thread (under dispatch_main, as here): a context left
+        // current on the last one's thread could not be made current there (EGL_BAD_ACCESS).
+        let handles = (UInt(bitPattern: renderer.device.display), UInt(bitPattern: renderer.context),
+                       renderer.surface.map { UInt(bitPattern: $0) })
+        let elsewhere = await onOwnThread { () -> Bool in
+            let display = UnsafeMutableRawPointer(bitPattern: handles.0)
+            let surface = handles.2.flatMap { UnsafeMutableRawPointer(bitPattern: $0) }
+            let made = eglMakeCurrent(display, surface, surface, UnsafeMutableRawPointer(bitPattern: handles.1)) == EGL_TRUE
+            eglMakeCurrent(display, nil, nil, nil)
+            eglReleaseThread()
+            return made
+        }
+        #expect(elsewhere)
+        let drawn = delegate.frames
+        try await app.waitUntil(timeout: glWait) { delegate.frames >= drawn + 2 }
+        #expect(view.renderingError == nil)
+    }
+
     @Test("with enableSetNeedsDisplay it draws once when shown and once per setNeedsDisplay(), never by itself")
     func setNeedsDisplayDrawsOnce() async throws {
         let server = try await VirtualServer.start()
