@@ -45,7 +45,7 @@ struct ScreenshotSignalTests {
                 guard watch.next(.created, prefix: ".shot.png.", within: 120) != nil else {
                     let report = ProcessReport(child)
                     child.terminate(grace: 2, signal: SIGKILL)
-                    return StoppedRun(delay: -1, status: nil, hang: report, left: [], png: nil)
+                    return StoppedRun(delay: nil, status: nil, hang: report, left: [], png: nil)
                 }
                 let delay = write * Double(i) / 5 * 1.2
                 usleep(useconds_t(delay * 1_000_000))
@@ -66,7 +66,7 @@ struct ScreenshotSignalTests {
         }
         var stopped = 0
         for (i, run) in runs.enumerated() {
-            let moment = "run \(i) (stopped \(run.delay) s into a write of \(write) s)"
+            let moment = run.delay.map { "run \(i) (stopped \($0) s into a write of \(write) s)" } ?? "run \(i) (its hidden file never appeared)"
             guard let status = run.status else {
                 Issue.record("\(moment) did not end: \(run.hang.map(\.description) ?? "")")
                 continue
@@ -89,7 +89,8 @@ struct ScreenshotSignalTests {
 /// One run of `screenshot` stopped by SIGTERM: when, how it ended (nil: it did not, and `hang` says what it
 /// was doing), the directory's files after it, and the PNG it left if any.
 private struct StoppedRun: Sendable {
-    let delay: Double
+    /// Seconds after the hidden file appeared (nil: it never did).
+    let delay: Double?
     let status: Int32?
     let hang: ProcessReport?
     let left: [String]
