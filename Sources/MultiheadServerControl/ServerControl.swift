@@ -17,6 +17,12 @@ public final class ServerControl {
         connection = try XConnection(name: display, timeout: timeout)
     }
 
+    /// Connects as `init(display:timeout:)` does, giving up on the connection itself at `connectBy` (a
+    /// `MonotonicClock` time) when that comes first.
+    package init(display: String?, timeout: Double, connectBy: Double?) throws {
+        connection = try XConnection(name: display, timeout: timeout, connectBy: connectBy)
+    }
+
     /// The root window's size as the server has it now (`XGetGeometry`).
     public var rootSize: Size { connection.rootSize() }
 
@@ -25,6 +31,13 @@ public final class ServerControl {
 
     /// Closes the connection.
     public func close() { connection.close() }
+
+    /// Runs `body` (calls on this connection) as one bounded section: a server that has not answered all
+    /// of it by the connection's timeout, or by `until` (a `MonotonicClock` time) when that comes first,
+    /// loses the connection and `body`'s calls throw `X11Error.notResponding`.
+    package func bounded<T>(until: Double? = nil, _ body: () throws -> T) throws -> T {
+        try connection.bounded(until: until, body)
+    }
 
     /// Whether the connection is gone: the server went away or stopped answering in time (every later call
     /// throws; make a new `ServerControl` once the server answers again).

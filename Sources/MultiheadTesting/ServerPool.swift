@@ -8,8 +8,9 @@ import MultiheadX11
 /// Warm servers this process keeps between tests: `stop()` hands a server back here once it is as fresh
 /// as when it started (its clients closed, its state reset and read back equal to the state it had
 /// fresh), and the next `VirtualServer.start` of the same kind takes it instead of starting one. A server
-/// that cannot be made fresh is stopped, never handed out. At most one idle server per core is kept; the
-/// registry stops the idle ones when the process ends, however it ends.
+/// that cannot be made fresh is stopped, never handed out. At most one idle server per core is kept in
+/// all, whatever their kinds and framebuffers (a test asking for a new layout makes room by ending the
+/// server idle longest); the registry stops the idle ones when the process ends, however it ends.
 @MainActor
 enum ServerPool {
     /// What makes two servers interchangeable: everything `start` passes to the server binary.
@@ -39,14 +40,21 @@ enum ServerPool {
     }
 
     private static var idle: [Key: [Idle]] = [:]
+    /// The displays of the idle servers, the one idle longest first: which one goes to make room.
+    private static var order: [String] = []
     /// What the last refused reset left different (for tests and for a person reading a log).
     static var lastRefusal: [String] = []
 
     /// What a server needs to be pooled: per-test cookies, RandR and XKB to read and reset, XTest to release.
     static let requiredExtensions = ["SECURITY", "RANDR", "XKEYBOARD", "XTEST"]
 
-    /// How many idle servers of one key are kept: one per core, the most tests that run at once.
-    static let limit = max(2, ProcessInfo.processInfo.activeProcessorCount)
+    /// How many idle servers are kept in all, whatever their keys: two per core (at least four), so that a
+    /// server handed back is still there for the next lease of its test while the tests beside it hand
+    /// back theirs; each idle Xvfb holds its framebuffer (about 130 MB at 7680×4320).
+    nonisolated static let limit = max(4, 2 * ProcessInfo.processInfo.activeProcessorCount)
+
+    /// How many servers are idle now.
+    static var idleCount: Int { order.count }
 
     /// Whether a server of this key is idle.
     static func hasIdle(_ key: Key) -> Bool { idle[key]?.isEmpty == false }
@@ -56,6 +64,7 @@ enum ServerPool {
         guard var list = idle[key], !list.isEmpty else { return nil }
         let server = list.removeLast()
         idle[key] = list
+        order.removeAll { $0 == server.display }
         return server
     }
 
@@ -64,7 +73,7 @@ enum ServerPool {
     /// stops it.
     static func keep(_ server: Idle) -> Bool {
         let key = server.lease.key
-        guard idle[key, default: []].count < limit, !server.control.isLost else { return false }
+        guard !server.control.isLost else { return false }
         var kept = server
         do {
             // Closes every client of the test that connected with its cookie, wherever they run.
@@ -85,7 +94,22 @@ enum ServerPool {
             lastRefusal = ["\(error)"]
             return false
         }
+        while order.count >= limit, let oldest = order.first { endIdle(display: oldest) }
         idle[key, default: []].append(kept)
+        order.append(kept.display)
         return true
+    }
+
+    /// Ends the idle server at this display: its process and files go, as a server `stop()` does not pool.
+    private static func endIdle(display: String) {
+        order.removeAll { $0 == display }
+        for (key, list) in idle {
+            guard let i = list.firstIndex(where: { $0.display == display }) else { continue }
+            var rest = list
+            let server = rest.remove(at: i)
+            idle[key] = rest
+            VirtualServer.end(display: server.display, process: server.process, control: server.control,
+                              serverAuthFile: server.serverAuthFile, sharedAuthorityFile: server.authorityFile)
+        }
     }
 }

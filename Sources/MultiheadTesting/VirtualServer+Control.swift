@@ -64,10 +64,16 @@ extension VirtualServer {
     /// The kit's own connection for changing this server's monitors. One that was lost (the server stopped
     /// answering for a while, `kill -STOP`) is replaced by a new one once the server answers again.
     public func controlConnection() throws -> MultiheadServerControl.ServerControl {
+        try controlConnection(until: nil)
+    }
+
+    /// The control connection, a new one connecting by `until` (a `MonotonicClock` time) at the latest
+    /// when that comes before the server's timeout.
+    package func controlConnection(until: Double?) throws -> MultiheadServerControl.ServerControl {
         if let c = control, !c.isLost { return c }
         control?.close()
         control = nil
-        let c = try MultiheadServerControl.ServerControl(display: display, timeout: timeout)
+        let c = try MultiheadServerControl.ServerControl(display: display, timeout: timeout, connectBy: until)
         control = c
         return c
     }

@@ -242,12 +242,20 @@ public final class VirtualServer {
             wasPooled = true
             return
         }
-        control?.close()
+        Self.end(display: display, process: process, control: control, serverAuthFile: serverAuthFile,
+                 sharedAuthorityFile: sharedAuthorityFile)
         control = nil
+    }
+
+    /// Ends a server process of the kit and removes its files: its control connection closed, the process
+    /// stopped (SIGTERM, then SIGKILL after 2 s), its cookie gone from the shared authority file.
+    static func end(display: String, process: ChildProcess, control: ServerControl?, serverAuthFile: String,
+                    sharedAuthorityFile: String) {
+        control?.close()
         process.terminate()
         try? FileManager.default.removeItem(atPath: serverAuthFile)
         try? XauthFile.set(sharedAuthorityFile, display: String(display.dropFirst()), cookie: nil)
-        ServerRegistry.unregister(pid)
+        ServerRegistry.unregister(process.pid)
     }
 
     /// Ends the server now, pooled or not: its clients, its process and its files go, with no reset for a

@@ -33,8 +33,49 @@ struct ControlRequestTests {
         if case .failure(let r) = parse(#"{"request":"fly","id":"x"}"#) { #expect(r.id == .string("x")) }
         let missing = try parse(#"{"request":"plug","name":"X"}"#).get()
         #expect(throws: ControlRefusal.self) { try missing.arguments() }
-        let wrongType = try parse(#"{"request":"mode","name":"X","size":["800x600"]}"#).get()
-        #expect(throws: ControlRefusal.self) { try wrongType.arguments() }
+        if case .failure(let r) = parse(#"{"request":"mode","name":"X","size":["800x600"]}"#) { #expect(r.code == "invalidField") } else {
+            Issue.record("a list for a size was taken")
+        }
+    }
+
+    @Test("a field of another type is refused, never converted; null leaves an option out")
+    func fieldTypes() throws {
+        func code(_ text: String) -> String? {
+            if case .failure(let r) = parse(text) { return r.code }
+            return nil
+        }
+        #expect(code(#"{"request":"plug","name":5,"geometry":"1x1+0+0"}"#) == "invalidField")
+        #expect(code(#"{"request":"plug","name":"A","geometry":"1x1+0+0","primary":"yes"}"#) == "invalidField")
+        #expect(code(#"{"request":"plug","name":"A","geometry":"1x1+0+0","rate":"60"}"#) == "invalidField")
+        #expect(code(#"{"request":"pixel","x":1.5,"y":0}"#) == "invalidField")
+        #expect(code(#"{"request":"pixel","x":-1,"y":0}"#) == "invalidField")
+        #expect(code(#"{"request":"lease","monitors":"1920x1080"}"#) == "invalidField")
+        #expect(code(#"{"request":"lease","monitors":[1920]}"#) == "invalidField")
+        #expect(code(#"{"request":"screens","lease":7}"#) == "invalidField")
+        #expect(code(#"{"request":"hello","lease":"L-1"}"#) == "unknownField")
+        #expect(code(#"{"request":"plug","name":"A","geometry":null}"#) == "invalidField")
+        let plug = try parse(#"{"request":"plug","name":"A","geometry":"1x1+0+0","rate":null,"lease":"L-1"}"#).get()
+        #expect(try plug.arguments() == ["A", "1x1+0+0"])
+        #expect(plug.lease == "L-1")
+    }
+
+    @Test("a key twice, deep nesting, text after the value and JSON's other mistakes are malformedRequest")
+    func strictJSON() {
+        func code(_ text: String) -> String? {
+            if case .failure(let r) = parse(text) { return r.code }
+            return nil
+        }
+        #expect(code(#"{"request":"screens","request":"release"}"#) == "malformedRequest")
+        #expect(code(#"{"request":"pixel","x":1,"x":2,"y":0}"#) == "malformedRequest")
+        #expect(code(String(repeating: "[", count: 100_000)) == "malformedRequest")
+        for bad in [#"{"request":"screens"} x"#, #"{"request":'screens'}"#, #"{"request":"screens",}"#, #"{"request":"pixel","x":01,"y":0}"#,
+                    #"{"request":"pixel","x":NaN,"y":0}"#, #"{"request":"pixel","x":1e999,"y":0}"#, "{\"request\":\"scr\u{1}eens\"}",
+                    #"{"request":"\ud800"}"#] {
+            #expect(code(bad) == "malformedRequest", "\(bad)")
+        }
+        #expect(JSONValue.parse(Array(#" {"a" : [1, -2.5e3, "\u00e9\ud83d\ude00\n", {}, []] } "#.utf8))
+                == .object(["a": .array([.number(1), .number(-2500), .string("é😀\n"), .object([:]), .array([])])]))
+        #expect(JSONValue.parse([0x22, 0xFF, 0x22]) == nil)
     }
 
     @Test("true and false stay booleans, numbers stay numbers")

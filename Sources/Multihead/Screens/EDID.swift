@@ -60,6 +60,10 @@ public struct EDID: Hashable, Sendable {
         physicalSize = timingSize ?? (cm.0 > 0 && cm.1 > 0 ? Size(width: cm.0 * 10, height: cm.1 * 10) : nil)
     }
 
+    /// The longest EDID there is: the base block and 127 extension blocks of 128 bytes (16 KiB), the
+    /// most an X server reads (it counts extensions in a signed byte) and Multihead's driver takes.
+    public static let maximumLength = 128 * 128
+
     /// What is wrong with a whole EDID (the base block and its extension blocks) as a monitor would send
     /// it, in words, or nil when nothing is: whole 128-byte blocks; the EDID header; version 1; at most 127
     /// extension blocks (X servers count them in a signed byte), exactly as many as byte 126 says; every

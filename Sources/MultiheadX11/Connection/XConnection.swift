@@ -33,11 +33,12 @@ package final class XConnection {
 
     /// Opens a display; a nil or empty name means `DISPLAY`, which must then be set (no fallback). A
     /// server that does not answer within `timeout` seconds, here or in any later request, is
-    /// `notResponding`, and the connection is lost.
-    package init(name requested: String?, timeout: Double = XConnection.defaultTimeout) throws(X11Error) {
+    /// `notResponding`, and the connection is lost. `connectBy` (a `MonotonicClock` time) ends the wait
+    /// for the connection itself sooner.
+    package init(name requested: String?, timeout: Double = XConnection.defaultTimeout, connectBy: Double? = nil) throws(X11Error) {
         let (name, watchdog) = try Self.prepare(name: requested, timeout: timeout)
         XErrorTrap.install()
-        let opened = watchdog.bounded { XOpenDisplay(name) }
+        let opened = watchdog.bounded(until: connectBy) { XOpenDisplay(name) }
         guard let d = opened else {
             watchdog.cancel()
             throw watchdog.fired ? .notResponding(name) : .cannotOpenDisplay(name)
@@ -90,6 +91,12 @@ package final class XConnection {
     /// Runs `body` bounded by the connection's timeout: a server that does not answer in time loses the
     /// connection instead of blocking for ever.
     package func bounded<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T { try watchdog.bounded(body) }
+
+    /// Runs `body` bounded by the connection's timeout, or by `until` (a `MonotonicClock` time) when that
+    /// comes first.
+    package func bounded<T, E: Error>(until: Double?, _ body: () throws(E) -> T) throws(E) -> T {
+        try watchdog.bounded(until: until, body)
+    }
 
     package var root: UInt { mh_default_root_window(display) }
     var fileDescriptor: Int32 { mh_connection_number(display) }

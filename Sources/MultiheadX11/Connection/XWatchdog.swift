@@ -63,17 +63,19 @@ final class XWatchdog: @unchecked Sendable {
         pthread_mutex_unlock(mutex)
     }
 
-    /// Runs `body` bounded by `timeout`, counted from the outermost section's start.
-    package func bounded<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+    /// Runs `body` bounded by `timeout`, counted from the outermost section's start, or by `until` (a
+    /// `MonotonicClock` time) when that comes first: a caller that has waited already for its turn.
+    package func bounded<T, E: Error>(until: Double? = nil, _ body: () throws(E) -> T) throws(E) -> T {
         pthread_mutex_lock(mutex)
         if depth == 0 && !cancelled {
-            deadline = Self.now() + timeout
+            deadline = min(Self.now() + timeout, until ?? .infinity)
             if fd < 0 { descriptorsBefore = Self.openDescriptors() }
             // A thread waiting for an earlier deadline wakes then and waits again for this one; only an
-            // idle one needs waking. Idle connections cost no wake-ups.
+            // idle one, or one that may wait past a sooner `until`, needs waking. Idle connections cost no
+            // wake-ups.
             if !threadStarted {
                 threadStarted = startThread()
-            } else if idle {
+            } else if idle || until != nil {
                 pthread_cond_signal(condition)
             }
         }
@@ -153,11 +155,7 @@ final class XWatchdog: @unchecked Sendable {
         pthread_mutex_unlock(mutex)
     }
 
-    private static func now() -> Double {
-        var t = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &t)
-        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
-    }
+    private static func now() -> Double { MonotonicClock.now() }
 
     /// An open descriptor and what it refers to: a number alone is reused (the listing's own directory
     /// descriptor is the next socket's number).

@@ -16,28 +16,6 @@ extension MultiheadCommand {
         @Flag(help: "Keep running when the process that started this one ends (by default the server stops with it, as a test's would).")
         var outliveParent = false
 
-        /// The layout: sizes placed left to right from (0, 0).
-        static func layout(_ text: String, kind: VirtualServer.Kind = .xvfb) throws -> [VirtualServer.Monitor] {
-            var x = 0.0
-            return try text.split(separator: ",").enumerated().map { i, part in
-                guard let r = try? pixelGeometry(String(part), example: "1920x1080"), r.origin == .zero, r.width <= 16384, r.height <= 16384 else {
-                    throw ValidationError("--monitors: \"\(String(part).terminalEscaped)\" is not a size like 1920x1080 in whole pixels, at most 16384x16384")
-                }
-                defer { x += r.width }
-                let name: String
-                switch kind {
-                case .xvfb: name = "VIRTUAL-\(i + 1)"
-                case .xorgDummy:
-                    guard i < 16 else { throw ValidationError("--monitors: Xorg's dummy driver has 16 outputs") }
-                    name = "DUMMY\(i)"
-                case .xorg:
-                    guard i < VirtualServer.cabledOutputs.count else { throw ValidationError("--monitors: Multihead's Xorg driver has 16 outputs") }
-                    name = VirtualServer.cabledOutputs[i]
-                }
-                return .init(name: name, frame: Rect(x: x, y: 0, width: r.width, height: r.height), primary: i == 0)
-            }
-        }
-
         @MainActor
         func run() async throws {
             try await withExitStatus {

@@ -26,12 +26,21 @@ final class ControlReply: Sendable {
 /// The control socket of `multihead server` and `multihead run`: a Unix socket in this process's session
 /// folder (mode 0700, the socket 0600), a thread that accepts, and a thread per connection that reads its
 /// lines. What never reaches the service is answered here: a line that is not a request, a line past the
-/// limit (then the connection is closed), a process of another user (refused, closed). Each request goes
-/// to `deliver` with a reply to fill, and its connection waits for that answer before it reads the next.
+/// limit, a line that takes too long, one connection too many (each then answered and closed), a process
+/// of another user (refused, closed); a connection idle too long is closed. Each request goes to `deliver`
+/// with a reply to fill, and its connection waits for that answer before it reads the next.
 final class ControlListener: Sendable {
     /// The socket's path, which `MULTIHEAD_CONTROL` names.
     let path: String
     private let fd: Int32
+
+    /// The most connections served at once (each a thread and up to a line of buffer); one more is
+    /// answered `tooManyConnections` and closed.
+    static let connectionLimit = 64
+    /// Seconds a connection may send nothing between requests before it is closed.
+    static let idleLimit = 300.0
+    /// Seconds a request line may take from its first byte to its newline.
+    static let lineTime = 10.0
 
     /// Listens at `directory/control.sock`; `deliver` runs on a connection's thread.
     init(in directory: String, deliver: @escaping @Sendable (ControlRequest, ControlReply) -> Void) throws {
@@ -42,9 +51,26 @@ final class ControlListener: Sendable {
             throw CommandFailure(status: ExitStatus.cantCreate, code: "cannotCreate", message: "cannot make the control socket: \(error)")
         }
         let listening = fd
+        let open = Locked(0)
         let thread = Thread {
             while let connection = ControlSocket.accept(listening) {
-                Thread.detachNewThread { Self.serve(connection, deliver: deliver) }
+                let admitted = open.withLock { count in
+                    guard count < Self.connectionLimit else { return false }
+                    count += 1
+                    return true
+                }
+                guard admitted else {
+                    let lines = ControlLines(connection)
+                    lines.finish(with: ControlAnswer.failure(CommandFailure(status: ExitStatus.unavailable, code: "tooManyConnections",
+                        message: "the control socket serves at most \(Self.connectionLimit) connections at once; close one and connect again"), id: nil).bytes,
+                                 waiting: false)
+                    lines.close()
+                    continue
+                }
+                Thread.detachNewThread {
+                    Self.serve(connection, deliver: deliver)
+                    open.withLock { $0 -= 1 }
+                }
             }
         }
         thread.name = "multihead.control"
@@ -53,7 +79,7 @@ final class ControlListener: Sendable {
 
     /// Answers one connection's requests in order until it closes.
     private static func serve(_ fd: Int32, deliver: @Sendable (ControlRequest, ControlReply) -> Void) {
-        let lines = ControlLines(fd)
+        let lines = ControlLines(fd, idleLimit: Self.idleLimit, lineTime: Self.lineTime)
         defer { lines.close() }
         // The folder keeps other users out; this keeps out root's processes too, and any socket passed on.
         guard let user = ControlSocket.peerUser(fd), user == getuid() else {
@@ -64,10 +90,14 @@ final class ControlListener: Sendable {
         }
         while true {
             switch lines.next() {
-            case .end: return
+            case .end, .idle: return
             case .tooLong:
                 lines.finish(with: ControlAnswer.failure(CommandFailure(status: ExitStatus.usage, code: "requestTooLong",
                     message: "a request line is at most \(ControlSocket.lineLimit) bytes; closing this connection"), id: nil).bytes)
+                return
+            case .slowLine:
+                lines.finish(with: ControlAnswer.failure(CommandFailure(status: ExitStatus.usage, code: "requestTimeout",
+                    message: "a request line must end (with a newline) within \(Int(Self.lineTime)) s of its first byte; closing this connection"), id: nil).bytes)
                 return
             case .line(let line):
                 // A blank line is not a request: nothing to answer (a client's keep-alive, a stray newline).
@@ -75,7 +105,8 @@ final class ControlListener: Sendable {
                 switch ControlRequest.parse(line) {
                 case .failure(let refusal):
                     guard lines.write(ControlAnswer.failure(CommandFailure(refusal), id: refusal.id).bytes) else { return }
-                case .success(let request):
+                case .success(var request):
+                    request.received = MonotonicClock.now()
                     let reply = ControlReply()
                     deliver(request, reply)
                     guard lines.write(reply.wait()) else { return }

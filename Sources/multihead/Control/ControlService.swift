@@ -6,6 +6,7 @@ import Foundation
 import Multihead
 import MultiheadServerControl
 import MultiheadTesting
+import MultiheadX11
 
 /// What `multihead server` and `multihead run` answer on their control socket (`docs/control-socket.md`):
 /// the leases of their X server and the command line's requests on it. The one owner of the server the
@@ -24,6 +25,12 @@ final class ControlService {
     private(set) var running: VirtualServer?
     /// Whether a test holds `running` now (false between `release` and the next `lease`).
     private var isLeased: Bool
+    /// The identity of the lease held now, which `lease` answers and requests may carry (`"lease"`): a
+    /// request that names another lease is refused, so a test whose lease another took cannot act on the
+    /// other's server. The first lease (the server as started) has one too, which no client is told.
+    private var leaseID = ControlService.newLeaseID()
+    /// How the lease held before the current one ended, for the refusal a request naming it gets.
+    private var endedLeases: [String: String] = [:]
     /// The server a release ended rather than kept, and why: the next lease compares with it and says it.
     private var ended: (display: String, pid: Int32, reason: String)?
 
@@ -84,30 +91,47 @@ final class ControlService {
                     ("leased", .bool(isLeased))]
         case .lease: return try await beginLease(request)
         case .release:
-            let (kept, reason) = endLease()
+            try checkLease(request)
+            let (kept, reason) = endLease(because: "it was released")
             return [("kept", .bool(kept)), ("reason", reason.map(JSONText.string) ?? .null)]
         case .plug:
             var command = try parse(MultiheadCommand.Plug.self, request)
             command.identity.edid = try command.identity.edid.map { try Self.path($0, "edid", request) }
-            try command.perform(try leased().controlConnection())
+            try onServer(request) { try command.perform($0) }
             return []
         case .unplug:
-            try parse(MultiheadCommand.Unplug.self, request).perform(try leased().controlConnection())
+            let command = try parse(MultiheadCommand.Unplug.self, request)
+            try onServer(request) { try command.perform($0) }
             return []
         case .mode:
             let command = try parse(MultiheadCommand.Mode.self, request)
-            let mode = try command.perform(try leased().controlConnection())
+            let mode = try onServer(request) { try command.perform($0) }
             return [("name", .string(command.name)), ("mode", ScreenJSON.mode(mode).json)]
         case .screens:
-            return [("screens", MultiheadCommand.Screens.rows(try leased().controlConnection().screens(scaleFactors: scaleFactors)).json)]
+            let screens = try onServer(request) { try $0.screens(scaleFactors: scaleFactors) }
+            return [("screens", MultiheadCommand.Screens.rows(screens).json)]
         case .screenshot:
             var command = try parse(MultiheadCommand.Screenshot.self, request)
             command.output = try Self.path(command.output, "output", request)
-            let size = try command.perform(try leased().controlConnection())
+            let size = try onServer(request) { try command.perform($0) }
             return [("output", .string(command.output)), ("width", .int(size.width)), ("height", .int(size.height))]
         case .pixel: return try pixel(request)
         }
     }
+
+    /// Runs a request's work on the leased server's control connection as one bounded section: a server
+    /// that is stopped, or held by another client's grab, makes it `notResponding` by the server's timeout
+    /// counted from the request's arrival (but never less than `minimumTurn` of its own), so a request
+    /// stuck behind another is not held past its bound, and the next request connects anew.
+    private func onServer<T>(_ request: ControlRequest, _ body: (ServerControl) throws -> T) throws -> T {
+        let server = try leased(request)
+        let deadline = max(request.received + server.timeout, MonotonicClock.now() + Self.minimumTurn)
+        let control = try server.controlConnection(until: deadline)
+        return try control.bounded(until: deadline) { try body(control) }
+    }
+
+    /// The least time a request has on the X server once its turn comes, however long it waited for it.
+    static let minimumTurn = 1.0
 
     /// A kind as the command line's flags and the pytest plugin spell it: xvfb, xorg-dummy, xorg.
     static func kindName(_ kind: VirtualServer.Kind) -> String {
@@ -118,12 +142,26 @@ final class ControlService {
         }
     }
 
-    /// The lease held now, or `noLease`.
-    private func leased() throws -> VirtualServer {
+    /// The lease held now, when the request names none or names it; else `noLease`.
+    private func leased(_ request: ControlRequest) throws -> VirtualServer {
+        try checkLease(request)
         guard isLeased, let running else {
             throw CommandFailure(status: ExitStatus.usage, code: "noLease", message: "no lease is held: send {\"request\":\"lease\"} first")
         }
         return running
+    }
+
+    /// Refuses a request that names a lease other than the one held (`noLease`), saying how that one ended.
+    private func checkLease(_ request: ControlRequest) throws {
+        guard let named = request.lease, !(isLeased && named == leaseID) else { return }
+        let how = endedLeases[named].map { "it ended: \($0)" } ?? "no lease of that name was given out"
+        throw CommandFailure(status: ExitStatus.usage, code: "noLease",
+                             message: "\(request.name.rawValue): lease \"\(named.terminalEscaped)\" is not the one held now (\(how)); nothing was done")
+    }
+
+    /// A lease's identity: unguessable enough that two clients never name each other's by mistake.
+    private static func newLeaseID() -> String {
+        "L-" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
     }
 
     /// The command a request stands for, checked by the command's own parser (its options, its refusals).
@@ -156,35 +194,38 @@ final class ControlService {
     /// answer says so.
     private func beginLease(_ request: ControlRequest) async throws -> [(key: String, value: JSONText)] {
         let layout: [VirtualServer.Monitor]
-        switch request.fields["monitors"] {
-        case nil, .null?: layout = defaultLayout
-        case .array(let sizes)?:
-            let texts = sizes.compactMap(\.string)
-            guard texts.count == sizes.count, !texts.isEmpty else {
-                throw ControlRefusal(code: "invalidField", message: "lease: \"monitors\" is a list of sizes such as [\"1920x1080\", \"1280x720\"]")
+        if case .array(let sizes)? = request.fields["monitors"] {
+            do {
+                layout = try MonitorLayout.monitors(sizes.compactMap(\.string), kind: kind, label: "lease: \"monitors\"")
+            } catch let e as ValidationError {
+                throw ControlRefusal(code: "invalidField", message: e.message + " (a list of sizes such as [\"1920x1080\", \"1280x720\"])")
             }
-            layout = try MultiheadCommand.Server.layout(texts.joined(separator: ","), kind: kind)
-        default:
-            throw ControlRefusal(code: "invalidField", message: "lease: \"monitors\" is a list of sizes such as [\"1920x1080\", \"1280x720\"]")
+        } else {
+            layout = defaultLayout
         }
         let before = running.map { ($0.display, $0.pid) } ?? ended.map { ($0.display, $0.pid) }
-        let (_, reason) = endLease()
+        let (_, reason) = endLease(because: "a later lease replaced it")
         running = nil
         let next = try await VirtualServer.start(kind, monitors: layout, glx: glx)
         running = next
         isLeased = true
+        leaseID = Self.newLeaseID()
         let replaced = before.map { $0.0 != next.display || $0.1 != next.pid } ?? true
         let why = reason ?? ended?.reason
         ended = nil
-        return [("display", .string(next.display)), ("xauthority", .string(next.authorityFile)), ("pid", .int(Int(next.pid))),
+        return [("lease", .string(leaseID)), ("display", .string(next.display)), ("xauthority", .string(next.authorityFile)), ("pid", .int(Int(next.pid))),
                 ("warm", .bool(next.isWarm)), ("replaced", .bool(replaced)),
                 ("reason", replaced ? .string(why ?? "the last server could not be kept") : .null)]
     }
 
-    /// Ends the lease held, if any: true when the server went back to the pool; else the reason it was ended.
-    private func endLease() -> (kept: Bool, reason: String?) {
+    /// Ends the lease held, if any (`how` is what a request that still names it is told): true when the
+    /// server went back to the pool; else the reason it was ended.
+    private func endLease(because how: String) -> (kept: Bool, reason: String?) {
         guard isLeased, let held = running else { return (running != nil, running == nil ? ended?.reason ?? "no server is running" : nil) }
         isLeased = false
+        // A bounded memory of ended leases: enough to tell a test what happened to its own.
+        if endedLeases.count >= 64 { endedLeases.removeAll() }
+        endedLeases[leaseID] = how
         held.stop()
         if held.wasPooled { return (true, nil) }
         let left = VirtualServer.lastPoolRefusal
@@ -199,16 +240,14 @@ final class ControlService {
         guard let x = request.fields["x"]?.int, let y = request.fields["y"]?.int, x >= 0, y >= 0 else {
             throw ControlRefusal(code: "invalidField", message: "pixel needs \"x\" and \"y\", whole numbers from 0")
         }
-        let control = try leased().controlConnection()
-        let value: UInt32
-        if let screen = request.fields["screen"]?.string {
-            value = try control.pixel(x: x, y: y, on: screen)
-        } else {
+        let screen = request.fields["screen"]?.string
+        let value: UInt32 = try onServer(request) { control in
+            if let screen { return try control.pixel(x: x, y: y, on: screen) }
             let bitmap = try control.screenshot(of: Rect(x: Double(x), y: Double(y), width: 1, height: 1))
             guard let v = bitmap.pixel(x: 0, y: 0) else {
                 throw ServerControlError.invalidInput("pixel (\(x), \(y)) outside the framebuffer")
             }
-            value = v
+            return v
         }
         let (r, g, b) = (Int(value >> 16 & 0xFF), Int(value >> 8 & 0xFF), Int(value & 0xFF))
         let hex = String(format: "#%02x%02x%02x", r, g, b)

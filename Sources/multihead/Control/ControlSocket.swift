@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CProcessControl
 import Foundation
+import MultiheadX11
 
 /// The control socket's system calls, in one place: a listening Unix stream socket that only its user
 /// reaches, connections read a line at a time and written whole, and the client's connect.
@@ -24,8 +25,9 @@ enum ControlSocket {
         var description: String { "\(call): \(reason)" }
     }
 
-    /// The longest line a request or an answer may be: a line past it is refused, and its connection closed.
-    static let lineLimit = 1 << 20
+    /// The longest line a request may be: a line past it is refused, and its connection closed. A request
+    /// is a few hundred bytes; what a connection may hold buffered is this much at most.
+    static let lineLimit = 1 << 16
 
     /// A Unix socket's address for `path`; nil when the path does not fit (108 bytes with its NUL).
     private static func address(_ path: String) -> sockaddr_un? {
@@ -55,7 +57,9 @@ enum ControlSocket {
             close(fd)
             throw failure
         }
-        guard chmod(path, 0o600) == 0, Glibc.listen(fd, 64) == 0 else {
+        // The kernel's own cap on the backlog (net.core.somaxconn): a burst of connects waits in the queue
+        // instead of being refused while the accepting thread catches up.
+        guard chmod(path, 0o600) == 0, Glibc.listen(fd, SOMAXCONN) == 0 else {
             let failure = Failure("listen \(path)")
             close(fd)
             throw failure
@@ -127,16 +131,31 @@ final class ControlLines {
         case end
         /// A line longer than `ControlSocket.lineLimit`.
         case tooLong
+        /// Nothing arrived for `idleLimit` seconds between lines.
+        case idle
+        /// A line begun was not finished within `lineTime` seconds of its first byte.
+        case slowLine
     }
 
     let fd: Int32
     private var buffer: [UInt8] = []
+    /// Seconds a connection may send nothing between lines (nil: no limit).
+    private let idleLimit: Double?
+    /// Seconds a line may take from its first byte to its newline (nil: no limit).
+    private let lineTime: Double?
 
-    init(_ fd: Int32) { self.fd = fd }
+    init(_ fd: Int32, idleLimit: Double? = nil, lineTime: Double? = nil) {
+        self.fd = fd
+        self.idleLimit = idleLimit
+        self.lineTime = lineTime
+    }
 
-    /// The next line; blocks until it is whole. `recv`.
+    /// The next line; blocks until it is whole, or a limit runs out. `poll`, `recv`.
     func next() -> Read {
-        var chunk = [UInt8](repeating: 0, count: 65536)
+        var chunk = [UInt8](repeating: 0, count: 16384)
+        // When the bytes of the line now pending began to arrive.
+        var lineBegan: Double? = buffer.isEmpty ? nil : MonotonicClock.now()
+        let waitBegan = MonotonicClock.now()
         while true {
             if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
                 guard newline <= ControlSocket.lineLimit else { return .tooLong }
@@ -145,9 +164,18 @@ final class ControlLines {
                 return .line(line)
             }
             guard buffer.count <= ControlSocket.lineLimit else { return .tooLong }
+            let deadline = lineBegan.flatMap { began in lineTime.map { began + $0 } } ?? idleLimit.map { waitBegan + $0 }
+            if let deadline {
+                let left = deadline - MonotonicClock.now()
+                var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                let ready = left <= 0 ? 0 : poll(&p, 1, Int32(min(left * 1000, 3_600_000).rounded(.up)))
+                if ready < 0 && errno == EINTR { continue }
+                if ready == 0 { return lineBegan == nil ? .idle : .slowLine }
+            }
             let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             if n < 0 && errno == EINTR { continue }
             guard n > 0 else { return .end }
+            if lineBegan == nil { lineBegan = MonotonicClock.now() }
             buffer += chunk[..<n]
         }
     }
@@ -158,17 +186,18 @@ final class ControlLines {
 
     /// Writes a last line and ends the connection so that the other end reads it: a socket closed with
     /// requests still unread in it would reset the connection, and the answer would be lost. Sends the
-    /// end, then reads what is left for at most a second (and a few megabytes) before the close.
+    /// end, then reads what is left for at most a second (and a few megabytes) before the close; with
+    /// `waiting: false`, only what has arrived already (the accepting thread, which must not stall).
     /// `shutdown`, `recv`.
-    func finish(with line: [UInt8]) {
+    func finish(with line: [UInt8], waiting: Bool = true) {
         guard write(line) else { return }
         shutdown(fd, Int32(SHUT_WR))
         var limit = timeval(tv_sec: 1, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        var left = 4 * ControlSocket.lineLimit
+        var chunk = [UInt8](repeating: 0, count: 16384)
+        var left = 64 * ControlSocket.lineLimit
         while left > 0 {
-            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, waiting ? 0 : Int32(MSG_DONTWAIT)) }
             if n < 0 && errno == EINTR { continue }
             guard n > 0 else { return }
             left -= n

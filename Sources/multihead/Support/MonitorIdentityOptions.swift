@@ -1,4 +1,7 @@
 import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 import Multihead
 import MultiheadServerControl
@@ -56,16 +59,48 @@ struct MonitorIdentityOptions: ParsableArguments {
     func edidBytes(preferred size: Size) throws -> [UInt8]? {
         guard wantsEDID else { return nil }
         if let path = edid {
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw UsageError(message: "cannot read the EDID file \(path.terminalEscaped)")
-            }
-            if let fault = EDID.fault(in: Array(data)) {
+            let bytes = try Self.readEDID(path)
+            if let fault = EDID.fault(in: bytes) {
                 throw UsageError(message: "\(path.terminalEscaped) holds no EDID a monitor sends: \(fault)")
             }
-            return Array(data)
+            return bytes
         }
         let identity = ServerControl.MonitorIdentity(manufacturer: manufacturer ?? "MHD", model: model ?? "Multihead",
                                                      serialNumber: serialNumber, physicalSize: try self.size())
         return try identity.edid(preferred: size)
+    }
+
+    /// An EDID file's bytes, read only when it is a regular file no longer than the longest EDID: a FIFO
+    /// would block the reader, a large file would hold memory and every other client of the socket.
+    /// `open`, `fstat`, `read`.
+    static func readEDID(_ path: String) throws -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else {
+            throw UsageError(message: "cannot read the EDID file \(path.terminalEscaped): \(String(cString: strerror(errno)))")
+        }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG else {
+            throw UsageError(message: "the EDID file \(path.terminalEscaped) is not a regular file")
+        }
+        guard st.st_size <= EDID.maximumLength else {
+            throw UsageError(message: "the EDID file \(path.terminalEscaped) has \(st.st_size) bytes; an EDID has at most \(EDID.maximumLength) (128 blocks of 128 bytes)")
+        }
+        // One byte more than the longest EDID: a file that grew since fstat is still refused, not cut short.
+        var bytes = [UInt8](repeating: 0, count: EDID.maximumLength + 1)
+        var count = 0
+        while count < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress.map { $0 + count }, $0.count - count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n >= 0 else {
+                throw UsageError(message: "cannot read the EDID file \(path.terminalEscaped): \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { break }
+            count += n
+        }
+        guard count <= EDID.maximumLength else {
+            throw UsageError(message: "the EDID file \(path.terminalEscaped) has more than \(EDID.maximumLength) bytes; an EDID has at most that")
+        }
+        return Array(bytes[..<count])
     }
 }

@@ -12,12 +12,8 @@ struct ServerOptions: ParsableArguments {
     @Flag(help: "Keep the GLX extension (off by default: it is over a third of Xvfb's start), for apps that draw with OpenGL on GLX.")
     var glx = false
 
-    /// The layout: the sizes placed left to right from (0, 0); at least one.
-    func layout() throws -> [VirtualServer.Monitor] {
-        let l = try MultiheadCommand.Server.layout(monitors, kind: kind)
-        if l.isEmpty { throw ValidationError("--monitors needs at least one size") }
-        return l
-    }
+    /// The layout: the sizes placed left to right from (0, 0); at least one (`MonitorLayout`).
+    func layout() throws -> [VirtualServer.Monitor] { try MonitorLayout.monitors(monitors, kind: kind) }
 
     /// The server kind the flags ask for.
     var kind: VirtualServer.Kind { xorg ? .xorg : xorgDummy ? .xorgDummy : .xvfb }

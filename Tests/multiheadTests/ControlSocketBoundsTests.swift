@@ -1,0 +1,292 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+@testable import MultiheadTesting
+@testable import multihead
+import Testing
+
+/// A `multihead server` started for one test, with its control socket.
+final class ControlServer: @unchecked Sendable {
+    let process: Process
+    let output: Pipe
+    let environment: [String: String]
+
+    /// Starts `multihead server ARGS` and reads its assignments.
+    static func start(_ args: [String] = ["--monitors", "1280x720"]) async throws -> ControlServer {
+        let (p, out) = try launchMultihead(["server"] + args, environment: [:])
+        let reader = LineReader(out)
+        var env: [String: String] = [:]
+        while env["MULTIHEAD_PID"] == nil, let line = await reader.nextLine() {
+            let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
+            if parts.count == 2 { env[parts[0]] = parts[1] }
+        }
+        return ControlServer(process: p, output: out, environment: env)
+    }
+
+    private init(process: Process, output: Pipe, environment: [String: String]) {
+        self.process = process
+        self.output = output
+        self.environment = environment
+    }
+
+    var path: String { environment["MULTIHEAD_CONTROL"] ?? "" }
+    /// The X server's PID.
+    var serverPID: Int32 { Int32(environment["PID"] ?? "") ?? 0 }
+
+    /// One request on a connection of its own: the answer, and the seconds it took.
+    func ask(_ line: String, timeout: Double = 60) throws -> (answer: JSONValue, seconds: Double) {
+        let lines = ControlLines(try ControlSocket.connect(to: path, timeout: timeout))
+        defer { lines.close() }
+        let start = MonotonicClockForTests.now()
+        guard lines.write(Array(line.utf8)), case .line(let answer) = lines.next(), let v = JSONValue.parse(answer) else {
+            throw CommandFailure(status: 70, code: "test", message: "no answer to \(line)")
+        }
+        return (v, MonotonicClockForTests.now() - start)
+    }
+
+    /// `ask` off the main actor.
+    func asking(_ line: String) async throws -> (answer: JSONValue, seconds: Double) {
+        try await onOwnThread { try self.ask(line) }
+    }
+
+    /// Ends the server (SIGTERM) and waits for it.
+    func stop() async {
+        process.terminate()
+        _ = await finish(process, reading: output)
+    }
+}
+
+/// The test's own reading of the monotonic clock.
+enum MonotonicClockForTests {
+    static func now() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+    }
+}
+
+/// The control socket's bounds (issue 53): a frozen or grabbed X server, leases with an identity, strict
+/// requests, a bounded EDID read, and connections it will not keep for ever.
+@Suite("The control socket's bounds", .timeLimit(.minutes(4)))
+struct ControlSocketBoundsTests {
+    @Test("a stopped X server: each request is notResponding within its bound, a request behind it is not held past its own, and it serves again once the server runs")
+    func stoppedServer() async throws {
+        let server = try await ControlServer.start()
+        #expect(try await server.asking(#"{"request":"screens"}"#).answer["ok"] == .bool(true))
+        kill(server.serverPID, SIGSTOP)
+        async let first = server.asking(#"{"request":"screens"}"#)
+        async let second = server.asking(#"{"request":"plug","name":"EXT-1","geometry":"640x480+1280+0"}"#)
+        let (a, b) = try await (first, second)
+        for answer in [a.answer, b.answer] {
+            #expect(answer["ok"] == .bool(false))
+            #expect(answer["error"]?["code"]?.string == "notResponding")
+            #expect(answer["error"]?["status"]?.int == 69)
+        }
+        // The later of the two waited for the first, then had a turn of its own: not a second full timeout.
+        let (early, late) = a.seconds < b.seconds ? (a.seconds, b.seconds) : (b.seconds, a.seconds)
+        #expect(late - early < 4, "answers at \(early) s and \(late) s")
+        // Requests that need no X server are answered meanwhile.
+        #expect(try await server.asking(#"{"request":"hello"}"#).answer["ok"] == .bool(true))
+        kill(server.serverPID, SIGCONT)
+        let again = try await server.asking(#"{"request":"screens"}"#).answer
+        #expect(again["ok"] == .bool(true), "\(again)")
+        await server.stop()
+    }
+
+    @Test("another client's server grab: screens and pixel are notResponding within the bound, and served once it lets go")
+    func grabbedServer() async throws {
+        let server = try await ControlServer.start()
+        // A client that grabs the server and holds the grab until its standard input closes.
+        let grabber = Process()
+        grabber.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        grabber.arguments = ["-c", """
+            import ctypes, sys
+            x = ctypes.CDLL("libX11.so.6"); x.XOpenDisplay.restype = ctypes.c_void_p
+            d = ctypes.c_void_p(x.XOpenDisplay(None))
+            if not d: sys.exit(69)
+            x.XGrabServer(d); x.XSync(d, 0)
+            print("grabbed", flush=True); sys.stdin.read()
+            """]
+        grabber.environment = ProcessInfo.processInfo.environment.merging(
+            ["DISPLAY": server.environment["DISPLAY"] ?? "", "XAUTHORITY": server.environment["XAUTHORITY"] ?? ""]) { $1 }
+        let (input, output) = (Pipe(), Pipe())
+        grabber.standardInput = input
+        grabber.standardOutput = output
+        try launch(grabber)
+        #expect(await LineReader(output).waitFor("grabbed"))
+        for request in [#"{"request":"screens"}"#, #"{"request":"pixel","x":1,"y":1}"#] {
+            let answer = try await server.asking(request).answer
+            #expect(answer["error"]?["code"]?.string == "notResponding", "\(request): \(answer)")
+        }
+        try input.fileHandleForWriting.close()
+        grabber.waitUntilExit()
+        let again = try await server.asking(#"{"request":"screens"}"#).answer
+        #expect(again["ok"] == .bool(true), "\(again)")
+        await server.stop()
+    }
+
+    @Test("a lease has an identity: a request naming a lease that another replaced is noLease and does nothing")
+    func leaseIdentity() async throws {
+        let server = try await ControlServer.start()
+        let a = try #require(try await server.asking(#"{"request":"lease"}"#).answer["lease"]?.string)
+        let b = try #require(try await server.asking(#"{"request":"lease"}"#).answer["lease"]?.string)
+        #expect(a != b)
+        let stale = try await server.asking(#"{"request":"plug","name":"EXT-1","geometry":"640x480+1280+0","lease":"\#(a)"}"#).answer
+        #expect(stale["error"]?["code"]?.string == "noLease", "\(stale)")
+        #expect(stale["error"]?["message"]?.string?.contains("a later lease replaced it") == true)
+        let listed = try await server.asking(#"{"request":"screens","lease":"\#(b)"}"#).answer
+        guard case .array(let screens)? = listed["screens"] else { Issue.record("no screens: \(listed)"); return }
+        #expect(screens.compactMap { $0["name"]?.string } == ["VIRTUAL-1"])
+        // A stale release releases nothing: B still holds its lease.
+        #expect(try await server.asking(#"{"request":"release","lease":"\#(a)"}"#).answer["error"]?["code"]?.string == "noLease")
+        #expect(try await server.asking(#"{"request":"screens","lease":"\#(b)"}"#).answer["ok"] == .bool(true))
+        #expect(try await server.asking(#"{"request":"release","lease":"\#(b)"}"#).answer["kept"] == .bool(true))
+        let released = try await server.asking(#"{"request":"screens","lease":"\#(b)"}"#).answer
+        #expect(released["error"]?["message"]?.string?.contains("it was released") == true, "\(released)")
+        #expect(try await server.asking(#"{"request":"screens","lease":"L-nothing"}"#).answer["error"]?["code"]?.string == "noLease")
+        await server.stop()
+    }
+
+    @Test("an empty layout is refused by the socket and the command line alike")
+    func emptyLayouts() async throws {
+        let server = try await ControlServer.start()
+        for monitors in [#"[]"#, #"[""]"#, #"[","]"#, #"["1280x720",""]"#, #"["1280x720,640x480"]"#] {
+            let answer = try await server.asking(#"{"request":"lease","monitors":\#(monitors)}"#).answer
+            #expect(answer["error"]?["code"]?.string == "invalidField", "\(monitors): \(answer)")
+        }
+        await server.stop()
+        for text in ["", ",", "1280x720,", ",1280x720"] {
+            let r = try await multihead(["server", "--monitors", text])
+            #expect(r.status == 64, "--monitors \"\(text)\": \(r.stderr)")
+            #expect(r.stderr.contains("--monitors"))
+        }
+    }
+
+    @Test("plug --edid reads no more than an EDID can be: a huge file and a FIFO are refused at once, and the server keeps serving")
+    func edidFileBounds() async throws {
+        let server = try await ControlServer.start(["--xorg", "--monitors", "1280x720"])
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("edid-bounds-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let huge = dir.appendingPathComponent("huge.bin").path
+        let fd = open(huge, O_CREAT | O_WRONLY, 0o600)
+        #expect(ftruncate(fd, 1 << 32) == 0)
+        close(fd)
+        let fifo = dir.appendingPathComponent("fifo").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        for (path, says) in [(huge, "at most 16384"), (fifo, "not a regular file")] {
+            let answer = try await server.asking(#"{"request":"plug","name":"HDMI-1","geometry":"1920x1080+1280+0","edid":"\#(path)"}"#)
+            #expect(answer.answer["error"]?["status"]?.int == 64, "\(answer.answer)")
+            #expect(answer.answer["error"]?["message"]?.string?.contains(says) == true, "\(answer.answer)")
+            let cli = try await multihead(["plug", "HDMI-1", "1920x1080+1280+0", "--edid", path], environment: ["MULTIHEAD_CONTROL": server.path])
+            #expect(cli.status == 64 && cli.stderr.contains(says), "\(cli.stderr)")
+        }
+        // The server read none of the 4 GiB: its peak resident memory stays that of a small process.
+        let status = try String(contentsOfFile: "/proc/\(server.process.processIdentifier)/status", encoding: .utf8)
+        let peak = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? 0
+        // setpriv execs the binary in place, so the PID is the server's; its peak is under 256 MB.
+        #expect(peak > 0 && peak < 256 * 1024, "VmHWM \(peak) kB")
+        #expect(try await server.asking(#"{"request":"screens"}"#).answer["ok"] == .bool(true))
+        await server.stop()
+    }
+
+    @Test("connections: past the limit one is answered tooManyConnections, a burst is not refused by the backlog, a slow line and an over-long one are answered and closed")
+    func connectionBounds() async throws {
+        let server = try await ControlServer.start()
+        let path = server.path
+        // A burst of connects: the backlog takes them all (no EAGAIN), the first 64 are served, the rest told why.
+        let (refusedAtConnect, tooMany, held) = await onOwnThread { () -> (Int, Int, [Int32]) in
+            var fds: [Int32] = []
+            var refused = 0
+            for _ in 0..<(ControlListener.connectionLimit + 40) {
+                let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+                var a = sockaddr_un()
+                a.sun_family = sa_family_t(AF_UNIX)
+                withUnsafeMutableBytes(of: &a.sun_path) { raw in
+                    raw.copyBytes(from: Array(path.utf8))
+                    raw[path.utf8.count] = 0
+                }
+                let r = withUnsafePointer(to: &a) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+                }
+                if r != 0 {
+                    refused += 1
+                    close(fd)
+                } else {
+                    fds.append(fd)
+                }
+            }
+            // Those past the limit get one line and an end; a served one answers hello.
+            var tooMany = 0
+            for fd in fds {
+                var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                guard poll(&p, 1, 200) == 1 else { continue }
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+                if n > 0, String(decoding: buffer[..<n], as: UTF8.self).contains("tooManyConnections") { tooMany += 1 }
+            }
+            return (refused, tooMany, fds)
+        }
+        #expect(refusedAtConnect == 0)
+        #expect(tooMany == 40)
+        for fd in held { close(fd) }
+        // Served again once they are closed (the count goes down as their threads see the end).
+        var served = false
+        for _ in 0..<100 where !served {
+            served = (try? await server.asking(#"{"request":"hello"}"#).answer["ok"]) == .bool(true)
+        }
+        #expect(served)
+        // A line begun and never ended: answered requestTimeout, then closed.
+        let slow = await onOwnThread { () -> String in
+            guard let fd = try? ControlSocket.connect(to: path, timeout: 60) else { return "" }
+            let lines = ControlLines(fd)
+            defer { lines.close() }
+            _ = ControlSocket.send(fd, Array(#"{"request":"hel"#.utf8))
+            guard case .line(let l) = lines.next() else { return "" }
+            return String(decoding: l, as: UTF8.self)
+        }
+        #expect(slow.contains("requestTimeout"), "\(slow)")
+        // A line past the limit (64 KiB): requestTooLong.
+        let long = await onOwnThread { () -> String in
+            guard let fd = try? ControlSocket.connect(to: path, timeout: 60) else { return "" }
+            let lines = ControlLines(fd)
+            defer { lines.close() }
+            _ = ControlSocket.send(fd, [UInt8](repeating: UInt8(ascii: " "), count: ControlSocket.lineLimit + 2))
+            guard case .line(let l) = lines.next() else { return "" }
+            return String(decoding: l, as: UTF8.self)
+        }
+        #expect(long.contains("requestTooLong"), "\(long)")
+        await server.stop()
+    }
+}
+
+extension ControlSocketBoundsTests {
+    /// The PIDs of the Xvfb processes whose parent is `pid`. `/proc/*/stat`.
+    static func xvfbChildren(of pid: Int32) -> [Int32] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { Int32($0) }.filter { child in
+            guard let stat = try? String(contentsOfFile: "/proc/\(child)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return false }
+            let name = stat[stat.index(after: stat.firstIndex(of: "(") ?? stat.startIndex)..<close]
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return name == "Xvfb" && fields.count > 1 && Int32(fields[1]) == pid
+        }
+    }
+
+    @Test("leases of ever new framebuffers keep a bounded number of idle servers in all")
+    func idleServersBounded() async throws {
+        let server = try await ControlServer.start()
+        let owner = server.process.processIdentifier
+        var most = 0
+        for i in 0..<(ServerPool.limit + 3) {
+            let answer = try await server.asking(#"{"request":"lease","monitors":["\#(7700 + i)x1080"]}"#).answer
+            #expect(answer["ok"] == .bool(true), "\(answer)")
+            most = max(most, Self.xvfbChildren(of: owner).count)
+        }
+        // The lease held and at most the pool's limit idle beside it.
+        #expect(most <= ServerPool.limit + 1, "\(most) Xvfb at once")
+        #expect(most >= 2)
+        await server.stop()
+    }
+}
