@@ -70,7 +70,7 @@ struct MonitorIdentityOptions: ParsableArguments {
         return try identity.edid(preferred: size)
     }
 
-    /// An EDID file's bytes, read only when it is a regular file no longer than the longest EDID: a FIFO
+    /// An EDID file's bytes, read only when it is a regular file of at most twice the longest EDID: a FIFO
     /// would block the reader, a large file would hold memory and every other client of the socket.
     /// `open`, `fstat`, `read`.
     static func readEDID(_ path: String) throws -> [UInt8] {
@@ -83,11 +83,14 @@ struct MonitorIdentityOptions: ParsableArguments {
         guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG else {
             throw UsageError(message: "the EDID file \(path.terminalEscaped) is not a regular file")
         }
-        guard st.st_size <= EDID.maximumLength else {
+        // Up to twice the longest EDID is read, so that a file whose byte 126 claims too many blocks is
+        // refused with the EDID check's own words; anything longer is not read at all.
+        let readLimit = 2 * EDID.maximumLength
+        guard st.st_size <= readLimit else {
             throw UsageError(message: "the EDID file \(path.terminalEscaped) has \(st.st_size) bytes; an EDID has at most \(EDID.maximumLength) (128 blocks of 128 bytes)")
         }
-        // One byte more than the longest EDID: a file that grew since fstat is still refused, not cut short.
-        var bytes = [UInt8](repeating: 0, count: EDID.maximumLength + 1)
+        // One byte more than the limit: a file that grew since fstat is still refused, not cut short.
+        var bytes = [UInt8](repeating: 0, count: readLimit + 1)
         var count = 0
         while count < bytes.count {
             let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress.map { $0 + count }, $0.count - count) }
@@ -98,8 +101,8 @@ struct MonitorIdentityOptions: ParsableArguments {
             if n == 0 { break }
             count += n
         }
-        guard count <= EDID.maximumLength else {
-            throw UsageError(message: "the EDID file \(path.terminalEscaped) has more than \(EDID.maximumLength) bytes; an EDID has at most that")
+        guard count <= readLimit else {
+            throw UsageError(message: "the EDID file \(path.terminalEscaped) has more than \(readLimit) bytes; an EDID has at most \(EDID.maximumLength) (128 blocks of 128 bytes)")
         }
         return Array(bytes[..<count])
     }
