@@ -8,9 +8,9 @@ import MultiheadX11
 /// Warm servers this process keeps between tests: `stop()` hands a server back here once it is as fresh
 /// as when it started (its clients closed, its state reset and read back equal to the state it had
 /// fresh), and the next `VirtualServer.start` of the same kind takes it instead of starting one. A server
-/// that cannot be made fresh is stopped, never handed out. At most one idle server per core is kept in
-/// all, whatever their kinds and framebuffers (a test asking for a new layout makes room by ending the
-/// server idle longest); the registry stops the idle ones when the process ends, however it ends.
+/// that cannot be made fresh is stopped, never handed out. At most `idleLimit` idle servers are kept in
+/// all, whatever their kinds and framebuffers: one handed back past it makes room by ending another
+/// (`victim`); the registry stops the idle ones when the process ends, however it ends.
 @MainActor
 enum ServerPool {
     /// What makes two servers interchangeable: everything `start` passes to the server binary.
@@ -40,21 +40,31 @@ enum ServerPool {
     }
 
     private static var idle: [Key: [Idle]] = [:]
-    /// The displays of the idle servers, the one idle longest first: which one goes to make room.
-    private static var order: [String] = []
+    /// The idle servers' displays and keys, the one idle longest first: which one goes to make room.
+    private static var order: [(display: String, key: Key)] = []
     /// What the last refused reset left different (for tests and for a person reading a log).
     static var lastRefusal: [String] = []
 
     /// What a server needs to be pooled: per-test cookies, RandR and XKB to read and reset, XTest to release.
     static let requiredExtensions = ["SECURITY", "RANDR", "XKEYBOARD", "XTEST"]
 
-    /// How many idle servers are kept in all, whatever their keys: two per core (at least four), so that a
-    /// server handed back is still there for the next lease of its test while the tests beside it hand
-    /// back theirs; each idle Xvfb holds its framebuffer (about 130 MB at 7680×4320).
-    nonisolated static let limit = max(4, 2 * ProcessInfo.processInfo.activeProcessorCount)
+    /// How many idle servers are kept in all, whatever their keys; each idle Xvfb holds its framebuffer
+    /// (about 130 MB at 7680×4320). By default four per core (at least eight): a test process runs many
+    /// tests at once, each handing a server back for its next lease. A process that leases one server at a
+    /// time (`multihead server`, whose socket has one lease) keeps fewer.
+    static var idleLimit = max(8, 4 * ProcessInfo.processInfo.activeProcessorCount)
 
     /// How many servers are idle now.
     static var idleCount: Int { order.count }
+
+    /// Which idle server goes to make room: the one idle longest among those of the key with the most idle
+    /// servers. A burst of tests handing back servers of one kind ends their own spares, not the one
+    /// server another test is about to lease again.
+    static func victim(_ idle: [(display: String, key: Key)]) -> String? {
+        let counts = Dictionary(idle.map { ($0.key, 1) }, uniquingKeysWith: +)
+        guard let most = counts.values.max() else { return nil }
+        return idle.first { counts[$0.key] == most }?.display
+    }
 
     /// Whether a server of this key is idle.
     static func hasIdle(_ key: Key) -> Bool { idle[key]?.isEmpty == false }
@@ -64,7 +74,7 @@ enum ServerPool {
         guard var list = idle[key], !list.isEmpty else { return nil }
         let server = list.removeLast()
         idle[key] = list
-        order.removeAll { $0 == server.display }
+        order.removeAll { $0.display == server.display }
         return server
     }
 
@@ -94,15 +104,15 @@ enum ServerPool {
             lastRefusal = ["\(error)"]
             return false
         }
-        while order.count >= limit, let oldest = order.first { endIdle(display: oldest) }
+        while order.count >= max(1, idleLimit), let display = victim(order) { endIdle(display: display) }
         idle[key, default: []].append(kept)
-        order.append(kept.display)
+        order.append((kept.display, key))
         return true
     }
 
     /// Ends the idle server at this display: its process and files go, as a server `stop()` does not pool.
     private static func endIdle(display: String) {
-        order.removeAll { $0 == display }
+        order.removeAll { $0.display == display }
         for (key, list) in idle {
             guard let i = list.firstIndex(where: { $0.display == display }) else { continue }
             var rest = list

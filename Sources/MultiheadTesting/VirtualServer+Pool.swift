@@ -57,3 +57,12 @@ extension VirtualServer {
         return true
     }
 }
+
+extension VirtualServer {
+    /// How many idle servers this process keeps for the next `start` in all, whatever their kinds and
+    /// framebuffers (by default four per core, at least eight); past it, one handed back ends another.
+    package static var idleServerLimit: Int {
+        get { ServerPool.idleLimit }
+        set { ServerPool.idleLimit = newValue }
+    }
+}

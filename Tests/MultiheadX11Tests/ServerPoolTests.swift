@@ -151,6 +151,17 @@ struct ServerPoolTests {
         _ = app
     }
 
+    @Test("making room: the pool ends the server idle longest of the kind it holds most of")
+    func victim() {
+        func key(_ height: Double) -> ServerPool.Key {
+            ServerPool.Key(kind: .xvfb, framebuffer: Size(width: 7680, height: height), depth: 24, glx: false, serverArguments: [])
+        }
+        #expect(ServerPool.victim([]) == nil)
+        #expect(ServerPool.victim([(":1", key(1)), (":2", key(2)), (":3", key(3))]) == ":1")
+        #expect(ServerPool.victim([(":1", key(1)), (":2", key(2)), (":3", key(2)), (":4", key(3))]) == ":2")
+        #expect(ServerPool.victim([(":1", key(1)), (":2", key(2)), (":3", key(1)), (":4", key(2))]) == ":1")
+    }
+
     @Test("fresh: true is a new server that stop() ends")
     func freshIsPrivate() async throws {
         let fb = Size(width: 7680, height: 4320 + 14)

@@ -21,7 +21,7 @@ struct ControlRequestTests {
     @Test("what is not a request is refused with a stable code, the id kept when one was read")
     func refusals() throws {
         func code(_ text: String) -> String? {
-            if case .failure(let r) = parse(text) { return r.code }
+            if case .failure(let r) = parse(text) { return r.code.rawValue }
             return nil
         }
         #expect(code("{") == "malformedRequest")
@@ -33,7 +33,7 @@ struct ControlRequestTests {
         if case .failure(let r) = parse(#"{"request":"fly","id":"x"}"#) { #expect(r.id == .string("x")) }
         let missing = try parse(#"{"request":"plug","name":"X"}"#).get()
         #expect(throws: ControlRefusal.self) { try missing.arguments() }
-        if case .failure(let r) = parse(#"{"request":"mode","name":"X","size":["800x600"]}"#) { #expect(r.code == "invalidField") } else {
+        if case .failure(let r) = parse(#"{"request":"mode","name":"X","size":["800x600"]}"#) { #expect(r.code == .invalidField) } else {
             Issue.record("a list for a size was taken")
         }
     }
@@ -41,7 +41,7 @@ struct ControlRequestTests {
     @Test("a field of another type is refused, never converted; null leaves an option out")
     func fieldTypes() throws {
         func code(_ text: String) -> String? {
-            if case .failure(let r) = parse(text) { return r.code }
+            if case .failure(let r) = parse(text) { return r.code.rawValue }
             return nil
         }
         #expect(code(#"{"request":"plug","name":5,"geometry":"1x1+0+0"}"#) == "invalidField")
@@ -62,7 +62,7 @@ struct ControlRequestTests {
     @Test("a key twice, deep nesting, text after the value and JSON's other mistakes are malformedRequest")
     func strictJSON() {
         func code(_ text: String) -> String? {
-            if case .failure(let r) = parse(text) { return r.code }
+            if case .failure(let r) = parse(text) { return r.code.rawValue }
             return nil
         }
         #expect(code(#"{"request":"screens","request":"release"}"#) == "malformedRequest")

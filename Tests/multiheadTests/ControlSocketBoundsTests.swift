@@ -279,13 +279,13 @@ extension ControlSocketBoundsTests {
         let server = try await ControlServer.start()
         let owner = server.process.processIdentifier
         var most = 0
-        for i in 0..<(ServerPool.limit + 3) {
+        for i in 0..<(ControlService.idleServerLimit + 4) {
             let answer = try await server.asking(#"{"request":"lease","monitors":["\#(7700 + i)x1080"]}"#).answer
             #expect(answer["ok"] == .bool(true), "\(answer)")
             most = max(most, Self.xvfbChildren(of: owner).count)
         }
         // The lease held and at most the pool's limit idle beside it.
-        #expect(most <= ServerPool.limit + 1, "\(most) Xvfb at once")
+        #expect(most <= ControlService.idleServerLimit + 1, "\(most) Xvfb at once")
         #expect(most >= 2)
         await server.stop()
     }

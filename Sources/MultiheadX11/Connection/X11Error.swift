@@ -33,7 +33,8 @@ public enum X11Error: Error, Equatable, CustomStringConvertible {
         }
     }
 
-    /// A stable name for the fault, for programs (the control socket, JSON): the case's name.
+    /// A stable name for the fault, for programs (the control socket, JSON): the case's name, but
+    /// `requestRefused` for `refused` (a screen's own refusal, a person's mistake, is `ScreenError`'s `refused`).
     public var code: String {
         switch self {
         case .cannotOpenDisplay: "cannotOpenDisplay"
@@ -41,7 +42,7 @@ public enum X11Error: Error, Equatable, CustomStringConvertible {
         case .notResponding: "notResponding"
         case .missingExtension: "missingExtension"
         case .protocolError: "protocolError"
-        case .refused: "refused"
+        case .refused: "requestRefused"
         case .unsupportedVisual: "unsupportedVisual"
         }
     }

@@ -48,7 +48,7 @@ final class ControlListener: Sendable {
         do {
             fd = try ControlSocket.listen(at: path)
         } catch {
-            throw CommandFailure(status: ExitStatus.cantCreate, code: "cannotCreate", message: "cannot make the control socket: \(error)")
+            throw CommandFailure(.cannotCreate, message: "cannot make the control socket: \(error)")
         }
         let listening = fd
         let open = Locked(0)
@@ -61,8 +61,7 @@ final class ControlListener: Sendable {
                 }
                 guard admitted else {
                     let lines = ControlLines(connection)
-                    lines.finish(with: ControlAnswer.failure(CommandFailure(status: ExitStatus.unavailable, code: "tooManyConnections",
-                        message: "the control socket serves at most \(Self.connectionLimit) connections at once; close one and connect again"), id: nil).bytes,
+                    lines.finish(with: ControlAnswer.failure(CommandFailure(.tooManyConnections, message: "the control socket serves at most \(Self.connectionLimit) connections at once; close one and connect again"), id: nil).bytes,
                                  waiting: false)
                     lines.close()
                     continue
@@ -84,20 +83,17 @@ final class ControlListener: Sendable {
         // The folder keeps other users out; this keeps out root's processes too, and any socket passed on.
         guard let user = ControlSocket.peerUser(fd), user == getuid() else {
             let who = ControlSocket.peerUser(fd).map { "user \($0)" } ?? "an unknown user"
-            lines.finish(with: ControlAnswer.failure(CommandFailure(status: 77, code: "forbidden",
-                message: "the control socket answers only user \(getuid()), the one that started it; this is \(who)"), id: nil).bytes)
+            lines.finish(with: ControlAnswer.failure(CommandFailure(.forbidden, message: "the control socket answers only user \(getuid()), the one that started it; this is \(who)"), id: nil).bytes)
             return
         }
         while true {
             switch lines.next() {
             case .end, .idle: return
             case .tooLong:
-                lines.finish(with: ControlAnswer.failure(CommandFailure(status: ExitStatus.usage, code: "requestTooLong",
-                    message: "a request line is at most \(ControlSocket.lineLimit) bytes; closing this connection"), id: nil).bytes)
+                lines.finish(with: ControlAnswer.failure(CommandFailure(.requestTooLong, message: "a request line is at most \(ControlSocket.lineLimit) bytes; closing this connection"), id: nil).bytes)
                 return
             case .slowLine:
-                lines.finish(with: ControlAnswer.failure(CommandFailure(status: ExitStatus.usage, code: "requestTimeout",
-                    message: "a request line must end (with a newline) within \(Int(Self.lineTime)) s of its first byte; closing this connection"), id: nil).bytes)
+                lines.finish(with: ControlAnswer.failure(CommandFailure(.requestTimeout, message: "a request line must end (with a newline) within \(Int(Self.lineTime)) s of its first byte; closing this connection"), id: nil).bytes)
                 return
             case .line(let line):
                 // A blank line is not a request: nothing to answer (a client's keep-alive, a stray newline).

@@ -105,25 +105,25 @@ struct ControlRequest: Sendable, Equatable {
         do {
             value = try JSONParser.parse(line)
         } catch {
-            return .failure(ControlRefusal(code: "malformedRequest",
+            return .failure(ControlRefusal(code: .malformedRequest,
                                            message: "the line is not one JSON text (\(error.reason), at byte \(error.offset)): one JSON object a line, such as {\"request\":\"screens\"}"))
         }
         guard case .object(var members) = value else {
-            return .failure(ControlRefusal(code: "malformedRequest", message: "a request is a JSON object, such as {\"request\":\"screens\"}"))
+            return .failure(ControlRefusal(code: .malformedRequest, message: "a request is a JSON object, such as {\"request\":\"screens\"}"))
         }
         let id = members.removeValue(forKey: "id")
         guard case .string(let text)? = members.removeValue(forKey: "request") else {
-            return .failure(ControlRefusal(code: "malformedRequest", message: "the object has no \"request\" string", id: id))
+            return .failure(ControlRefusal(code: .malformedRequest, message: "the object has no \"request\" string", id: id))
         }
         guard let name = Name(rawValue: text) else {
             let known = Name.allCases.map(\.rawValue).joined(separator: ", ")
-            return .failure(ControlRefusal(code: "unknownRequest", message: "no request \"\(text.terminalEscaped)\"; the requests are \(known)", id: id))
+            return .failure(ControlRefusal(code: .unknownRequest, message: "no request \"\(text.terminalEscaped)\"; the requests are \(known)", id: id))
         }
         let declared = name.fields.positional + name.fields.options + name.commonFields
         let types = Dictionary(declared, uniquingKeysWith: { first, _ in first })
         if let stray = members.keys.sorted().first(where: { types[$0] == nil }) {
             let list = types.isEmpty ? "none" : types.keys.sorted().joined(separator: ", ")
-            return .failure(ControlRefusal(code: "unknownField", message: "\(name.rawValue) has no field \"\(stray.terminalEscaped)\"; its fields: \(list)", id: id))
+            return .failure(ControlRefusal(code: .unknownField, message: "\(name.rawValue) has no field \"\(stray.terminalEscaped)\"; its fields: \(list)", id: id))
         }
         // A value of another type is refused, never converted: "name": 5 is a mistake, not the name "5".
         // null stands for an option left out.
@@ -132,7 +132,7 @@ struct ControlRequest: Sendable, Equatable {
             guard let type = types[key], let v = members[key] else { continue }
             if v == .null, !positional.contains(key) { continue }
             guard type.admits(v) else {
-                return .failure(ControlRefusal(code: "invalidField", message: "\(name.rawValue): \"\(key)\" must be \(type.rawValue)", id: id))
+                return .failure(ControlRefusal(code: .invalidField, message: "\(name.rawValue): \"\(key)\" must be \(type.rawValue)", id: id))
             }
         }
         return .success(ControlRequest(name: name, fields: members, id: id))
@@ -149,14 +149,14 @@ struct ControlRequest: Sendable, Equatable {
         if case .array(let items)? = fields["arguments"] {
             let others = Set(fields.keys).subtracting(["arguments", "directory", "lease"])
             guard others.isEmpty else {
-                throw ControlRefusal(code: "invalidField", message: "\(name.rawValue): \"arguments\" stands for every other field; drop \(others.sorted().joined(separator: ", "))", id: id)
+                throw ControlRefusal(code: .invalidField, message: "\(name.rawValue): \"arguments\" stands for every other field; drop \(others.sorted().joined(separator: ", "))", id: id)
             }
             return items.compactMap(\.string)
         }
         var argv: [String] = []
         for (key, _) in name.fields.positional {
             guard let v = fields[key], let text = Self.argument(v) else {
-                throw ControlRefusal(code: "invalidField", message: "\(name.rawValue) needs \"\(key)\"", id: id)
+                throw ControlRefusal(code: .invalidField, message: "\(name.rawValue) needs \"\(key)\"", id: id)
             }
             argv.append(text)
         }
@@ -193,7 +193,7 @@ struct ControlRequest: Sendable, Equatable {
 
 /// A request refused before it ran: an answer with status 64, a stable code and the reason.
 struct ControlRefusal: Error, Sendable, Equatable {
-    var code: String
+    var code: ControlErrorCode
     var message: String
     var id: JSONValue? = nil
 }

@@ -43,9 +43,14 @@ final class ControlService {
     /// Scales by screen name (`run --scale`): what `screens` answers with.
     let scaleFactors: [String: Double]
 
+    /// The idle servers this process keeps beside the lease: one lease at a time needs no more than the
+    /// servers of the last two layouts it asked for.
+    nonisolated static let idleServerLimit = 2
+
     init(server: VirtualServer, options: ServerOptions, scaleFactors: [String: Double] = [:],
          serverEnded: @escaping @Sendable (_ pid: Int32, _ status: Int32) -> Void) throws {
         self.scaleFactors = scaleFactors
+        VirtualServer.idleServerLimit = Self.idleServerLimit
         kind = options.kind
         glx = options.glx
         defaultLayout = try options.layout()
@@ -146,7 +151,7 @@ final class ControlService {
     private func leased(_ request: ControlRequest) throws -> VirtualServer {
         try checkLease(request)
         guard isLeased, let running else {
-            throw CommandFailure(status: ExitStatus.usage, code: "noLease", message: "no lease is held: send {\"request\":\"lease\"} first")
+            throw CommandFailure(.noLease, message: "no lease is held: send {\"request\":\"lease\"} first")
         }
         return running
     }
@@ -155,8 +160,7 @@ final class ControlService {
     private func checkLease(_ request: ControlRequest) throws {
         guard let named = request.lease, !(isLeased && named == leaseID) else { return }
         let how = endedLeases[named].map { "it ended: \($0)" } ?? "no lease of that name was given out"
-        throw CommandFailure(status: ExitStatus.usage, code: "noLease",
-                             message: "\(request.name.rawValue): lease \"\(named.terminalEscaped)\" is not the one held now (\(how)); nothing was done")
+        throw CommandFailure(.noLease, message: "\(request.name.rawValue): lease \"\(named.terminalEscaped)\" is not the one held now (\(how)); nothing was done")
     }
 
     /// A lease's identity: unguessable enough that two clients never name each other's by mistake.
@@ -183,7 +187,7 @@ final class ControlService {
     static func path(_ given: String, _ field: String, _ request: ControlRequest) throws -> String {
         if given.hasPrefix("/") { return given }
         guard let directory = request.fields["directory"]?.string, directory.hasPrefix("/") else {
-            throw ControlRefusal(code: "invalidField",
+            throw ControlRefusal(code: .invalidField,
                                  message: "\(request.name.rawValue): \"\(field)\" must be an absolute path, or come with \"directory\", the client's absolute working folder")
         }
         return directory + "/" + given
@@ -198,7 +202,7 @@ final class ControlService {
             do {
                 layout = try MonitorLayout.monitors(sizes.compactMap(\.string), kind: kind, label: "lease: \"monitors\"")
             } catch let e as ValidationError {
-                throw ControlRefusal(code: "invalidField", message: e.message + " (a list of sizes such as [\"1920x1080\", \"1280x720\"])")
+                throw ControlRefusal(code: .invalidField, message: e.message + " (a list of sizes such as [\"1920x1080\", \"1280x720\"])")
             }
         } else {
             layout = defaultLayout
@@ -238,7 +242,7 @@ final class ControlService {
     /// `pixel`: one pixel as #rrggbb, at a point of a screen (`screen`) or of the desktop.
     private func pixel(_ request: ControlRequest) throws -> [(key: String, value: JSONText)] {
         guard let x = request.fields["x"]?.int, let y = request.fields["y"]?.int, x >= 0, y >= 0 else {
-            throw ControlRefusal(code: "invalidField", message: "pixel needs \"x\" and \"y\", whole numbers from 0")
+            throw ControlRefusal(code: .invalidField, message: "pixel needs \"x\" and \"y\", whole numbers from 0")
         }
         let screen = request.fields["screen"]?.string
         let value: UInt32 = try onServer(request) { control in
@@ -255,8 +259,8 @@ final class ControlService {
     }
 
     /// What an error says to a client: the command line's status, code and reason.
-    static func failure(_ error: any Error) -> CommandFailure {
-        if let e = error as? ValidationError { return CommandFailure(status: ExitStatus.usage, code: "usage", message: e.message) }
+    nonisolated static func failure(_ error: any Error) -> CommandFailure {
+        if let e = error as? ValidationError { return CommandFailure(.usage, message: e.message) }
         return CommandFailure(error)
     }
 }

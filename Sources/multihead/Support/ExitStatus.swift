@@ -54,37 +54,40 @@ struct CommandFailure: Error, Equatable {
         self.message = message
     }
 
+    /// A failure the control socket can answer with: the code's own status.
+    init(_ code: ControlErrorCode, message: String) {
+        self.init(status: code.status, code: code.rawValue, message: message)
+    }
+
     init(_ error: any Error) {
+        let code: String
         switch error {
-        case let e as CommandFailure: self = e
-        case let e as X11Error:
-            switch e {
-            case .cannotOpenDisplay, .connectionLost, .notResponding, .missingExtension, .unsupportedVisual:
-                self.init(status: ExitStatus.unavailable, code: e.code, message: e.description)
-            default: self.init(status: ExitStatus.software, code: e.code, message: e.description)
-            }
-        case let e as UsageError: self.init(status: ExitStatus.usage, code: "usage", message: e.message)
-        case let e as VirtualServerError:
-            let status: Int32 = switch e {
-            case .notInstalled, .didNotStart, .xorgDriverMismatch: ExitStatus.unavailable
-            case .invalidOption, .temporaryDirectoryMissing: ExitStatus.usage
-            case .cannotCreate: ExitStatus.cantCreate
-            case .systemCall, .commandFailed: ExitStatus.software
-            }
-            self.init(status: status, code: e.code, message: e.description)
-        case let e as ServerControlError:
-            // Every case is a person's mistake: a name, frame, rate, point or key the server cannot take.
-            self.init(status: ExitStatus.usage, code: e.code, message: e.description)
-        case let e as BitmapError:
-            let code = if case .cannotRead = e { "cannotRead" } else { "cannotWrite" }
-            self.init(status: ExitStatus.cantCreate, code: code, message: e.description)
-        case let e as ServerEnded: self.init(status: ExitStatus.unavailable, code: "serverEnded", message: e.description)
-        case let e as ScreenError: self.init(status: ExitStatus.usage, code: e.code, message: e.description)
-        case let e as OutputError: self.init(status: ExitStatus.ioError, code: "outputFailed", message: e.description)
-        case let e as ControlRefusal: self.init(status: ExitStatus.usage, code: e.code, message: e.message)
-        case let e as ExitCode: self.init(status: e.rawValue, code: "exit", message: "exit status \(e.rawValue)")
-        default: self.init(status: ExitStatus.software, code: "internal", message: "\(error)")
+        case let e as CommandFailure:
+            self = e
+            return
+        case let e as ExitCode:
+            self.init(status: e.rawValue, code: "exit", message: "exit status \(e.rawValue)")
+            return
+        case let e as X11Error: code = e.code
+        case is UsageError: code = ControlErrorCode.usage.rawValue
+        case let e as VirtualServerError: code = e.code
+        // Every case is a person's mistake: a name, frame, rate, point or key the server cannot take.
+        case let e as ServerControlError: code = e.code
+        case let e as BitmapError: code = if case .cannotRead = e { "cannotRead" } else { "cannotWrite" }
+        case is ServerEnded: code = ControlErrorCode.serverEnded.rawValue
+        case let e as ScreenError: code = e.code
+        case is OutputError: code = ControlErrorCode.outputFailed.rawValue
+        case let e as ControlRefusal: code = e.code.rawValue
+        default: code = ControlErrorCode.internal.rawValue
         }
+        // The status is the code's (`ControlErrorCode`): one table for the socket and the command line.
+        let known = ControlErrorCode(rawValue: code) ?? .internal
+        let message = switch error {
+        case let e as UsageError: e.message
+        case let e as ControlRefusal: e.message
+        default: "\(error)"
+        }
+        self.init(status: known.status, code: known.rawValue, message: message)
     }
 }
 
