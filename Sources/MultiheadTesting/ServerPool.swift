@@ -40,8 +40,15 @@ enum ServerPool {
     }
 
     private static var idle: [Key: [Idle]] = [:]
-    /// The idle servers' displays and keys, the one idle longest first: which one goes to make room.
-    private static var order: [(display: String, key: Key)] = []
+    /// An idle server as the bound sees it: its display, its key, when it was handed back.
+    struct Entry {
+        var display: String
+        var key: Key
+        var since: Double
+    }
+
+    /// The idle servers, the one idle longest first: which one goes to make room.
+    private static var order: [Entry] = []
     /// What the last refused reset left different (for tests and for a person reading a log).
     static var lastRefusal: [String] = []
 
@@ -49,21 +56,25 @@ enum ServerPool {
     static let requiredExtensions = ["SECURITY", "RANDR", "XKEYBOARD", "XTEST"]
 
     /// How many idle servers are kept in all, whatever their keys; each idle Xvfb holds its framebuffer
-    /// (about 130 MB at 7680×4320). By default four per core (at least eight): a test process runs many
-    /// tests at once, each handing a server back for its next lease. A process that leases one server at a
-    /// time (`multihead server`, whose socket has one lease) keeps fewer.
+    /// (about 130 MB at 7680×4320). By default four per core (at least eight). A process that leases one
+    /// server at a time (`multihead server`, whose socket has one lease) keeps fewer.
     static var idleLimit = max(8, 4 * ProcessInfo.processInfo.activeProcessorCount)
+    /// Seconds a server handed back is spared when it is the only idle one of its kind: a test process runs
+    /// many tests at once, and the test that handed it back may lease it again (by default two minutes;
+    /// `multihead server`, with one lease at a time, spares none). Until then the bound may be exceeded.
+    static var spareFor = 120.0
 
     /// How many servers are idle now.
     static var idleCount: Int { order.count }
 
-    /// Which idle server goes to make room: the one idle longest among those of the key with the most idle
-    /// servers. A burst of tests handing back servers of one kind ends their own spares, not the one
-    /// server another test is about to lease again.
-    static func victim(_ idle: [(display: String, key: Key)]) -> String? {
+    /// Which idle server goes to make room (nil: none may go yet): the one idle longest of the key with the
+    /// most idle servers when a key has more than one (a burst of tests handing back servers of one kind
+    /// ends its own spares); else the one idle longest, once it has been idle `spareFor` seconds.
+    static func victim(_ idle: [Entry], now: Double, spareFor: Double) -> String? {
         let counts = Dictionary(idle.map { ($0.key, 1) }, uniquingKeysWith: +)
         guard let most = counts.values.max() else { return nil }
-        return idle.first { counts[$0.key] == most }?.display
+        if most > 1 { return idle.first { counts[$0.key] == most }?.display }
+        return idle.first.flatMap { now - $0.since >= spareFor ? $0.display : nil }
     }
 
     /// Whether a server of this key is idle.
@@ -104,9 +115,10 @@ enum ServerPool {
             lastRefusal = ["\(error)"]
             return false
         }
-        while order.count >= max(1, idleLimit), let display = victim(order) { endIdle(display: display) }
+        let now = MonotonicClock.now()
+        while order.count >= max(1, idleLimit), let display = victim(order, now: now, spareFor: spareFor) { endIdle(display: display) }
         idle[key, default: []].append(kept)
-        order.append((kept.display, key))
+        order.append(Entry(display: kept.display, key: key, since: now))
         return true
     }
 

@@ -59,10 +59,11 @@ extension VirtualServer {
 }
 
 extension VirtualServer {
-    /// How many idle servers this process keeps for the next `start` in all, whatever their kinds and
-    /// framebuffers (by default four per core, at least eight); past it, one handed back ends another.
-    package static var idleServerLimit: Int {
-        get { ServerPool.idleLimit }
-        set { ServerPool.idleLimit = newValue }
+    /// Bounds this process's idle servers in all, whatever their kinds and framebuffers: at most `limit`
+    /// (by default four per core, at least eight), a lone server of its kind spared for `spareFor` seconds
+    /// after it was handed back (by default 120); past the bound, one handed back ends another.
+    package static func boundIdleServers(to limit: Int, sparingFor spareFor: Double) {
+        ServerPool.idleLimit = limit
+        ServerPool.spareFor = spareFor
     }
 }

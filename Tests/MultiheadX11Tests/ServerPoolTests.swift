@@ -151,15 +151,21 @@ struct ServerPoolTests {
         _ = app
     }
 
-    @Test("making room: the pool ends the server idle longest of the kind it holds most of")
+    @Test("making room: the pool ends a spare of the kind it holds most of, else the server idle longest once it has been spared")
     func victim() {
-        func key(_ height: Double) -> ServerPool.Key {
-            ServerPool.Key(kind: .xvfb, framebuffer: Size(width: 7680, height: height), depth: 24, glx: false, serverArguments: [])
+        func entry(_ display: String, _ height: Double, since: Double) -> ServerPool.Entry {
+            ServerPool.Entry(display: display, key: ServerPool.Key(kind: .xvfb, framebuffer: Size(width: 7680, height: height), depth: 24,
+                                                                   glx: false, serverArguments: []), since: since)
         }
-        #expect(ServerPool.victim([]) == nil)
-        #expect(ServerPool.victim([(":1", key(1)), (":2", key(2)), (":3", key(3))]) == ":1")
-        #expect(ServerPool.victim([(":1", key(1)), (":2", key(2)), (":3", key(2)), (":4", key(3))]) == ":2")
-        #expect(ServerPool.victim([(":1", key(1)), (":2", key(2)), (":3", key(1)), (":4", key(2))]) == ":1")
+        #expect(ServerPool.victim([], now: 100, spareFor: 0) == nil)
+        let lone = [entry(":1", 1, since: 10), entry(":2", 2, since: 20), entry(":3", 3, since: 30)]
+        #expect(ServerPool.victim(lone, now: 100, spareFor: 0) == ":1")
+        #expect(ServerPool.victim(lone, now: 100, spareFor: 90) == ":1")
+        #expect(ServerPool.victim(lone, now: 100, spareFor: 91) == nil)
+        #expect(ServerPool.victim([entry(":1", 1, since: 1), entry(":2", 2, since: 2), entry(":3", 2, since: 3), entry(":4", 3, since: 4)],
+                                  now: 5, spareFor: 120) == ":2")
+        #expect(ServerPool.victim([entry(":1", 1, since: 1), entry(":2", 2, since: 2), entry(":3", 1, since: 3), entry(":4", 2, since: 4)],
+                                  now: 5, spareFor: 120) == ":1")
     }
 
     @Test("fresh: true is a new server that stop() ends")

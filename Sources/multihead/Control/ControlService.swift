@@ -50,7 +50,8 @@ final class ControlService {
     init(server: VirtualServer, options: ServerOptions, scaleFactors: [String: Double] = [:],
          serverEnded: @escaping @Sendable (_ pid: Int32, _ status: Int32) -> Void) throws {
         self.scaleFactors = scaleFactors
-        VirtualServer.idleServerLimit = Self.idleServerLimit
+        // One lease at a time: nothing to spare a server for.
+        VirtualServer.boundIdleServers(to: Self.idleServerLimit, sparingFor: 0)
         kind = options.kind
         glx = options.glx
         defaultLayout = try options.layout()
