@@ -58,4 +58,26 @@ struct ScaleTests {
         #expect(await app.run(until: { inner.log.count >= 2 }))
         #expect(inner.log == ["began (25, 35)", "ended"])
     }
+
+    @Test("a tiny Xft.dpi (1e-300, 47) is passed over for the monitor's density; 48 is taken (scale 0.5)")
+    func tinyDPIPassedOver() async throws {
+        let server = try await VirtualServer.start(monitors: [.init("MAIN", "1024x768+0+0", primary: true)])
+        defer { server.stop() }
+        let app = try Application(backend: X11Backend(display: server.display))
+        let screen = app.mainScreen
+        // From 2, so that each change below is seen to have been read.
+        try await server.mergeResources(["Xft.dpi": "192"])
+        #expect(await app.run(until: { screen.scale == 2 }))
+        try await server.mergeResources(["Xft.dpi": "1e-300"])
+        #expect(await app.run(until: { screen.scale != 2 }))
+        #expect(screen.scale == 1 && screen.bounds.size == Size(width: 1024, height: 768))
+        try await server.mergeResources(["Xft.dpi": "192"])
+        #expect(await app.run(until: { screen.scale == 2 }))
+        try await server.mergeResources(["Xft.dpi": "47"])
+        #expect(await app.run(until: { screen.scale != 2 }))
+        #expect(screen.scale == 1)
+        try await server.mergeResources(["Xft.dpi": "48"])
+        #expect(await app.run(until: { screen.scale != 1 }))
+        #expect(screen.scale == 0.5 && screen.bounds.size == Size(width: 2048, height: 1536))
+    }
 }

@@ -29,7 +29,8 @@ public struct ScreenDescription: Hashable, Sendable {
     public var reflection: Reflection
     /// Whether this is the stand-in for "no monitor active": never announced, never a real monitor.
     public var isStandIn: Bool
-    /// Pixels per point (the X resource `Xft.dpi` / 96 on X11; 1 when unset).
+    /// Pixels per point, as `ScreenScalePolicy` chooses it (on X11: a factor by name, else `Xft.dpi` / 96,
+    /// else the monitor's density).
     public var scale: Double
     /// The manufacturer's PNP id from the monitor's EDID ("DEL"), nil without one.
     public var manufacturer: String?
