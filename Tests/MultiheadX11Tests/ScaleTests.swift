@@ -53,10 +53,10 @@ struct ScaleTests {
         #expect(shot.pixel(x: 120, y: 120) == 0x0000FF && shot.pixel(x: 219, y: 219) == 0x0000FF)
         #expect(shot.pixel(x: 220, y: 220) != 0x0000FF)
 
-        // Input in pixels arrives in points.
+        // Input in pixels arrives in points: pixel 170's centre, 170.5, is point 85.25.
         try server.tap(at: Point(x: 170, y: 190))
         #expect(await app.run(until: { inner.log.count >= 2 }))
-        #expect(inner.log == ["began (25, 35)", "ended"])
+        #expect(inner.log == ["began (25.25, 35.25)", "ended"])
     }
 
     @Test("a tiny Xft.dpi (1e-300, 47) is passed over for the monitor's density; 48 is taken (scale 0.5)")
