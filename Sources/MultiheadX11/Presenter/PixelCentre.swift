@@ -8,10 +8,13 @@ enum PixelCentre {
     static func of(_ index: Int) -> Double { Double(index) + 0.5 }
 
     /// The first pixel whose centre (`of`) is at or after `edge`: edges at `a` and `b` cover the pixels
-    /// `first(atOrAfter: a) ..< first(atOrAfter: b)`. Nil for an edge that is not finite or lies beyond
-    /// ±2^30 pixels (cairo handles those).
+    /// `first(atOrAfter: a) ..< first(atOrAfter: b)`. An edge beyond ±2^30 pixels (or infinite) gives
+    /// ±2^30, past every surface, which a clip then cuts: a huge view's background still covers what
+    /// shows of it (cairo's 24.8 fixed point would wrap its rectangle). Nil for NaN only.
     static func first(atOrAfter edge: Double) -> Int? {
-        guard edge.isFinite, abs(edge) < 1_073_741_824 else { return nil }
+        let far = 1_073_741_824
+        guard !edge.isNaN else { return nil }
+        guard abs(edge) < Double(far) else { return edge > 0 ? far : -far }
         var first = Int(Rounding.up(edge - 0.5))
         // `edge - 0.5` rounds for some edges (-0.5.nextUp gives -1): the centres themselves, exact, decide.
         if of(first) < edge { first += 1 } else if of(first - 1) >= edge { first -= 1 }
