@@ -50,17 +50,40 @@ struct PixelCentreTests {
         #expect(PixelCentre.first(atOrAfter: -1e20) == -far && PixelCentre.first(atOrAfter: -.infinity) == -far)
     }
 
-    @Test("on a real X server at 1.25× and 1.75×: each pixel around two views' edge is tapped as the view whose colour it shows",
-          arguments: [1.25, 1.75])
-    func tapsFollowPixels(scale: Double) async throws {
+    @Test("a window's X rectangle is the pixels whose centres it covers; its views start that fraction in; nothing wraps")
+    func windowGeometry() {
+        let r = Rect(x: 12.5, y: 11.25, width: 50, height: 25)
+        func xywh(_ g: WindowGeometry) -> [Int] { [Int(g.x), Int(g.y), g.w, g.h] }
+        let g = WindowGeometry(r, rootWidth: 800, rootHeight: 600)
+        // Columns 12…61 (centres 12.5…61.5), rows 11…35 (11.5…35.5).
+        #expect(xywh(g) == [12, 11, 50, 25])
+        #expect(g.origin(of: r) == Point(x: 0.5, y: 0.25))
+        let negative = Rect(x: -12.5, y: -0.75, width: 10, height: 10)
+        let n = WindowGeometry(negative, rootWidth: 800, rootHeight: 600)
+        #expect(xywh(n) == [-13, -1, 10, 10] && n.origin(of: negative) == Point(x: 0.5, y: 0.25))
+        let huge = WindowGeometry(Rect(x: -1e20, y: 5, width: 3e20, height: 1e-3), rootWidth: 800, rootHeight: 600)
+        #expect(xywh(huge) == [-32768, 5, 800, 1])
+        let nan = WindowGeometry(Rect(x: .nan, y: 0, width: 10, height: 10), rootWidth: 800, rootHeight: 600)
+        #expect(nan.x == -32768 && nan.w == 1)
+    }
+
+    @Test("on a real X server at 1.25× and 1.75×: each pixel around a window's edge and two views' edge is tapped as the view whose colour it shows",
+          arguments: [1.25, 1.75], [8.0, 9, 10])
+    func tapsFollowPixels(scale: Double, windowX: Double) async throws {
         let server = try await VirtualServer.start(monitors: [.init("EDGE", "800x600+0+0", primary: true)])
         defer { server.stop() }
         let backend = X11Backend(display: server.display, screenScaleFactors: ["EDGE": scale])
         let app = try Application(backend: backend)
         let screen = app.mainScreen
         #expect(screen.scale == scale)
-        // At (8, 8) points: the window starts on a whole pixel at both scales; the views meet at 10 points.
-        let w = solidWindow(app, screen, Rect(x: 8, y: 8, width: 40, height: 20), .white)
+        // Behind: C, green. In front at x = 8 points, a window on a whole pixel at both scales; at 9 between
+        // two (11.25 and 15.75 pixels); at 10 on a pixel's centre (12.5, 17.5). A and B meet at 10 points in it.
+        let back = solidWindow(app, screen, Rect(x: 0, y: 0, width: 100, height: 60), .white)
+        let c = TouchRecorder(frame: back.bounds)
+        c.backgroundColor = Color(red: 0, green: 1, blue: 0)
+        back.addSubview(c)
+        back.isHidden = false
+        let w = solidWindow(app, screen, Rect(x: windowX, y: 8, width: 40, height: 20), .white)
         let a = TouchRecorder(frame: Rect(x: 0, y: 0, width: 10, height: 20))
         a.backgroundColor = Color(red: 1, green: 0, blue: 0)
         let b = TouchRecorder(frame: Rect(x: 10, y: 0, width: 10, height: 20))
@@ -70,26 +93,57 @@ struct PixelCentreTests {
         w.isHidden = false
         let control = try server.controlConnection()
         defer { control.close() }
-        // The edge in desktop pixels (22.5 at 1.25×, 31.5 at 1.75×) and a band of pixels around it.
-        let edge = Int((w.frameOnDesktop.minX + 10 * scale).rounded(.down))
-        let y = Int(w.frameOnDesktop.midY)
-        let band = Rect(x: Double(edge - 3), y: Double(y), width: 7, height: 1)
-        var shot: Bitmap?
-        #expect(await app.run(until: {
-            shot = try? control.screenshot(of: band)
-            return shot.map { s in (0..<7).allSatisfy { [0xFF0000, 0x0000FF].contains(s.pixel(x: $0, y: 0)) } } ?? false
-        }))
-        let row = try #require(shot)
-        var seen: Set<String> = []
-        for i in 0..<7 {
-            let painted = row.pixel(x: i, y: 0) == 0xFF0000 ? "A" : "B"
-            seen.insert(painted)
-            let before = (a.log.count, b.log.count)
-            try server.tap(at: Point(x: band.minX + Double(i), y: Double(y)))
-            #expect(await app.run(until: { a.log.count + b.log.count >= before.0 + before.1 + 2 }))
-            let pressed = a.log.count > before.0 ? "A" : b.log.count > before.1 ? "B" : "-"
-            #expect(pressed == painted, "desktop pixel \(edge - 3 + i) at \(scale)×: painted \(painted), pressed \(pressed)")
+        let views: [(UInt32, String, TouchRecorder)] = [(0x00FF00, "C", c), (0xFF0000, "A", a), (0x0000FF, "B", b)]
+        // Then moved by a fifth of a point (at 1.25× from 11.25 pixels to 11: the same X window, but pixel 23
+        // now has B's edge at its centre).
+        for x in [windowX, windowX - 0.2] {
+            w.frame.origin.x = x
+            // A barrier: the server has the pixels of this place before they are read.
+            try app.synchronize()
+            // Bands of 7 desktop pixels around the window's left edge and around A and B's.
+            let y = Int(w.frameOnDesktop.midY)
+            for edge in [w.frameOnDesktop.minX, w.frameOnDesktop.minX + 10 * scale] {
+                let band = Rect(x: edge.rounded(.down) - 3, y: Double(y), width: 7, height: 1)
+                var shot: Bitmap?
+                #expect(await app.run(until: {
+                    shot = try? control.screenshot(of: band)
+                    return shot.map { s in (0..<7).allSatisfy { i in views.contains { $0.0 == s.pixel(x: i, y: 0) } } } ?? false
+                }))
+                let row = try #require(shot)
+                var seen: Set<String> = []
+                for i in 0..<7 {
+                    let painted = views.first { $0.0 == row.pixel(x: i, y: 0) }?.1 ?? "-"
+                    seen.insert(painted)
+                    let before = views.map(\.2.log.count)
+                    try server.tap(at: Point(x: band.minX + Double(i), y: Double(y)))
+                    #expect(await app.run(until: { views.map(\.2.log.count).reduce(0, +) >= before.reduce(0, +) + 2 }))
+                    let pressed = zip(views, before).first { $0.0.2.log.count > $0.1 }?.0.1 ?? "-"
+                    #expect(pressed == painted, "desktop pixel \(Int(band.minX) + i) at \(scale)×, window at \(x): painted \(painted), pressed \(pressed)")
+                }
+                #expect(seen.count == 2, "\(seen) around \(edge), window at \(x): \((0..<7).map { String(row.pixel(x: $0, y: 0) ?? 0, radix: 16) })")
+            }
         }
-        #expect(seen == ["A", "B"])
+    }
+
+    @Test("the offscreen render of a screen places a window between pixels as X does: the same pixels")
+    func offscreenPlacesAsX() async throws {
+        let server = try await VirtualServer.start(monitors: [.init("MAIN", "320x200+0+0", primary: true)])
+        defer { server.stop() }
+        let backend = X11Backend(display: server.display)
+        let app = try Application(backend: backend)
+        // At 10.5 and 20.25 points (scale 1): columns from 10, rows from 20, its views half a pixel and a
+        // quarter in.
+        let w = solidWindow(app, app.mainScreen, Rect(x: 10.5, y: 20.25, width: 40.5, height: 30), .white)
+        let a = View(frame: Rect(x: 0, y: 0, width: 10, height: 30))
+        a.backgroundColor = Color(red: 1, green: 0, blue: 0)
+        let b = View(frame: Rect(x: 10, y: 5.5, width: 10, height: 10))
+        b.backgroundColor = Color(red: 0, green: 0, blue: 1)
+        w.addSubview(a)
+        w.addSubview(b)
+        w.isHidden = false
+        try app.synchronize()
+        let expected = OffscreenRenderer.render(app.mainScreen)
+        #expect(expected.pixel(x: 9, y: 30) == 0 && expected.pixel(x: 10, y: 30) == 0xFF0000 && expected.pixel(x: 20, y: 30) == 0x0000FF)
+        #expect(await app.run(until: { (try? backend.screenshot(of: app.mainScreen)) == expected }))
     }
 }

@@ -43,10 +43,11 @@ struct DeviceState: Equatable {
         clip = current.intersection(box)
     }
 
-    /// Whether clipping to `rect` leaves the clip as it is: a whole-pixel rectangle around a whole-pixel
-    /// clip (a view's bounds around a damage inside it).
+    /// Whether clipping to `rect` leaves the clip as it is: the pixels whose centres lie in `rect` hold
+    /// the whole-pixel clip (a view's bounds around a damage inside it; a window's bounds around its own
+    /// pixels when its origin falls between two), so by `PixelCentre` it would take none of them away.
     func keepsClip(_ rect: Rect) -> Bool {
-        guard let clip, let b = box(of: rect) else { return false }
+        guard let clip, let b = centres(of: rect) else { return false }
         return b.contains(clip)
     }
 
