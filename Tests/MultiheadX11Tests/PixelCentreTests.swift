@@ -8,6 +8,15 @@ import Testing
 @MainActor
 @Suite("A pixel belongs to the view that covers its centre")
 struct PixelCentreTests {
+    /// Shows `w` with `a` (red) and then `b` (blue) in it.
+    func show(_ w: Window, red a: View, blue b: View) {
+        a.backgroundColor = Color(red: 1, green: 0, blue: 0)
+        b.backgroundColor = Color(red: 0, green: 0, blue: 1)
+        w.addSubview(a)
+        w.addSubview(b)
+        w.isHidden = false
+    }
+
     /// Two views meeting at `edge` points, at `scale`: which one paints pixel `i` (the canvas's rule) and
     /// which one a press on it reaches (input's centre in points, hit tested as the model does).
     @Test("the painted view and the pressed view are the same for every pixel near an edge, at fractional scales",
@@ -85,12 +94,8 @@ struct PixelCentreTests {
         back.isHidden = false
         let w = solidWindow(app, screen, Rect(x: windowX, y: 8, width: 40, height: 20), .white)
         let a = TouchRecorder(frame: Rect(x: 0, y: 0, width: 10, height: 20))
-        a.backgroundColor = Color(red: 1, green: 0, blue: 0)
         let b = TouchRecorder(frame: Rect(x: 10, y: 0, width: 10, height: 20))
-        b.backgroundColor = Color(red: 0, green: 0, blue: 1)
-        w.addSubview(a)
-        w.addSubview(b)
-        w.isHidden = false
+        show(w, red: a, blue: b)
         let control = try server.controlConnection()
         defer { control.close() }
         let views: [(UInt32, String, TouchRecorder)] = [(0x00FF00, "C", c), (0xFF0000, "A", a), (0x0000FF, "B", b)]
@@ -134,13 +139,7 @@ struct PixelCentreTests {
         // At 10.5 and 20.25 points (scale 1): columns from 10, rows from 20, its views half a pixel and a
         // quarter in.
         let w = solidWindow(app, app.mainScreen, Rect(x: 10.5, y: 20.25, width: 40.5, height: 30), .white)
-        let a = View(frame: Rect(x: 0, y: 0, width: 10, height: 30))
-        a.backgroundColor = Color(red: 1, green: 0, blue: 0)
-        let b = View(frame: Rect(x: 10, y: 5.5, width: 10, height: 10))
-        b.backgroundColor = Color(red: 0, green: 0, blue: 1)
-        w.addSubview(a)
-        w.addSubview(b)
-        w.isHidden = false
+        show(w, red: View(frame: Rect(x: 0, y: 0, width: 10, height: 30)), blue: View(frame: Rect(x: 10, y: 5.5, width: 10, height: 10)))
         try app.synchronize()
         let expected = OffscreenRenderer.render(app.mainScreen)
         #expect(expected.pixel(x: 9, y: 30) == 0 && expected.pixel(x: 10, y: 30) == 0xFF0000 && expected.pixel(x: 20, y: 30) == 0x0000FF)
