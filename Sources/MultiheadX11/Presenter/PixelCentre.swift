@@ -2,7 +2,8 @@
 /// centre. Pixel `i` (a column or a row) spans `i ..< i + 1` and stands at `i + ½`: a view whose edges
 /// fall at `a` and `b` (in pixels, at any fraction) paints the pixels whose centres lie in `a ..< b`,
 /// and a press on pixel `i` lands at `i + ½` (in points, `(i + ½) / scale`), inside that same view.
-/// `CairoCanvas` (through `DeviceState.centres`) draws by it; `X11Backend`'s input reports by it.
+/// `CairoCanvas` (through `DeviceState.centres`) draws by it, `WindowGeometry` places X windows by it,
+/// and `X11Backend`'s input reports by it.
 enum PixelCentre {
     /// Where input on pixel `index` lands, in desktop coordinates: the pixel's centre.
     static func of(_ index: Int) -> Double { Double(index) + 0.5 }
