@@ -43,6 +43,9 @@ struct ScreenScalePolicyTests {
         #expect(throws: ScaleFactorError.badFactor(name: "DP-1", text: "0.25")) { try ScreenScalePolicy.parseFactors("DP-1=0.25") }
         #expect(throws: ScaleFactorError.badFactor(name: "DP-1", text: "1e-300")) { try ScreenScalePolicy.parseFactors("DP-1=1e-300") }
         #expect(ScaleFactorError.badFactor(name: "DP-1", text: "0.25").description == "the factor for DP-1, \"0.25\", is not a number from 0.5 to 8")
+        // Whatever backend describes a screen (the in-memory one included): outside 0.5…8 it draws at 1.
+        let frame = Rect(x: 0, y: 0, width: 800, height: 600)
+        #expect([1e-300, 0.49, 0.5, 8, 9].map { ScreenDescription(name: "S", frame: frame, scale: $0).scale } == [1, 1, 0.5, 8, 1])
     }
 
     @Test("the density rule's edges: 1199 and 1200 pixels tall, 192 and 193 pixels per inch, no size")
