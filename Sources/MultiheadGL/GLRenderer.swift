@@ -27,9 +27,9 @@ final class GLRenderer {
     private var pixels: UnsafeMutableRawPointer?
     /// The size of the frame in `pixels`.
     private(set) var frameWidth = 0, frameHeight = 0
-    /// The longest side of a framebuffer GL takes here: the smallest of GL_MAX_TEXTURE_SIZE (a texture's
-    /// colour) or GL_MAX_RENDERBUFFER_SIZE (a renderbuffer's colour, and the depth-stencil buffer's) and
-    /// GL_MAX_VIEWPORT_DIMS, asked once; never more than GLsizei holds.
+    /// The longest side of a framebuffer GL takes here: the smallest of GL_MAX_RENDERBUFFER_SIZE (the
+    /// depth-stencil buffer's, and the colour's unless it is a texture), GL_MAX_TEXTURE_SIZE (when the
+    /// colour is a texture) and GL_MAX_VIEWPORT_DIMS, asked once; never more than GLsizei holds.
     let largestSide: Int
 
     init(device: GLDevice) throws(GLViewError) {

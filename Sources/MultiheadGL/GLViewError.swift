@@ -11,7 +11,8 @@ public enum GLViewError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The framebuffer the view draws into was refused at that size.
     case incompleteFramebuffer(width: Int, height: Int, status: UInt32)
     /// The view's drawable (its bounds in pixels) has a side longer than GL takes here: `limit` is the
-    /// smallest of GL_MAX_TEXTURE_SIZE (or GL_MAX_RENDERBUFFER_SIZE) and GL_MAX_VIEWPORT_DIMS.
+    /// smallest of GL_MAX_RENDERBUFFER_SIZE, GL_MAX_TEXTURE_SIZE (when the colour is a texture) and
+    /// GL_MAX_VIEWPORT_DIMS.
     case drawableTooLarge(width: Double, height: Double, limit: Int)
 
     /// What a person reads: what failed, where, and EGL's name for the error.
