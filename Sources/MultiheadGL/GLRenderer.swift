@@ -27,6 +27,10 @@ final class GLRenderer {
     private var pixels: UnsafeMutableRawPointer?
     /// The size of the frame in `pixels`.
     private(set) var frameWidth = 0, frameHeight = 0
+    /// The longest side of a framebuffer GL takes here: the smallest of GL_MAX_RENDERBUFFER_SIZE (the
+    /// depth-stencil buffer's, and the colour's unless it is a texture), GL_MAX_TEXTURE_SIZE (when the
+    /// colour is a texture) and GL_MAX_VIEWPORT_DIMS, asked once; never more than GLsizei holds.
+    let largestSide: Int
 
     init(device: GLDevice) throws(GLViewError) {
         self.device = device
@@ -39,7 +43,32 @@ final class GLRenderer {
         let extensions = glGetString(GLenum(GL_EXTENSIONS)).map { String(cString: $0) } ?? ""
         let names = Set(extensions.split(separator: " "))
         readsBGRA = names.contains("GL_EXT_texture_format_BGRA8888") && names.contains("GL_EXT_read_format_bgra")
+        largestSide = Self.largestSide(colourIsTexture: readsBGRA)
         release()
+    }
+
+    /// What the current context takes as a framebuffer's side (see `largestSide`).
+    /// `glGetIntegerv(GL_MAX_TEXTURE_SIZE, GL_MAX_RENDERBUFFER_SIZE, GL_MAX_VIEWPORT_DIMS)`.
+    private static func largestSide(colourIsTexture: Bool) -> Int {
+        var texture: GLint = 0, renderbuffer: GLint = 0
+        var viewport: [GLint] = [0, 0]
+        glGetIntegerv(GLenum(GL_MAX_TEXTURE_SIZE), &texture)
+        glGetIntegerv(GLenum(GL_MAX_RENDERBUFFER_SIZE), &renderbuffer)
+        glGetIntegerv(GLenum(GL_MAX_VIEWPORT_DIMS), &viewport)
+        // A limit the driver did not say (left 0) limits nothing; GLsizei's range does.
+        let limits = ([renderbuffer, viewport[0], viewport[1]] + (colourIsTexture ? [texture] : [])).filter { $0 > 0 }
+        return Int(limits.min() ?? GLint.max)
+    }
+
+    /// A drawable's size as whole pixels, when each side is at most `largestSide`: checked on the
+    /// Doubles, before any conversion to an integer (a huge or non-finite one would trap there).
+    func pixelSize(of size: Size) throws(GLViewError) -> (width: Int, height: Int) {
+        let limit = Double(largestSide)
+        guard size.width >= 0, size.height >= 0, size.width <= limit, size.height <= limit,
+              let w = Int(exactly: size.width.rounded()), let h = Int(exactly: size.height.rounded()) else {
+            throw .drawableTooLarge(width: size.width, height: size.height, limit: largestSide)
+        }
+        return (w, h)
     }
 
     /// Makes the context current and binds the framebuffer: for one job of the main actor, which ends

@@ -9,7 +9,8 @@ import Multihead
 /// `preferredFramesPerSecond`), in the same wake-up as the display links and animations. With
 /// `enableSetNeedsDisplay` it draws only after `setNeedsDisplay()`. Its context and the objects in it stay
 /// for the view's life, across screens; its framebuffer goes when it leaves its window. Where EGL cannot
-/// be had, it draws its `backgroundColor`, logs one warning and says why in `renderingError`.
+/// be had, or its drawable is larger than GL takes (a side over GL_MAX_TEXTURE_SIZE, say), it draws its
+/// `backgroundColor`, logs one warning and says why in `renderingError`.
 @MainActor
 open class GLView: View {
     /// What draws the frames; not retained (as MTKView's delegate is not).
@@ -50,7 +51,7 @@ open class GLView: View {
     }
 
     /// The size of its framebuffer in pixels: its bounds at its screen's scale (0×0 while its bounds are
-    /// empty).
+    /// empty). A size GL cannot take is not drawn: the view says so in `renderingError`.
     public var drawableSize: Size {
         let s = contentScaleFactor
         func pixels(_ v: Double) -> Double { v > 0 ? max(1, (v * s).rounded()) : 0 }
@@ -199,12 +200,14 @@ open class GLView: View {
             }
             // Current for this frame only: the next may be drawn on another thread.
             defer { r.release() }
+            // GL's limits before any integer: a finite but huge drawable is refused here, not trapped on.
+            let (w, h) = try r.pixelSize(of: size)
             let depth = drawableDepthFormat == .depth24Stencil8
-            if Double(r.width) != size.width || Double(r.height) != size.height || r.hasDepth != depth {
+            if w != r.width || h != r.height || r.hasDepth != depth {
                 delegate?.glView(self, drawableSizeWillChange: size)
-                try r.resize(width: Int(size.width), height: Int(size.height), depth: depth)
+                try r.resize(width: w, height: h, depth: depth)
             }
-            glViewport(0, 0, GLsizei(size.width), GLsizei(size.height))
+            glViewport(0, 0, GLsizei(w), GLsizei(h))
             _ = r.takeErrors()
             isDrawing = true
             delegate?.draw(in: self)
@@ -226,6 +229,8 @@ open class GLView: View {
             return true
         } catch {
             isDrawing = false
+            // No frame of an earlier size stretched over it: it draws its background.
+            renderer?.freeFramebuffer()
             renderingError = error
             Application.logger.warning("GLView \(frame) draws its background only: \(error)")
             updateLink()

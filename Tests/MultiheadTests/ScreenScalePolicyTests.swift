@@ -25,6 +25,29 @@ struct ScreenScalePolicyTests {
         #expect(odd.scale(for: tv) == 1 && odd.scale(for: panel) == 2)
     }
 
+    @Test("a scale below 0.5 (Xft.dpi 48) from any source is passed over, as NaN, 0 and over 8 are; 0.5 and 8 are taken")
+    func smallestScale() throws {
+        let panel = screen("eDP-1", 3840, 2160, mm: Size(width: 344, height: 194))
+        // Xft.dpi 1e-300 and 47: the density decides.
+        #expect(ScreenScalePolicy(desktopScale: 1e-300 / 96).scale(for: panel) == 2)
+        #expect(ScreenScalePolicy(desktopScale: 47.0 / 96).scale(for: panel) == 2)
+        #expect(ScreenScalePolicy(desktopScale: 48.0 / 96).scale(for: panel) == 0.5)
+        // A factor by name below it: Xft.dpi decides.
+        let named = ScreenScalePolicy(factors: ["eDP-1": 0.49], desktopScale: 1.5)
+        #expect(named.scale(for: panel) == 1.5)
+        #expect(ScreenScalePolicy(factors: ["eDP-1": .leastNonzeroMagnitude]).scale(for: panel) == 2)
+        #expect(ScreenScalePolicy(factors: ["eDP-1": 0.5]).scale(for: panel) == 0.5)
+        #expect(ScreenScalePolicy(factors: ["eDP-1": 8]).scale(for: panel) == 8)
+        // MULTIHEAD_SCREEN_SCALE_FACTORS and `run --scale`: refused with the range.
+        #expect(try ScreenScalePolicy.parseFactors("DP-1=0.5") == ["DP-1": 0.5])
+        #expect(throws: ScaleFactorError.badFactor(name: "DP-1", text: "0.25")) { try ScreenScalePolicy.parseFactors("DP-1=0.25") }
+        #expect(throws: ScaleFactorError.badFactor(name: "DP-1", text: "1e-300")) { try ScreenScalePolicy.parseFactors("DP-1=1e-300") }
+        #expect(ScaleFactorError.badFactor(name: "DP-1", text: "0.25").description == "the factor for DP-1, \"0.25\", is not a number from 0.5 to 8")
+        // Whatever backend describes a screen (the in-memory one included): outside 0.5…8 it draws at 1.
+        let frame = Rect(x: 0, y: 0, width: 800, height: 600)
+        #expect([1e-300, 0.49, 0.5, 8, 9].map { ScreenDescription(name: "S", frame: frame, scale: $0).scale } == [1, 1, 0.5, 8, 1])
+    }
+
     @Test("the density rule's edges: 1199 and 1200 pixels tall, 192 and 193 pixels per inch, no size")
     func edges() {
         func scale(_ w: Double, _ h: Double, ppi: Double) -> Double {

@@ -42,6 +42,29 @@ struct BackgroundFillTests {
         #expect(pixel(two, 20, 5) == 0xFFFFFF && pixel(two, 21, 5) == 0x0000FF && pixel(two, 40, 5) == 0x0000FF && pixel(two, 41, 5) == 0xFF0000)
     }
 
+    @Test("a finite but huge view (3e9, 1e20 points, at 1×, 1.25× and 2×) fills its background over what shows of it, stored and through cairo",
+          arguments: [1.0, 1.25, 2])
+    func hugeBackground(scale: Double) throws {
+        for width in [3e9, 1e20] {
+            let w = try window(Size(width: 40, height: 20))
+            let v = View(frame: Rect(x: 8, y: 0, width: width, height: 10))
+            v.backgroundColor = Color(red: 1, green: 0, blue: 0)
+            w.addSubview(v)
+            // A translucent one too: cairo fills its pixels (a layer), cut to the surface first.
+            let glass = View(frame: Rect(x: -width, y: 10, width: 2 * width, height: 10))
+            glass.backgroundColor = Color(red: 0, green: 0, blue: 0, alpha: 0.5)
+            w.addSubview(glass)
+            for stored in [true, false] {
+                let b = OffscreenRenderer.render(w, scale: scale, area: nil, storesSolidFills: stored)
+                let edge = Int(8 * scale)
+                #expect(pixel(b, edge - 1, 2) == 0xFFFFFF && pixel(b, edge, 2) == 0xFF0000 && pixel(b, b.width - 1, 2) == 0xFF0000,
+                        "\(width) at \(scale)×, stored \(stored)")
+                let grey = pixel(b, 0, Int(15 * scale))
+                #expect(grey != 0xFFFFFF && pixel(b, b.width - 1, Int(15 * scale)) == grey, "\(width) at \(scale)×, stored \(stored)")
+            }
+        }
+    }
+
     @Test("a translucent background keeps hard edges (through cairo)")
     func translucentEdges() throws {
         let w = try window(Size(width: 20, height: 4))

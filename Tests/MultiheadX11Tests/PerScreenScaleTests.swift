@@ -190,7 +190,7 @@ struct PerScreenScaleTests {
         #expect(await app.run(until: { (try? server.controlConnection().windowSize(xid)) == Size(width: 100, height: 100) }))
     }
 
-    @Test("a tap on a 2× screen lands in points: the pixel left of a view's edge misses it, the edge's pixel hits")
+    @Test("a tap on a 2× screen lands in points, at the pixel's centre: the pixel left of a view's edge misses it, the edge's pixel hits")
     func hitTesting() async throws {
         let (server, app, _) = try await start()
         defer { server.stop() }
@@ -200,10 +200,10 @@ struct PerScreenScaleTests {
         w.addSubview(target)
         w.isHidden = false
         try app.synchronize()
-        // Desktop pixel 1600 + 19 is point 9.5: outside. Pixel 1600 + 20 is point 10: the view's edge.
+        // Desktop pixel 1600 + 19 (its centre 19.5) is point 9.75: outside. Pixel 1600 + 20 is point 10.25: inside.
         try server.tap(at: Point(x: 1600 + 19, y: 40))
         try server.tap(at: Point(x: 1600 + 20, y: 41))
         #expect(await app.run(until: { target.log.count >= 2 }))
-        #expect(target.log == ["began (0, 10.5)", "ended"])
+        #expect(target.log == ["began (0.25, 10.75)", "ended"])
     }
 }

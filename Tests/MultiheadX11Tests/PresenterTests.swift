@@ -159,12 +159,13 @@ struct PresenterTests {
         // The maps processed before the tap: XTest's connection is another client, whose fake click the
         // server may handle before it reads our requests (seen once: the click went to the root).
         try app.synchronize()
+        // A pixel's input lands at its centre: pixel 150 is 150.5.
         try server.tap(at: Point(x: 150, y: 160))
         #expect(await app.run(until: { leftView.log.count >= 2 }))
-        #expect(leftView.log == ["began (50, 60)", "ended"])
+        #expect(leftView.log == ["began (50.5, 60.5)", "ended"])
         try server.drag(from: Point(x: 820, y: 30), through: [Point(x: 830, y: 40), Point(x: 840, y: 50)])
         #expect(await app.run(until: { rightView.log.last == "ended" }))
-        #expect(rightView.log == ["began (10, 20)", "moved", "ended"])
+        #expect(rightView.log == ["began (10.5, 20.5)", "moved", "ended"])
         try server.type("q")
         #expect(await app.run(until: { leftView.log.last == "key q" }))
         #expect(rightView.log.count == 3)
@@ -213,7 +214,7 @@ struct PresenterTests {
         try await expectPixel(server, app, at: (150, 150), Bitmap.rgb(.gray))
         try server.tap(at: Point(x: 150, y: 150))
         #expect(await app.run(until: { backView.log.count >= 2 }))
-        #expect(backView.log == ["began (150, 150)", "ended"])
+        #expect(backView.log == ["began (150.5, 150.5)", "ended"])
         // A window made in its place has an X window of its own, which takes the next tap.
         let again = solidWindow(app, app.mainScreen, Rect(x: 100, y: 100, width: 100, height: 100), .blue)
         let againView = TouchRecorder(frame: again.bounds)
@@ -222,7 +223,7 @@ struct PresenterTests {
         try await expectPixel(server, app, at: (150, 150), blue)
         try server.tap(at: Point(x: 150, y: 150))
         #expect(await app.run(until: { againView.log.count >= 2 }))
-        #expect(againView.log == ["began (50, 50)", "ended"] && backView.log.count == 2)
+        #expect(againView.log == ["began (50.5, 50.5)", "ended"] && backView.log.count == 2)
     }
 
     @Test("only windows marked for redraw are drawn again")

@@ -53,9 +53,31 @@ struct ScaleTests {
         #expect(shot.pixel(x: 120, y: 120) == 0x0000FF && shot.pixel(x: 219, y: 219) == 0x0000FF)
         #expect(shot.pixel(x: 220, y: 220) != 0x0000FF)
 
-        // Input in pixels arrives in points.
+        // Input in pixels arrives in points: pixel 170's centre, 170.5, is point 85.25.
         try server.tap(at: Point(x: 170, y: 190))
         #expect(await app.run(until: { inner.log.count >= 2 }))
-        #expect(inner.log == ["began (25, 35)", "ended"])
+        #expect(inner.log == ["began (25.25, 35.25)", "ended"])
+    }
+
+    @Test("a tiny Xft.dpi (1e-300, 47) is passed over for the monitor's density; 48 is taken (scale 0.5)")
+    func tinyDPIPassedOver() async throws {
+        let server = try await VirtualServer.start(monitors: [.init("MAIN", "1024x768+0+0", primary: true)])
+        defer { server.stop() }
+        let app = try Application(backend: X11Backend(display: server.display))
+        let screen = app.mainScreen
+        // From 2, so that each change below is seen to have been read.
+        try await server.mergeResources(["Xft.dpi": "192"])
+        #expect(await app.run(until: { screen.scale == 2 }))
+        try await server.mergeResources(["Xft.dpi": "1e-300"])
+        #expect(await app.run(until: { screen.scale != 2 }))
+        #expect(screen.scale == 1 && screen.bounds.size == Size(width: 1024, height: 768))
+        try await server.mergeResources(["Xft.dpi": "192"])
+        #expect(await app.run(until: { screen.scale == 2 }))
+        try await server.mergeResources(["Xft.dpi": "47"])
+        #expect(await app.run(until: { screen.scale != 2 }))
+        #expect(screen.scale == 1)
+        try await server.mergeResources(["Xft.dpi": "48"])
+        #expect(await app.run(until: { screen.scale != 1 }))
+        #expect(screen.scale == 0.5 && screen.bounds.size == Size(width: 2048, height: 1536))
     }
 }

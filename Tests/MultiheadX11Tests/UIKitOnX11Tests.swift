@@ -43,10 +43,10 @@ struct UIKitOnX11Tests {
         #expect(try control.mappedStackingOrder().last == backend.xWindow(for: overlay))
         try server.tap(at: Point(x: 100, y: 120))
         #expect(await app.run(until: { backView.log.count >= 2 }))
-        #expect(backView.log == ["began (100, 120)", "ended"])
+        #expect(backView.log == ["began (100.5, 120.5)", "ended"])
         try server.tap(at: Point(x: 310, y: 320))
         #expect(await app.run(until: { button.log.count >= 2 }))
-        #expect(button.log == ["began (10, 20)", "ended"])
+        #expect(button.log == ["began (10.5, 20.5)", "ended"])
         #expect(backView.log.count == 2)
     }
 

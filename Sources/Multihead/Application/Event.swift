@@ -16,7 +16,8 @@ public struct Event: Sendable, Hashable {
 
     /// What happened.
     public var kind: Kind
-    /// For pointer events: where, in desktop (root window) coordinates.
+    /// For pointer events: where, in desktop (root window) coordinates. A backend that knows only the
+    /// pixel (X11) gives the pixel's centre, x + ½: the view that painted the pixel is the one hit.
     public var location: Point?
     /// For pointer events: the screen the pointer is on; `nil` means any screen containing `location`.
     public var screenName: String?

@@ -41,7 +41,8 @@ public final class Screen {
     }
     /// Where the screen sits on the desktop (root window coordinates).
     public var frame: Rect { snapshot.frame }
-    /// Pixels per point: the X resource `Xft.dpi` / 96 (96 → 1, 144 → 1.5, 192 → 2), 1 when it is unset.
+    /// Pixels per point, from 0.5 to 8, as `ScreenScalePolicy` chooses it: a factor by name, else the X
+    /// resource `Xft.dpi` / 96 (96 → 1, 144 → 1.5, 192 → 2), else the monitor's density.
     /// Windows and views work in points; the presenter draws at this scale.
     public var scale: Double { snapshot.scale }
     /// The scale of the physical pixels: the same as `scale` on X, which draws every pixel.

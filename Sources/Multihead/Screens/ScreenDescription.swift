@@ -29,7 +29,8 @@ public struct ScreenDescription: Hashable, Sendable {
     public var reflection: Reflection
     /// Whether this is the stand-in for "no monitor active": never announced, never a real monitor.
     public var isStandIn: Bool
-    /// Pixels per point (the X resource `Xft.dpi` / 96 on X11; 1 when unset).
+    /// Pixels per point, as `ScreenScalePolicy` chooses it (on X11: a factor by name, else `Xft.dpi` / 96,
+    /// else the monitor's density); from 0.5 to 8, one outside given to `init` is 1.
     public var scale: Double
     /// The manufacturer's PNP id from the monitor's EDID ("DEL"), nil without one.
     public var manufacturer: String?
@@ -60,8 +61,9 @@ public struct ScreenDescription: Hashable, Sendable {
         self.rotation = rotation
         self.reflection = reflection
         self.isStandIn = isStandIn
-        // A scale must be a positive number: anything else draws at 1.
-        self.scale = scale.isFinite && scale > 0 ? scale : 1
+        // A scale is one `ScreenScalePolicy` takes (0.5 to 8), whatever the backend: anything else draws
+        // at 1 (a tiny one would make a screen of 10^305 points).
+        self.scale = ScreenScalePolicy.isValid(scale) ? scale : 1
         self.manufacturer = manufacturer
         self.model = model
         self.serialNumber = serialNumber

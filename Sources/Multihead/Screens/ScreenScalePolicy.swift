@@ -2,12 +2,17 @@
 /// (`MULTIHEAD_SCREEN_SCALE_FACTORS`, Qt's `QT_SCREEN_SCALE_FACTORS` syntax by name: `DP-1=2;HDMI-1=1`);
 /// else the desktop's one scale (`Xft.dpi` / 96) where the desktop sets it; else the monitor's own pixel
 /// density: 2 for a monitor at least 1200 pixels tall with more than 192 pixels per inch (mutter's rule),
-/// else 1. Pure: the backend applies it to every description it reads.
+/// else 1. Each source's value is taken only from `smallestFactor` (0.5, `Xft.dpi` 48) to `largestFactor`
+/// (8, `Xft.dpi` 768); one outside that, or not a number, is passed over for the next source. Pure: the
+/// backend applies it to every description it reads.
 public struct ScreenScalePolicy: Sendable, Equatable {
     /// The environment variable a process's factors come from.
     public static let environmentVariable = "MULTIHEAD_SCREEN_SCALE_FACTORS"
     /// The largest factor taken: beyond it a 1-point line would be wider than a small monitor.
     public static let largestFactor = 8.0
+    /// The smallest factor taken (`Xft.dpi` 48): below it a point is under half a pixel, and a tiny
+    /// factor (`Xft.dpi: 1e-300`) would make a screen 10^305 points wide.
+    public static let smallestFactor = 0.5
 
     /// Scales by screen name, first.
     public var factors: [String: Double]
@@ -21,7 +26,8 @@ public struct ScreenScalePolicy: Sendable, Equatable {
     }
 
     /// The scale of a screen as the backend describes it (its name, frame in pixels and size in millimetres).
-    /// A factor that is not a number above 0 and at most `largestFactor` is passed over, as if not given.
+    /// A factor that is not a number from `smallestFactor` to `largestFactor` is passed over, as if not
+    /// given.
     public func scale(for d: ScreenDescription) -> Double {
         if let f = factors[d.name], Self.isValid(f) { return f }
         if let desktopScale, Self.isValid(desktopScale) { return desktopScale }
@@ -29,7 +35,7 @@ public struct ScreenScalePolicy: Sendable, Equatable {
     }
 
     /// Whether a factor can be a screen's scale.
-    static func isValid(_ f: Double) -> Bool { f.isFinite && f > 0 && f <= largestFactor }
+    static func isValid(_ f: Double) -> Bool { f.isFinite && f >= smallestFactor && f <= largestFactor }
 
     /// 2 for a monitor at least 1200 pixels tall whose pixels per inch, across and down, are both above
     /// 192; else 1 (also without a physical size).
@@ -40,7 +46,7 @@ public struct ScreenScalePolicy: Sendable, Equatable {
     }
 
     /// Reads `NAME=F;NAME=F…` (spaces around names and numbers allowed, a trailing `;` too): each factor a
-    /// decimal number above 0 and at most `largestFactor`, each name once.
+    /// decimal number from `smallestFactor` to `largestFactor`, each name once.
     public static func parseFactors(_ text: String) throws(ScaleFactorError) -> [String: Double] {
         var result: [String: Double] = [:]
         for entry in text.split(separator: ";", omittingEmptySubsequences: false) {
@@ -64,7 +70,7 @@ public struct ScreenScalePolicy: Sendable, Equatable {
 public enum ScaleFactorError: Error, Equatable, CustomStringConvertible {
     /// An entry that is not NAME=FACTOR.
     case malformed(String)
-    /// A factor that is not a number above 0 and at most 8.
+    /// A factor that is not a number from 0.5 to 8.
     case badFactor(name: String, text: String)
     /// A name given twice.
     case repeated(String)
@@ -72,7 +78,7 @@ public enum ScaleFactorError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .malformed(let item): "\"\(item.terminalEscaped)\" is not NAME=FACTOR (such as DP-1=2)"
-        case .badFactor(let name, let text): "the factor for \(name.terminalEscaped), \"\(text.terminalEscaped)\", is not a number above 0 and at most 8"
+        case .badFactor(let name, let text): "the factor for \(name.terminalEscaped), \"\(text.terminalEscaped)\", is not a number from 0.5 to 8"
         case .repeated(let name): "\(name.terminalEscaped) is given twice"
         }
     }

@@ -12,14 +12,16 @@ extension X11Backend {
             // Buttons 4–7 are the scroll wheel.
             guard b.button >= 1, b.button <= 3, let w = presenter.window(forXID: UInt(b.window)) else { return }
             let kind: Event.Kind = e.type == ButtonPress ? .pointerDown : .pointerUp
-            input?.send(.pointer(kind, at: Point(x: Double(b.x_root), y: Double(b.y_root)), screenName: w.screen.name,
+            // The pixel's centre: the view that painted the pixel is the view that gets it (`PixelCentre`).
+            let at = Point(x: PixelCentre.of(Int(b.x_root)), y: PixelCentre.of(Int(b.y_root)))
+            input?.send(.pointer(kind, at: at, screenName: w.screen.name,
                                  pointerID: Int(b.button), timestamp: Double(b.time) / 1000))
         case MotionNotify:
             let m = e.xmotion
             guard let w = presenter.window(forXID: UInt(m.window)) else { return }
             let masks: [(UInt32, Int)] = [(UInt32(Button1Mask), 1), (UInt32(Button2Mask), 2), (UInt32(Button3Mask), 3)]
             for (mask, id) in masks where m.state & mask != 0 {
-                input?.send(.pointer(.pointerMoved, at: Point(x: Double(m.x_root), y: Double(m.y_root)),
+                input?.send(.pointer(.pointerMoved, at: Point(x: PixelCentre.of(Int(m.x_root)), y: PixelCentre.of(Int(m.y_root))),
                                      screenName: w.screen.name, pointerID: id, timestamp: Double(m.time) / 1000))
             }
         case KeyPress, KeyRelease:

@@ -8,6 +8,7 @@ enum XResources {
     nonisolated static func scale(fromResources text: String) -> Double { desktopScale(fromResources: text) ?? 1 }
 
     /// The desktop's scale, `Xft.dpi` / 96; nil when the database sets none (or not a positive number).
+    /// Taken as it is written: `ScreenScalePolicy` passes over one outside 0.5…8.
     nonisolated static func desktopScale(fromResources text: String) -> Double? {
         for line in text.split(whereSeparator: { $0 == "\n" }) {
             let parts = line.split(separator: ":", maxSplits: 1)

@@ -18,12 +18,15 @@ final class CairoCanvas: GraphicsContext, PixelFrameDrawing {
         let width = Int(cairo.cairo_image_surface_get_width(surface)), height = Int(cairo.cairo_image_surface_get_height(surface))
         // Whole 32-bit pixels only (a depth-16 surface goes through cairo).
         self.storesSolidFills = storesSolidFills && (format == CAIRO_FORMAT_RGB24 || format == CAIRO_FORMAT_ARGB32) && width > 0 && height > 0
-        device = DeviceState(clip: PixelBox(x0: 0, y0: 0, x1: width, y1: height))
+        extent = PixelBox(x0: 0, y0: 0, x1: width, y1: height)
+        device = DeviceState(clip: extent)
         // An image surface's memory and rows stay where they are for its life: asked once.
         pixels = cairo.cairo_image_surface_get_data(surface)
         stride = Int(cairo.cairo_image_surface_get_stride(surface))
     }
 
+    /// The surface's pixels, all of them: what a fill given to cairo in pixels is cut to first.
+    private let extent: PixelBox
     /// The surface's pixels and the bytes a row, for stored fills.
     private let pixels: UnsafeMutablePointer<UInt8>?
     private let stride: Int
@@ -167,7 +170,9 @@ final class CairoCanvas: GraphicsContext, PixelFrameDrawing {
     }
 
     func fillBackground(_ rect: Rect, with color: Color) {
-        guard let box = device.centres(of: rect) else { return fill(rect, with: color) }
+        guard let centres = device.centres(of: rect) else { return fill(rect, with: color) }
+        // Within the surface: a huge view's box (to ±2^30) would wrap in cairo's fixed point.
+        let box = centres.intersection(extent)
         if box.isEmpty || color.alpha <= 0 { return }
         if stores(color), let clip = device.clip {
             return store(SolidPixel.rgb24(color), in: clip.intersection(box))

@@ -43,10 +43,11 @@ struct DeviceState: Equatable {
         clip = current.intersection(box)
     }
 
-    /// Whether clipping to `rect` leaves the clip as it is: a whole-pixel rectangle around a whole-pixel
-    /// clip (a view's bounds around a damage inside it).
+    /// Whether clipping to `rect` leaves the clip as it is: the pixels whose centres lie in `rect` hold
+    /// the whole-pixel clip (a view's bounds around a damage inside it; a window's bounds around its own
+    /// pixels when its origin falls between two), so by `PixelCentre` it would take none of them away.
     func keepsClip(_ rect: Rect) -> Bool {
-        guard let clip, let b = box(of: rect) else { return false }
+        guard let clip, let b = centres(of: rect) else { return false }
         return b.contains(clip)
     }
 
@@ -57,10 +58,10 @@ struct DeviceState: Equatable {
         return clip.intersection(box)
     }
 
-    /// The pixels whose centres lie in `rect` (each edge moved to the nearest pixel boundary, a half up),
-    /// before the clip; nil for geometry that is not finite or is out of range.
+    /// The pixels whose centres lie in `rect` (`PixelCentre`: the rule input follows too), before the
+    /// clip; nil for geometry that is not finite or is out of range.
     func centres(of rect: Rect) -> PixelBox? {
-        func edge(_ v: Double) -> Int? { Self.pixel(Rounding.up(v - 0.5)) }
+        func edge(_ v: Double) -> Int? { PixelCentre.first(atOrAfter: v) }
         guard let x0 = edge(rect.minX * scale + dx), let y0 = edge(rect.minY * scale + dy),
               let x1 = edge(rect.maxX * scale + dx), let y1 = edge(rect.maxY * scale + dy) else { return nil }
         return PixelBox(x0: x0, y0: y0, x1: x1, y1: y1)

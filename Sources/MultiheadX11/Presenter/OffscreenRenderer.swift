@@ -10,10 +10,13 @@ public enum OffscreenRenderer {
     }
 
     /// A window at `scale` pixels per point, drawn only within `area` (pixels) when given; with
-    /// `storesSolidFills` false every fill goes through cairo (tests compare the two ways).
-    static func render(_ window: Window, scale: Double, area: Rect?, storesSolidFills: Bool) -> Bitmap {
-        let w = Int(min(16384, max(1, (window.bounds.width * scale).rounded())))
-        let h = Int(min(16384, max(1, (window.bounds.height * scale).rounded())))
+    /// `storesSolidFills` false every fill goes through cairo (tests compare the two ways). `placed` is
+    /// the X window's geometry and the window's origin in it (`WindowGeometry`), when it is placed as X
+    /// places it.
+    static func render(_ window: Window, scale: Double, area: Rect?, storesSolidFills: Bool,
+                       placed: (geometry: WindowGeometry, origin: Point)? = nil) -> Bitmap {
+        let w = min(16384, placed?.geometry.w ?? Int(min(16384, max(1, (window.bounds.width * scale).rounded()))))
+        let h = min(16384, placed?.geometry.h ?? Int(min(16384, max(1, (window.bounds.height * scale).rounded()))))
         var bitmap = Bitmap(width: w, height: h)
         bitmap.pixels.withUnsafeMutableBytes { raw in
             guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self),
@@ -22,7 +25,7 @@ public enum OffscreenRenderer {
             defer { cairo.cairo_surface_destroy(s) }
             let canvas = CairoCanvas(surface: s, storesSolidFills: storesSolidFills)
             WindowRenderer.render(window, on: canvas, brightness: window.screen.softwareBrightness, scale: scale,
-                                  area: area.map { PixelRect(covering: $0, scale: 1) })
+                                  origin: placed?.origin ?? .zero, area: area.map { PixelRect(covering: $0, scale: 1) })
         }
         bitmap.pixels.withUnsafeMutableBufferPointer { p in
             for i in p.indices { p[i] &= 0x00FF_FFFF }
@@ -37,8 +40,10 @@ public enum OffscreenRenderer {
         var result = Bitmap(width: sw, height: sh)
         guard let app = screen.application else { return result }
         for window in app.windows where !window.isHidden && window.screen === screen {
-            let pixels = render(window)
-            let ox = Int(window.frame.minX.rounded()), oy = Int(window.frame.minY.rounded())
+            // Where X has it: the pixels whose centres it covers, its views drawn that fraction in.
+            let g = WindowGeometry(window.frame, rootWidth: 32767, rootHeight: 32767)
+            let pixels = render(window, scale: 1, area: nil, storesSolidFills: true, placed: (g, g.origin(of: window.frame)))
+            let ox = Int(g.x), oy = Int(g.y)
             // The part of the window inside the screen, copied a row at a time.
             let x0 = max(0, ox), x1 = min(sw, ox + pixels.width)
             guard x1 > x0 else { continue }

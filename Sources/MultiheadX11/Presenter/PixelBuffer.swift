@@ -197,11 +197,12 @@ final class PixelBuffer {
 struct PixelRect: Equatable {
     var x: Int, y: Int, width: Int, height: Int
 
-    /// The pixels a rectangle of points covers at `scale` (rounded outwards).
-    init(covering r: Rect, scale: Double) {
+    /// The pixels a rectangle of points covers at `scale`, its coordinates starting at `origin` in pixels
+    /// (rounded outwards).
+    init(covering r: Rect, scale: Double, origin: Point = .zero) {
         let s = scale.isFinite && scale > 0 ? scale : 1
-        let x0 = Rounding.down(r.minX * s), y0 = Rounding.down(r.minY * s)
-        let x1 = Rounding.up(r.maxX * s), y1 = Rounding.up(r.maxY * s)
+        let x0 = Rounding.down(r.minX * s + origin.x), y0 = Rounding.down(r.minY * s + origin.y)
+        let x1 = Rounding.up(r.maxX * s + origin.x), y1 = Rounding.up(r.maxY * s + origin.y)
         func int(_ v: Double) -> Int { v.isFinite ? Int(max(-1e9, min(1e9, v))) : 0 }
         self.init(x: int(x0), y: int(y0), width: int(x1 - x0), height: int(y1 - y0))
     }

@@ -14,12 +14,15 @@ enum WindowRenderer {
     }
 
     /// The same on a canvas kept from frame to frame (a window's pixel buffer keeps one): its state is
-    /// saved and restored around the frame.
-    static func render(_ window: Window, on canvas: CairoCanvas, brightness: Double, scale: Double = 1, area: PixelRect? = nil) {
+    /// saved and restored around the frame. `origin` is where the window's coordinates start, in pixels
+    /// (`WindowGeometry.origin`: a fraction when its desktop origin falls between pixels).
+    static func render(_ window: Window, on canvas: CairoCanvas, brightness: Double, scale: Double = 1, origin: Point = .zero,
+                       area: PixelRect? = nil) {
         canvas.saveState()
         if let area {
             canvas.clip(to: Rect(x: Double(area.x), y: Double(area.y), width: Double(area.width), height: Double(area.height)))
         }
+        if origin != .zero { canvas.translate(by: origin) }
         canvas.scale(by: scale)
         // An opaque background, or an opaque subview over all that is drawn (a GL view filling its
         // window), covers everything anyway: one fill of the pixels, not two. (The black is painted

@@ -121,7 +121,7 @@ package final class X11Presenter {
             let id = ObjectIdentifier(item.window)
             // Only a complete scene says which windows are gone: a partial one makes no set.
             if scene.isComplete { visible.insert(id) }
-            let g = geometry(item.frameOnDesktop)
+            let g = geometry(item.frameOnDesktop), origin = g.origin(of: item.frameOnDesktop)
             var found = lastEntry?.windowID == id ? lastEntry : entries[id]
             // An entry left by a released window (the complete scene that ends it has not come yet), at the
             // address a new window now has: not this window's.
@@ -132,6 +132,7 @@ package final class X11Presenter {
             guard let entry = found ?? create(item.window, g) else { continue }
             lastEntry = entry
             // A new buffer, a new size or a new dimming: all of it; else only the damage.
+            // (A move, by a fraction of a pixel too, damages the whole window.)
             var whole = (entry.buffer == nil && entry.solid == nil) || entry.drawnBrightness != item.softwareBrightness
             if entry.geometry != g {
                 if entry.geometry.w != g.w || entry.geometry.h != g.h { dropBuffer(entry); whole = true }
@@ -139,8 +140,8 @@ package final class X11Presenter {
                 entry.geometry = g
             }
             var area: PixelRect?
-            if !whole, let damage = item.damage { area = PixelRect(covering: damage, scale: item.scale) }
-            if whole || area != nil, draw(entry, item, area: area) { redrawn += 1 }
+            if !whole, let damage = item.damage { area = PixelRect(covering: damage, scale: item.scale, origin: origin) }
+            if whole || area != nil, draw(entry, item, area: area, origin: origin) { redrawn += 1 }
             if !entry.mapped {
                 XMapWindow(d, Window(entry.xid))
                 entry.mapped = true
@@ -227,7 +228,7 @@ package final class X11Presenter {
     }
 
     @discardableResult
-    private func draw(_ entry: Entry, _ item: PresentedWindow, area: PixelRect?) -> Bool {
+    private func draw(_ entry: Entry, _ item: PresentedWindow, area: PixelRect?, origin: Point) -> Bool {
         // One opaque colour: the server fills the window (its background pixel), as fast as a fill gets,
         // with no buffer to draw, send and keep. Only where that pixel is cairo's (24-bit, undimmed).
         if format == .rgb24, item.softwareBrightness >= 1, let color = ViewRenderer.solidColor(of: item.window) {
@@ -251,7 +252,8 @@ package final class X11Presenter {
         guard let buffer = entry.buffer else { return false }
         fence.waitUntilRead(buffer)
         if buffer.unreadPuts > 0 { counters.drawsOverUnreadPixels += 1 }
-        WindowRenderer.render(item.window, on: buffer.canvas, brightness: item.softwareBrightness, scale: item.scale, area: area)
+        WindowRenderer.render(item.window, on: buffer.canvas, brightness: item.softwareBrightness, scale: item.scale,
+                              origin: origin, area: area)
         entry.drawnBrightness = item.softwareBrightness
         // A window not mapped yet gets its pixels once, after the map.
         if entry.mapped { pushed += buffer.put(to: entry.xid, gc: gc, area: area) }
