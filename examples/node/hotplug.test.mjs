@@ -11,26 +11,37 @@ let lease;
 before(async () => { server = await MultiheadServer.start(); });
 after(async () => { await server.stop(); });
 beforeEach(async () => { lease = await server.lease(["1920x1080"]); });
-afterEach(async () => { await server.release(); });
+afterEach(async () => { await lease.release(); });
 
 test("a plugged monitor is a screen every X client sees", async () => {
-  await server.request("plug", { name: "EXT-1", geometry: "1280x720+1920+0" });
-  const { screens } = await server.request("screens");
+  await lease.request("plug", { name: "EXT-1", geometry: "1280x720+1920+0" });
+  const { screens } = await lease.request("screens");
   assert.deepEqual(screens.map((s) => s.name), ["VIRTUAL-1", "EXT-1"]);
   const listed = execFileSync("xrandr", ["--listmonitors"], { env: lease.env, encoding: "utf8" });
   assert.match(listed, /EXT-1/);
-  await server.request("unplug", { name: "EXT-1" });
+  await lease.request("unplug", { name: "EXT-1" });
 });
 
 test("the next test finds the server fresh, on the same X server", async () => {
-  const { screens } = await server.request("screens");
+  const { screens } = await lease.request("screens");
   assert.deepEqual(screens.map((s) => s.name), ["VIRTUAL-1"]);
   assert.equal(lease.warm, true);
   assert.equal(lease.replaced, false);
 });
 
 test("a refusal carries the command line's status and a stable code", async () => {
-  await assert.rejects(server.request("plug", { name: "EXT-1", geometry: "12x" }),
+  await assert.rejects(lease.request("plug", { name: "EXT-1", geometry: "12x" }),
                        (e) => e.status === 64 && e.code === "usage");
   await assert.rejects(server.request("fly"), (e) => e.code === "unknownRequest");
+});
+
+test("a lease that has ended acts on nothing", async () => {
+  const old = lease;
+  lease = await server.lease(["1920x1080"]);
+  assert.notEqual(lease.id, old.id);
+  await assert.rejects(old.request("plug", { name: "EXT-1", geometry: "1280x720+1920+0" }),
+                       (e) => e.status === 64 && e.code === "noLease");
+  await assert.rejects(old.release(), (e) => e.code === "noLease");
+  const { screens } = await lease.request("screens");
+  assert.deepEqual(screens.map((s) => s.name), ["VIRTUAL-1"]);
 });

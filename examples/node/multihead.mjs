@@ -58,14 +58,9 @@ export class MultiheadServer {
     });
   }
 
-  /** A lease for one test: DISPLAY and XAUTHORITY of its own, the server reset to fresh. */
+  /** A lease for one test: DISPLAY and XAUTHORITY of its own, the server reset to fresh (see `Lease`). */
   async lease(monitors) {
-    const answer = await this.request("lease", monitors ? { monitors } : {});
-    return { ...answer, env: { ...process.env, DISPLAY: answer.display, XAUTHORITY: answer.xauthority } };
-  }
-
-  release() {
-    return this.request("release");
+    return new Lease(this, await this.request("lease", monitors ? { monitors } : {}));
   }
 
   async stop() {
@@ -73,5 +68,28 @@ export class MultiheadServer {
     const ended = new Promise((resolve) => this.child.once("exit", resolve));
     this.child.kill("SIGTERM");
     return ended;
+  }
+}
+
+/** One test's lease: `display`, `xauthority`, `pid`, `warm`, `replaced`, `reason` as the `lease` answer has
+ * them, `env` for X clients, and `id`, the lease's identity, which every request made here carries: once
+ * another lease has begun, the server refuses this one's requests (`noLease`) and does nothing. */
+export class Lease {
+  constructor(server, answer) {
+    this.server = server;
+    this.id = answer.lease;
+    for (const key of ["display", "xauthority", "pid", "warm", "replaced", "reason"]) this[key] = answer[key];
+    this.env = { ...process.env, DISPLAY: answer.display, XAUTHORITY: answer.xauthority };
+    delete this.env.MULTIHEAD_CONTROL;
+  }
+
+  /** A request on this lease (`plug`, `unplug`, `mode`, `screens`, `screenshot`, `pixel`). */
+  request(request, fields = {}) {
+    return this.server.request(request, { ...fields, lease: this.id });
+  }
+
+  /** Ends this lease (a lease that has already ended releases nothing: `noLease`). */
+  release() {
+    return this.request("release");
   }
 }

@@ -7,10 +7,12 @@ import shutil
 import socket
 import subprocess
 import sys
+import threading
+import time
 
 import pytest
 
-from pytest_multihead import MultiheadError, MultiheadServer
+from pytest_multihead import ControlError, MultiheadError, MultiheadServer
 from pytest_multihead.server import Control
 
 
@@ -89,7 +91,7 @@ def test_refusals_never_end_the_server(server):
     codes = [(a["error"]["code"], a["error"]["status"]) for a in answers]
     assert codes == [("malformedRequest", 64), ("malformedRequest", 64), ("malformedRequest", 64),
                      ("unknownRequest", 64), ("unknownField", 64), ("invalidField", 64), ("usage", 64),
-                     ("usage", 64), ("usage", 64), ("invalidField", 64), ("invalidField", 64), ("noSuchScreen", 64)]
+                     ("usage", 64), ("invalidField", 64), ("invalidField", 64), ("invalidField", 64), ("noSuchScreen", 64)]
     assert answers[3]["id"] == 7 and "the requests are hello, lease" in answers[3]["error"]["message"]
     # A line past the limit is refused and its connection closed; the server answers the next one.
     too_long = raw(path, b'{"request": "hello", "pad": "' + b"x" * (1 << 20) + b'"}', b'{"request": "hello"}')
@@ -153,3 +155,113 @@ def test_the_cli_goes_through_the_socket(server, tmp_path):
     gone = subprocess.run([binary, "screens"], env=dict(env, MULTIHEAD_CONTROL=str(tmp_path / "none.sock")),
                           capture_output=True, text=True)
     assert gone.returncode == 69 and "none.sock" in gone.stderr
+
+
+def test_a_lease_acts_only_while_it_is_held(server, tmp_path):
+    """Each request of a lease carries its identity: once another lease has begun, the old one's requests
+    (release included) are refused with noLease and change nothing."""
+    a = server.lease(["1920x1080"])
+    b = server.lease(["1920x1080"])
+    assert a.lease_id and b.lease_id and a.lease_id != b.lease_id
+    stale = [lambda: a.plug("EXT-A", "800x600+1920+0"), lambda: a.unplug("VIRTUAL-1"),
+             lambda: a.mode("VIRTUAL-1", "800x600"), a.screens, lambda: a.pixel(0, 0),
+             lambda: a.screenshot(tmp_path / "a.png")]
+    for call in stale:
+        with pytest.raises(MultiheadError) as caught:
+            call()
+        assert (caught.value.code, caught.value.status) == ("noLease", 64), caught.value
+    assert [(s["name"], s["frame"]["width"]) for s in b.screens()] == [("VIRTUAL-1", 1920)]
+    assert not (tmp_path / "a.png").exists()
+    a.stop()  # its release releases nothing: B is still held
+    assert [s["name"] for s in b.screens()] == ["VIRTUAL-1"]
+    b.stop()
+    with pytest.raises(MultiheadError) as caught:
+        b.screens()
+    assert caught.value.code == "noLease"
+
+
+class FakeControl:
+    """A control socket that answers each connection's first request as told: bytes to send, None to close
+    without answering, or "silent" to answer nothing until the client goes."""
+
+    def __init__(self, path, *answers):
+        self.path = str(path)
+        #: Set as each connection is closed, in order.
+        self.closed = [threading.Event() for _ in answers]
+        self._listener = socket.socket(socket.AF_UNIX)
+        self._listener.bind(self.path)
+        self._listener.listen()
+        self._thread = threading.Thread(target=self._serve, args=(answers,), daemon=True)
+        self._thread.start()
+
+    def _serve(self, answers):
+        for answer, closed in zip(answers, self.closed):
+            conn, _ = self._listener.accept()
+            with conn:
+                conn.makefile("rb").readline()
+                if answer == "silent":
+                    conn.recv(1)  # until the client closes the connection
+                elif answer is not None:
+                    conn.sendall(answer)
+            closed.set()
+
+    def close(self):
+        self._thread.join(timeout=30)
+        self._listener.close()
+        assert not self._thread.is_alive()
+
+
+@pytest.mark.parametrize("answer, said", [
+    (None, "it closed before answering"),
+    (b"not json\n", "its answer is malformed"),
+    (b"[1, 2]\n", "its answer is malformed"),
+    (b'{"ok": false}\n', "its answer is malformed"),
+])
+def test_a_socket_that_fails_is_a_multihead_error_naming_it(tmp_path, answer, said):
+    fake = FakeControl(tmp_path / "c.sock", answer)
+    c = Control(fake.path)
+    with pytest.raises(ControlError) as caught:
+        c.request("screens")
+    c.close()
+    fake.close()
+    assert isinstance(caught.value, MultiheadError)
+    assert (caught.value.code, caught.value.status, caught.value.path) == ("controlUnavailable", 69, fake.path)
+    assert str(caught.value).startswith(f"`multihead screens` could not use the control socket {fake.path}: {said}")
+
+
+def test_a_socket_that_does_not_answer_in_time_is_left_and_the_next_request_connects_again(tmp_path):
+    fake = FakeControl(tmp_path / "c.sock", "silent", b'{"ok": true, "protocol": 1}\n')
+    c = Control(fake.path)
+    started = time.monotonic()
+    with pytest.raises(ControlError) as caught:
+        c.request("hello", timeout=0.5)
+    assert time.monotonic() - started < 5
+    assert "no answer within 0.5 s" in str(caught.value) and fake.path in str(caught.value)
+    # A new connection: the first one's answer, should it come late, is never read as this one's.
+    assert c.request("hello") == {"ok": True, "protocol": 1}
+    c.close()
+    fake.close()
+
+
+def test_a_socket_that_is_gone_is_a_multihead_error_naming_it(server, tmp_path):
+    with pytest.raises(ControlError) as caught:
+        Control(str(tmp_path / "none.sock"))
+    assert "none.sock" in str(caught.value) and "cannot connect" in str(caught.value)
+    c = Control(server._control.path)
+    server.stop()  # the server ends: its socket closes
+    with pytest.raises(ControlError) as caught:
+        c.request("screens")
+    assert caught.value.path == server._control.path and caught.value.status == 69
+    c.close()
+
+
+def test_a_connection_the_server_closed_while_idle_is_made_again(tmp_path):
+    """The server closes a connection idle for long (300 s); the next request connects again instead of
+    failing, so a warm server idle between tests is not taken for gone."""
+    fake = FakeControl(tmp_path / "c.sock", b'{"ok": true, "n": 1}\n', b'{"ok": true, "n": 2}\n')
+    c = Control(fake.path)
+    assert c.request("hello")["n"] == 1
+    assert fake.closed[0].wait(timeout=30)
+    assert c.request("hello")["n"] == 2
+    c.close()
+    fake.close()

@@ -2,6 +2,7 @@
 
 import os
 import re
+import signal
 
 import pytest
 
@@ -18,6 +19,30 @@ def alive(pid):
     except ProcessLookupError:
         return False
     return True
+
+
+def running(pid):
+    """Whether `pid` is a process that has not ended (a zombie nobody has reaped yet has ended)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            stat = f.read()
+    except FileNotFoundError:
+        return False
+    return stat[stat.rindex(b")") + 2:][:1] != b"Z"
+
+
+def end(pid):
+    """Ends a process this test started by way of the inner session, should it still run (by PID)."""
+    try:
+        fd = os.pidfd_open(pid)
+    except ProcessLookupError:
+        return
+    try:
+        signal.pidfd_send_signal(fd, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def test_fixture_layout_hotplug_and_events(pytester):
@@ -154,7 +179,7 @@ def test_errors_are_the_clis(pytester):
     )
     result = run(pytester)
     result.assert_outcomes(passed=2, errors=2)
-    result.stdout.fnmatch_lines(["*MultiheadError*`multihead lease nonsense` failed with status 64 (usage)*nonsense*"])
+    result.stdout.fnmatch_lines(["*MultiheadError*`multihead lease nonsense` failed with status 64 (invalidField)*nonsense*"])
     result.stdout.fnmatch_lines(["*MultiheadError*`multihead server --monitors nonsense` exited with status 64*"])
 
 
@@ -205,3 +230,151 @@ def test_a_worker_killed_with_sigkill_leaves_no_server(pytester, tmp_path):
     assert not alive(xserver), "its X server outlived it"
     leftovers = [n for n in os.listdir(os.environ.get("TMPDIR", "/tmp")) if n.startswith(f"multihead-{cli}-")]
     assert leftovers == []
+
+
+def test_marker_monitors_is_a_layout_or_a_usage_error(pytester):
+    """`monitors` is a string of sizes or a list (or tuple) of them; anything else is a usage error naming
+    the marker. An empty layout is a layout: the server refuses it, for a lease and a fresh server alike,
+    and its reason is the test's error."""
+    pytester.makepyfile(
+        """
+        import pytest
+
+        def widths(s):
+            return [x["frame"]["width"] for x in s.screens()]
+
+        @pytest.mark.multihead(monitors=1920)
+        def test_int(multihead_server):
+            pass
+
+        @pytest.mark.multihead(monitors=["1920x1080", 1280])
+        def test_list_with_an_int(multihead_server):
+            pass
+
+        @pytest.mark.multihead(["1920x1080"])
+        def test_positional(multihead_server):
+            pass
+
+        @pytest.mark.multihead(monitors="")
+        def test_empty(multihead_server):
+            pass
+
+        @pytest.mark.multihead(monitors=[])
+        def test_empty_list(multihead_server):
+            pass
+
+        @pytest.mark.multihead(monitors="", fresh=True)
+        def test_empty_fresh(multihead_server):
+            pass
+
+        @pytest.mark.multihead(monitors="1024x768,800x600")
+        def test_string(multihead_server):
+            assert widths(multihead_server) == [1024, 800]
+
+        @pytest.mark.multihead(monitors=("1024x768",), fresh=True)
+        def test_tuple_fresh(multihead_server):
+            assert widths(multihead_server) == [1024]
+
+        def test_default_after_the_refusals(multihead_server):
+            assert len(widths(multihead_server)) == 2
+        """
+    )
+    result = run(pytester, "-p", "no:randomly")
+    result.assert_outcomes(passed=3, errors=6)
+    out = result.stdout.str()
+    assert "TypeError" not in out
+    result.stdout.fnmatch_lines([
+        "*ERROR at setup of test_int*",
+        '*multihead marker: monitors must be a string of sizes such as "1920x1080,1280x720" or a list of such strings, not 1920 (int)*',
+        "*ERROR at setup of test_list_with_an_int*",
+        "*multihead marker: monitors must be * not ?'1920x1080', 1280? (list)*",
+        "*ERROR at setup of test_positional*",
+        "*multihead marker: takes keyword arguments only*got ?'1920x1080'?*",
+        "*ERROR at setup of test_empty *",
+        '*`multihead lease ?""?` failed with status 64 (*)*"" is not a size*',
+        "*ERROR at setup of test_empty_list*",
+        "*`multihead lease ??` failed with status 64 (*)*monitors*",
+        "*ERROR at setup of test_empty_fresh*",
+        "*`multihead server --monitors ''` exited with status 64*is not a size*",
+    ])
+
+
+def test_a_failing_test_whose_warm_server_died_says_why_and_the_session_goes_on(pytester, tmp_path):
+    """No screenshot from a server that is gone: the report says why, the session goes on, and the next
+    test gets a fresh warm server (told why)."""
+    record = tmp_path / "pids"
+    pytester.makepyfile(
+        f"""
+        import os, signal
+
+        def test_1_fails_after_its_server_died(multihead_server):
+            host = multihead_server._host
+            with open({str(record)!r}, "w") as f:
+                f.write(f"{{host.cli_pid}} {{host.pid}}")
+            os.kill(host.cli_pid, signal.SIGKILL)
+            host._proc.wait(timeout=30)
+            assert False, "on purpose"
+
+        def test_2_next(multihead_server):
+            assert multihead_server.replaced and "had ended" in multihead_server.reason
+            assert [s["name"] for s in multihead_server.screens()] == ["VIRTUAL-1", "VIRTUAL-2"]
+        """
+    )
+    result = run(pytester, "-p", "no:randomly")
+    assert "INTERNALERROR" not in result.stdout.str() + result.stderr.str()
+    result.assert_outcomes(failed=1, passed=1, errors=1, warnings=1)
+    cli, _ = (int(p) for p in record.read_text().split())
+    # The lease could not be released: the test's teardown says so.
+    result.stdout.fnmatch_lines([
+        "*ERROR at teardown of test_1_fails_after_its_server_died*",
+        f"*`multihead release` could not use the control socket*PID {cli}*had ended*the lease was not released",
+    ])
+    result.stdout.fnmatch_lines([
+        "*- multihead screens -*",
+        f"no screenshot: `multihead screens` could not use the control socket *multihead-{cli}-*control.sock: *",
+    ])
+    result.stdout.fnmatch_lines([
+        f"*MultiheadWarning: the worker's warm xvfb server was replaced by a fresh one: its `multihead server` (PID {cli}) had ended*",
+    ])
+    tmp = os.environ.get("TMPDIR", "/tmp")
+    assert [n for n in os.listdir(tmp) if n.startswith(f"multihead-{cli}-")] == []
+
+
+def test_a_failing_test_whose_server_is_stuck_says_why_within_seconds(pytester, tmp_path):
+    """A test that fails while a client of its holds a server grab (the server answers `notResponding`),
+    and one that fails after stopping its `multihead server` (no answer at all): each failure's screenshot
+    is given up within seconds, its report says why, and the session goes on."""
+    record = tmp_path / "grabber"
+    pytester.makepyfile(
+        f"""
+        import os, signal, subprocess, sys
+        GRAB = "import ctypes, ctypes.util\\nx = ctypes.CDLL(ctypes.util.find_library('X11'))\\nx.XOpenDisplay.restype = ctypes.c_void_p\\nd = ctypes.c_void_p(x.XOpenDisplay(None))\\nx.XGrabServer(d)\\nx.XSync(d, 0)\\nprint('grabbed', flush=True)\\nwhile True:\\n    x.XSync(d, 0)\\n"
+
+        def test_1_fails_holding_a_grab(multihead_server):
+            p = subprocess.Popen([sys.executable, "-c", GRAB], env=multihead_server.env, stdout=subprocess.PIPE, text=True)
+            with open({str(record)!r}, "w") as f:
+                f.write(str(p.pid))
+            assert p.stdout.readline() == "grabbed\\n"
+            assert False, "on purpose"
+
+        def test_2_fails_with_its_server_stopped(multihead_server):
+            os.kill(multihead_server.cli_pid, signal.SIGSTOP)
+            assert False, "on purpose"
+
+        def test_3_next(multihead_server):
+            assert multihead_server.replaced
+            assert [s["name"] for s in multihead_server.screens()] == ["VIRTUAL-1", "VIRTUAL-2"]
+        """
+    )
+    try:
+        result = run(pytester, "-p", "no:randomly")
+    finally:
+        end(int(record.read_text()))
+    assert "INTERNALERROR" not in result.stdout.str() + result.stderr.str()
+    # test_2's teardown cannot release its lease (the server does not answer): an error of its own.
+    result.assert_outcomes(failed=2, passed=1, errors=1, warnings=1)
+    said = re.findall(r"^no screenshot: (.*)$", result.stdout.str(), re.M)
+    assert len(said) == 2, result.stdout.str()
+    grabbed, stopped = said
+    assert "(notResponding)" in grabbed or "no answer within 10 s" in grabbed, grabbed
+    assert "could not use the control socket" in stopped and "no answer within 10 s" in stopped, stopped

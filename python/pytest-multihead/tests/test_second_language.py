@@ -18,4 +18,4 @@ def test_node_example_passes(request):
     done = subprocess.run([node, "--test", "--test-reporter=tap", "examples/node/hotplug.test.mjs"], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert re.search(r"^# pass 3$", done.stdout, re.M) and re.search(r"^# fail 0$", done.stdout, re.M), done.stdout
+    assert re.search(r"^# pass 4$", done.stdout, re.M) and re.search(r"^# fail 0$", done.stdout, re.M), done.stdout

@@ -6,11 +6,12 @@ import os
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
-from test_plugin import alive, run
+from test_plugin import alive, run, running
 
 HERE = Path(__file__).resolve().parent
 XCLIENT = HERE / "xclient.py"
@@ -199,3 +200,51 @@ def test_a_client_holding_a_grab_gets_the_server_replaced(pytester):
         """
     )
     run(pytester, "-p", "no:randomly").assert_outcomes(passed=2)
+
+
+def test_a_warm_server_that_stops_answering_is_replaced_and_the_next_test_told(pytester, tmp_path):
+    """A test stops its warm `multihead server` (SIGSTOP): its own teardown says the lease could not be
+    released within seconds; the next test gets a fresh server, with a warning and the lease's `replaced`
+    and `reason` saying why; the stopped server and its X server are gone, and so are their files."""
+    record = tmp_path / "pids"
+    pytester.makepyfile(
+        f"""
+        import os, signal
+        SEEN = {{}}
+
+        def test_1_stops_its_server(multihead_server):
+            with open({str(record)!r}, "w") as f:
+                f.write(f"{{multihead_server.cli_pid}} {{multihead_server.pid}} {{multihead_server.display}}")
+            SEEN["cli"] = multihead_server.cli_pid
+            os.kill(multihead_server.cli_pid, signal.SIGSTOP)
+
+        def test_2_gets_a_fresh_one(multihead_server):
+            assert multihead_server.cli_pid != SEEN["cli"]
+            assert multihead_server.replaced and "did not answer `hello`" in multihead_server.reason
+            assert [s["name"] for s in multihead_server.screens()] == ["VIRTUAL-1", "VIRTUAL-2"]
+            SEEN["new"] = multihead_server.cli_pid
+
+        def test_3_keeps_it(multihead_server):
+            assert multihead_server.cli_pid == SEEN["new"] and not multihead_server.replaced
+        """
+    )
+    started = time.monotonic()
+    result = run(pytester, "-p", "no:randomly")
+    took = time.monotonic() - started
+    result.assert_outcomes(passed=3, errors=1, warnings=1)
+    cli, xserver, display = record.read_text().split()
+    result.stdout.fnmatch_lines([
+        "*ERROR at teardown of test_1_stops_its_server*",
+        f"*`multihead release` could not use the control socket *: its `multihead server` (PID {cli}) did not answer `hello` (no answer within 5 s*the lease was not released",
+    ])
+    result.stdout.fnmatch_lines([
+        f"*MultiheadWarning: the worker's warm xvfb server was replaced by a fresh one: its `multihead server` (PID {cli}) did not answer `hello`*",
+    ])
+    # One wait for `hello` (5 s) at the teardown, not an answer timeout (60 s) for every test after it.
+    assert took < 45, took
+    assert not running(int(cli)) and not running(int(xserver))
+    tmp = os.environ.get("TMPDIR", "/tmp")
+    assert [n for n in os.listdir(tmp) if n.startswith(f"multihead-{cli}-")] == []
+    number = display.lstrip(":")
+    lock = Path(f"/tmp/.X{number}-lock")
+    assert not lock.exists() or lock.read_text().strip() != xserver, "the killed X server's lock is left"

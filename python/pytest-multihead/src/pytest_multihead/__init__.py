@@ -1,5 +1,5 @@
 """pytest-multihead: a private X server with the monitors a test asks for, and hotplug in a call."""
 
-from .server import KINDS, LineReader, MultiheadError, MultiheadServer, Watch
+from .server import KINDS, ControlError, LineReader, MultiheadError, MultiheadServer, MultiheadWarning, Watch
 
-__all__ = ["KINDS", "LineReader", "MultiheadError", "MultiheadServer", "Watch"]
+__all__ = ["KINDS", "ControlError", "LineReader", "MultiheadError", "MultiheadServer", "MultiheadWarning", "Watch"]

@@ -4,10 +4,16 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 
 import pytest
 
-from .server import KINDS, MultiheadError, MultiheadServer
+from .server import KINDS, MultiheadError, MultiheadServer, MultiheadWarning, _layout, _layout_refusal
+
+#: How long a failing test's screenshots may take, all screens together (seconds): more than the X
+#: server's watchdog (5 s), after which the server answers `notResponding`, and far less than a request's
+#: usual timeout, so that a stuck server costs a failing test little.
+SCREENSHOT_TIMEOUT = 10.0
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -39,22 +45,33 @@ def _binary(config: pytest.Config) -> str:
 _HOSTS = pytest.StashKey[dict]()
 
 
-def _warm_server(config: pytest.Config, kind: str, glx: bool) -> MultiheadServer:
+def _warm_server(config: pytest.Config, kind: str, glx: bool) -> tuple[MultiheadServer, str | None]:
     """This process's (this worker's) warm server of a kind, started at the first test that needs it and
-    stopped at the session's end; started again if it has ended."""
+    stopped at the session's end, and why it was replaced, if it was. Before it is handed out it must
+    answer `hello` within a few seconds (HELLO_TIMEOUT): one that does not, or whose process has ended, is
+    killed (by PID) and replaced by a fresh one."""
     hosts = config.stash.setdefault(_HOSTS, {})
     host = hosts.get((kind, glx))
-    if host is None or not host.alive():
-        if host is not None:
-            host.stop()
+    replaced = None
+    if host is not None:
+        failure = host.check()
+        if failure is not None:
+            host.kill()
+            del hosts[(kind, glx)]
+            replaced = f"the worker's warm {kind} server was replaced by a fresh one: {failure}"
+            host = None
+    if host is None:
         host = MultiheadServer(_binary(config), kind=kind, glx=glx)
         hosts[(kind, glx)] = host
-    return host
+    return host, replaced
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     for host in config.stash.get(_HOSTS, {}).values():
-        host.stop()
+        if host.failure is not None:
+            host.kill()
+        else:
+            host.stop()
 
 
 @pytest.fixture
@@ -70,20 +87,29 @@ def multihead_server(request: pytest.FixtureRequest, tmp_path_factory: pytest.Te
     screen, named in its report."""
     marker = request.node.get_closest_marker("multihead")
     options = dict(marker.kwargs) if marker else {}
+    if marker and marker.args:
+        raise pytest.UsageError(f"multihead marker: takes keyword arguments only (monitors=, kind=, glx=, fresh=), "
+                                f"got {', '.join(map(repr, marker.args))}")
     unknown = set(options) - {"monitors", "kind", "glx", "fresh"}
     if unknown:
         raise pytest.UsageError(f"multihead marker: unknown argument(s) {', '.join(sorted(unknown))}")
     kind = options.get("kind") or request.config.getoption("--multihead-kind") or "xvfb"
     if kind not in KINDS:
         raise pytest.UsageError(f"multihead marker: unknown kind {kind!r}: one of {', '.join(KINDS)}")
-    monitors = options.get("monitors")
-    if isinstance(monitors, str):
-        monitors = [monitors]
+    refusal = _layout_refusal(options.get("monitors"))
+    if refusal is not None:
+        raise pytest.UsageError(f"multihead marker: {refusal}")
+    monitors = _layout(options.get("monitors"))
     glx = bool(options.get("glx"))
     if options.get("fresh"):
         server = MultiheadServer(_binary(request.config), monitors=monitors, kind=kind, glx=glx)
     else:
-        server = _warm_server(request.config, kind, glx).lease(monitors)
+        host, replaced = _warm_server(request.config, kind, glx)
+        if replaced is not None:
+            request.node.warn(MultiheadWarning(replaced))
+        server = host.lease(monitors)
+        if replaced is not None:
+            server.replaced, server.reason = True, replaced
     request.node._multihead = (server, tmp_path_factory)
     try:
         yield server
@@ -99,15 +125,27 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     attached = getattr(item, "_multihead", None)
     if attached and report.when == "call" and report.failed:
         server, factory = attached
+        report.sections.append(("multihead screens", "\n".join(_screenshots(item, report, server, factory))))
+
+
+def _screenshots(item: pytest.Item, report: pytest.TestReport, server, factory: pytest.TempPathFactory) -> list[str]:
+    """Takes a PNG of each screen of a failing test's server, within SCREENSHOT_TIMEOUT all told; returns
+    the report's lines: a path per screen, or why there is none. Whatever goes wrong becomes a line: a
+    report hook that raised would end the whole session."""
+    lines = []
+    deadline = time.monotonic() + SCREENSHOT_TIMEOUT
+    left = lambda: max(deadline - time.monotonic(), 0.001)
+    try:
         folder = factory.mktemp(f"multihead-{item.name}"[:60], numbered=True)
-        lines = []
-        try:
-            for i, screen in enumerate(server.screens()):
-                path = server.screenshot(folder / f"{i}-{screen['name']}.png", screen=screen["name"])
-                lines.append(f"{screen['name']}: {path}")
-                # On the item: the teardown's report, which JUnit XML reads properties from, copies them.
-                item.user_properties.append(("multihead screenshot", os.fspath(path)))
-                report.user_properties.append(("multihead screenshot", os.fspath(path)))
-        except MultiheadError as error:
-            lines.append(f"no screenshot: {error}")
-        report.sections.append(("multihead screens", "\n".join(lines)))
+        for i, screen in enumerate(server._request("screens", timeout=left())["screens"]):
+            path = folder / f"{i}-{screen['name']}.png"
+            server._request("screenshot", output=os.path.abspath(path), screen=screen["name"], timeout=left())
+            lines.append(f"{screen['name']}: {path}")
+            # On the item: the teardown's report, which JUnit XML reads properties from, copies them.
+            item.user_properties.append(("multihead screenshot", os.fspath(path)))
+            report.user_properties.append(("multihead screenshot", os.fspath(path)))
+    except MultiheadError as error:
+        lines.append(f"no screenshot: {error}")
+    except Exception as error:  # noqa: BLE001 - a bug here must not end the session either
+        lines.append(f"no screenshot: {type(error).__name__}: {error}")
+    return lines

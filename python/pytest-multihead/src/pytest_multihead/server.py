@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import selectors
+import shutil
 import signal
 import socket
 import subprocess
@@ -19,6 +21,9 @@ KINDS = {"xvfb": [], "xorg-dummy": ["--xorg-dummy"], "xorg": ["--xorg"]}
 #: How long a server may take to start, and a command to answer, before the test fails (seconds).
 START_TIMEOUT = 60.0
 
+#: How long a warm server has to answer `hello` before it is taken for stuck and replaced (seconds).
+HELLO_TIMEOUT = 5.0
+
 
 class MultiheadError(Exception):
     """A `multihead` command or control request failed: its arguments, its exit status (the one the CLI
@@ -32,7 +37,47 @@ class MultiheadError(Exception):
         self.stderr = stderr
         self.code = code
         what = reason or f"exited with status {status}"
-        super().__init__(f"`multihead {' '.join(args)}` {what}" + (f": {stderr.strip()}" if stderr.strip() else ""))
+        shown = " ".join(a if a else "''" for a in self.args_)
+        super().__init__(f"`multihead {shown}` {what}" + (f": {stderr.strip()}" if stderr.strip() else ""))
+
+
+class ControlError(MultiheadError):
+    """The control socket could not be used: it could not be reached, it closed, it did not answer in time,
+    or what it sent is not an answer. `path` is the socket; `code` is "controlUnavailable" and `status` 69,
+    as the CLI has for a socket it cannot reach."""
+
+    def __init__(self, args: Sequence[str], path: str, what: str):
+        self.path = path
+        #: What went wrong with the socket, without the request and the path.
+        self.what = what
+        super().__init__(args, 69, "", f"could not use the control socket {path}: {what}", code="controlUnavailable")
+
+
+class MultiheadWarning(UserWarning):
+    """Something a test should know that did not make it fail: its warm server stopped answering (or ended)
+    and was replaced by a fresh one before the test."""
+
+
+def _layout_refusal(monitors: Any) -> str | None:
+    """Why `monitors` is not a layout (see `_layout`), or None when it is one."""
+    if monitors is None or isinstance(monitors, str):
+        return None
+    if isinstance(monitors, (list, tuple)) and all(isinstance(m, str) for m in monitors):
+        return None
+    return (f'monitors must be a string of sizes such as "1920x1080,1280x720" or a list of such strings, '
+            f'not {monitors!r} ({type(monitors).__name__})')
+
+
+def _layout(monitors: str | Sequence[str] | None) -> list[str] | None:
+    """The monitor sizes as the server takes them: None (the server's default layout), a string of sizes
+    separated by commas ("1920x1080,1280x720"), or a list or tuple of sizes. The sizes are the server's to
+    check ("" and [] are layouts it refuses); anything else is a TypeError naming what was given."""
+    refusal = _layout_refusal(monitors)
+    if refusal is not None:
+        raise TypeError(refusal)
+    if isinstance(monitors, str):
+        return monitors.split(",")
+    return None if monitors is None else list(monitors)
 
 
 class LineReader:
@@ -130,35 +175,109 @@ class Watch:
 class Control:
     """A connection to a `multihead server`'s control socket (`MULTIHEAD_CONTROL`): one JSON line a request,
     one JSON line its answer (docs/control-socket.md). `request` returns the answer's fields, or raises
-    MultiheadError with the status, code and message of an error answer."""
+    MultiheadError with the status, code and message of an error answer, or ControlError (a MultiheadError,
+    code "controlUnavailable", status 69, naming the socket) when the socket cannot be reached, closes,
+    gives no answer within the timeout or sends something that is not one. After such a failure the
+    connection is closed (a late answer must not be read as the next one's); the next request connects
+    again."""
 
     def __init__(self, path: str, timeout: float = START_TIMEOUT):
         self.path = path
-        self._socket = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self._socket.settimeout(timeout)
-        self._socket.connect(path)
+        self.timeout = timeout
+        self._socket: socket.socket | None = None
         self._buffer = b""
+        self._connect(["connect"])
 
-    def request(self, request: str, **fields: Any) -> dict[str, Any]:
-        line = json.dumps({"request": request, **{k: v for k, v in fields.items() if v is not None}})
-        self._socket.sendall(line.encode() + b"\n")
-        while b"\n" not in self._buffer:
-            chunk = self._socket.recv(65536)
-            if not chunk:
-                raise MultiheadError([request], None, "", "got no answer: the control socket closed")
-            self._buffer += chunk
+    def _connect(self, words: Sequence[str]) -> socket.socket:
+        if self._socket is not None and not self._open():
+            self.close()
+        if self._socket is None:
+            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            try:
+                s.settimeout(self.timeout)
+                s.connect(self.path)
+            except OSError as error:
+                s.close()
+                raise ControlError(words, self.path, f"cannot connect ({_describe(error)}): has the server ended?") from None
+            self._socket, self._buffer = s, b""
+        return self._socket
+
+    def _open(self) -> bool:
+        """Whether the server still keeps this connection: it closes one that has been idle (300 s), and
+        a client then connects again (checked before a request is sent: nothing is sent twice)."""
+        try:
+            poller = select.poll()
+            poller.register(self._socket, select.POLLIN)
+            if not poller.poll(0):
+                return True
+            return self._socket.recv(1, socket.MSG_PEEK) != b""
+        except OSError:
+            return False
+
+    def request(self, request: str, *, timeout: float | None = None, **fields: Any) -> dict[str, Any]:
+        """Sends one request (fields whose value is None are left out) and returns its answer; `timeout`
+        (seconds, default the connection's) bounds the wait for the answer."""
+        __tracebackhide__ = True
+        fields = {k: v for k, v in fields.items() if v is not None}
+        words = [request, *(_word(v) for k, v in fields.items() if k != "lease" and not isinstance(v, bool))]
+        line = json.dumps({"request": request, **fields}).encode() + b"\n"
+        limit = self.timeout if timeout is None else timeout
+        deadline = time.monotonic() + limit
+        s = self._connect(words)
+        try:
+            s.settimeout(limit)
+            s.sendall(line)
+            while b"\n" not in self._buffer:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise socket.timeout
+                s.settimeout(left)
+                chunk = s.recv(65536)
+                if not chunk:
+                    self.close()
+                    raise ControlError(words, self.path, "it closed before answering: has the server ended?")
+                self._buffer += chunk
+        except socket.timeout:
+            self.close()
+            raise ControlError(words, self.path, f"no answer within {round(limit, 1):g} s: the server is not answering") from None
+        except OSError as error:
+            self.close()
+            raise ControlError(words, self.path, f"{_describe(error)}: has the server ended?") from None
         answer, _, self._buffer = self._buffer.partition(b"\n")
-        reply = json.loads(answer)
-        if not reply.get("ok"):
-            error = reply.get("error", {})
-            words = [request, *(",".join(map(str, v)) if isinstance(v, list) else str(v)
-                                for v in fields.values() if v is not None and not isinstance(v, bool))]
-            raise MultiheadError(words, error.get("status"), error.get("message", ""),
+        try:
+            reply = json.loads(answer)
+            if not isinstance(reply, dict) or not isinstance(reply.get("ok"), bool):
+                raise ValueError("not an object with \"ok\"")
+            if not reply["ok"] and not isinstance(reply.get("error"), dict):
+                raise ValueError("a failure without \"error\"")
+        except ValueError as error:
+            self.close()
+            shown = answer[:200].decode(errors="replace") + ("…" if len(answer) > 200 else "")
+            raise ControlError(words, self.path, f"its answer is malformed ({error}): {shown!r}") from None
+        if not reply["ok"]:
+            error = reply["error"]
+            raise MultiheadError(words, error.get("status"), str(error.get("message", "")),
                                  f"failed with status {error.get('status')} ({error.get('code')})", code=error.get("code"))
         return reply
 
     def close(self) -> None:
-        self._socket.close()
+        if self._socket is not None:
+            self._socket.close()
+            self._socket = None
+        self._buffer = b""
+
+
+def _describe(error: OSError) -> str:
+    return f"{type(error).__name__}: {error.strerror or error}"
+
+
+def _word(value: Any) -> str:
+    """A field's value as the request's words in messages show it: a list as the CLI's comma-separated
+    form, unless that would hide an empty or comma-holding item (then as JSON)."""
+    if isinstance(value, list):
+        items = [str(v) for v in value]
+        return json.dumps(items) if not items or any(not i or "," in i for i in items) else ",".join(items)
+    return str(value)
 
 
 class _Screens:
@@ -168,6 +287,13 @@ class _Screens:
     binary: str
     env: dict[str, str]
     _control: Control
+    #: The lease's identity from the `lease` answer, sent with each request: once another lease has begun,
+    #: the server refuses this one's requests (`noLease`) and does nothing. None: act on the lease held.
+    lease_id: str | None = None
+
+    def _request(self, request: str, *, timeout: float | None = None, **fields: Any) -> dict[str, Any]:
+        __tracebackhide__ = True
+        return self._control.request(request, timeout=timeout, lease=self.lease_id, **fields)
 
     def run(self, *args: str) -> str:
         """Runs `multihead ARGS…` against this server (through its control socket) and returns its stdout;
@@ -184,29 +310,29 @@ class _Screens:
         fields = {"".join(w.capitalize() if i else w for i, w in enumerate(k.split("_"))): v for k, v in monitor.items()}
         if "edid" in fields:
             fields["edid"] = os.path.abspath(os.fspath(fields["edid"]))
-        self._control.request("plug", name=name, geometry=geometry, primary=primary, rate=rate, **fields)
+        self._request("plug", name=name, geometry=geometry, primary=primary, rate=rate, **fields)
 
     def unplug(self, name: str, keep_primary: bool = False) -> None:
         """Unplugs a monitor."""
-        self._control.request("unplug", name=name, keepPrimary=keep_primary)
+        self._request("unplug", name=name, keepPrimary=keep_primary)
 
     def mode(self, name: str, size: str, rate: float | None = None) -> dict[str, Any]:
         """Sets a monitor's mode (WxH, and the rate nearest `rate`); returns the mode set."""
-        return self._control.request("mode", name=name, size=size, rate=rate)["mode"]
+        return self._request("mode", name=name, size=size, rate=rate)["mode"]
 
     def screens(self) -> list[dict[str, Any]]:
         """The screens as `multihead screens --json` lists them, main first."""
-        return self._control.request("screens")["screens"]
+        return self._request("screens")["screens"]
 
     def screenshot(self, path: str | os.PathLike, screen: str | None = None) -> Path:
         """Writes a PNG of one screen (by name), or of the whole desktop, and returns its path."""
         whole = os.path.abspath(os.fspath(path))
-        self._control.request("screenshot", output=whole, screen=screen)
+        self._request("screenshot", output=whole, screen=screen)
         return Path(path)
 
     def pixel(self, x: int, y: int, screen: str | None = None) -> str:
         """One pixel as "#rrggbb": at (x, y) of a screen (by name), or of the desktop."""
-        return self._control.request("pixel", x=x, y=y, screen=screen)["pixel"]
+        return self._request("pixel", x=x, y=y, screen=screen)["pixel"]
 
     def watch(self, timeout: float = 10.0) -> Watch:
         """Starts watching the screen events (see `Watch`): each `next()` waits up to `timeout` seconds."""
@@ -220,14 +346,17 @@ class MultiheadServer(_Screens):
     `display` and `xauthority` are what an X client needs; `env` is a copy of `os.environ` with both set,
     for `subprocess`. A failing request raises `MultiheadError` with the CLI's exit status and message."""
 
-    def __init__(self, binary: str, monitors: Sequence[str] | None = None, kind: str = "xvfb", glx: bool = False):
+    def __init__(self, binary: str, monitors: str | Sequence[str] | None = None, kind: str = "xvfb", glx: bool = False):
         if kind not in KINDS:
             raise ValueError(f"unknown multihead kind {kind!r}: one of {', '.join(KINDS)}")
+        layout = _layout(monitors)
         self.binary = binary
         self.kind = kind
+        #: Why this server does not answer (it ended, or a request got no answer in time), once known.
+        self.failure: str | None = None
         args = ["server", *KINDS[kind], *(["--glx"] if glx else [])]
-        if monitors:
-            args += ["--monitors", ",".join(monitors)]
+        if layout is not None:
+            args += ["--monitors", ",".join(layout)]
         self._args = args
         self._stderr = tempfile.TemporaryFile()
         self._proc = subprocess.Popen([binary, *args], stdout=subprocess.PIPE, stderr=self._stderr,
@@ -248,7 +377,11 @@ class MultiheadServer(_Screens):
             raise MultiheadError(args, None, self._stderr_text(), f"printed no DISPLAY within {START_TIMEOUT:g} s")
         finally:
             lines.close()
-        self._control = Control(values["MULTIHEAD_CONTROL"])
+        try:
+            self._control = Control(values["MULTIHEAD_CONTROL"])
+        except ControlError:
+            self.stop()
+            raise
         self._set(values["DISPLAY"], values["XAUTHORITY"], int(values["PID"]))
 
     def _set(self, display: str, xauthority: str, pid: int) -> None:
@@ -256,6 +389,8 @@ class MultiheadServer(_Screens):
         self.xauthority: str = xauthority
         #: The X server's process ID.
         self.pid = pid
+        #: The X server running now (a lease may have replaced the first): its display and PID.
+        self._xserver = (display, pid)
         self.env: dict[str, str] = dict(os.environ, DISPLAY=display, XAUTHORITY=xauthority)
         self.env.pop("MULTIHEAD_CONTROL", None)
 
@@ -267,18 +402,59 @@ class MultiheadServer(_Screens):
         self._stderr.seek(0)
         return self._stderr.read().decode(errors="replace")
 
-    def lease(self, monitors: Sequence[str] | None = None) -> "Lease":
+    def lease(self, monitors: str | Sequence[str] | None = None) -> "Lease":
         """Ends the lease held (its clients closed, the server reset to fresh and checked) and leases the
-        server again with `monitors` (default: the layout it started with)."""
-        answer = self._control.request("lease", monitors=list(monitors) if monitors else None)
+        server again with `monitors` (sizes as a list, or one string separated by commas; default: the
+        layout it started with). A layout the server refuses is its MultiheadError."""
+        answer = self._control.request("lease", monitors=_layout(monitors))
+        self._xserver = (answer["display"], answer["pid"])
         return Lease(self, answer)
 
+    def check(self, timeout: float = HELLO_TIMEOUT) -> str | None:
+        """None when the server answers `hello` within `timeout` seconds; else why not (its process has
+        ended, or it gave no answer), which is kept in `failure`: a server that once failed to answer is
+        not asked again."""
+        if self.failure is None:
+            if self._proc.poll() is not None:
+                self.failure = f"its `multihead server` (PID {self.cli_pid}) had ended with status {self._proc.returncode}"
+            else:
+                try:
+                    self._control.request("hello", timeout=timeout)
+                except ControlError as error:
+                    self.failure = f"its `multihead server` (PID {self.cli_pid}) did not answer `hello` ({error.what})"
+        return self.failure
+
+    def kill(self) -> None:
+        """Ends a server that does not answer, by PID: SIGKILL to `multihead server` (reaped here); its X
+        server, which gets its parent-death SIGTERM then, is woken (SIGCONT, in case it was stopped) and
+        given a few seconds to go, then SIGKILL. What they would have removed on a normal end (the
+        process's folder, the X server's lock and socket) is removed."""
+        self._control.close()
+        display, xpid = self._xserver
+        xserver = _pidfd_of_child(xpid, self.cli_pid)
+        if self._proc.poll() is None:
+            self._proc.kill()
+        self._proc.wait()
+        if xserver is not None:
+            try:
+                _signal(xserver, signal.SIGCONT)
+                if not _wait_pidfd(xserver, HELLO_TIMEOUT):
+                    _signal(xserver, signal.SIGKILL)
+                    _wait_pidfd(xserver, START_TIMEOUT)
+            finally:
+                os.close(xserver)
+        _remove_leftovers(self._control.path, self.cli_pid, display, xpid)
+        self._proc.stdout.close()
+        self._stderr.close()
+
     def stop(self) -> None:
-        """Stops the server (SIGTERM to `multihead server`, which ends the X server and removes its files)."""
+        """Stops the server (SIGTERM to `multihead server`, which ends the X server and removes its files;
+        SIGCONT too, should it have been stopped)."""
         if getattr(self, "_control", None):
             self._control.close()
         if self._proc.poll() is None:
             self._proc.send_signal(signal.SIGTERM)
+            self._proc.send_signal(signal.SIGCONT)
             try:
                 self._proc.wait(timeout=START_TIMEOUT)
             except subprocess.TimeoutExpired:
@@ -300,6 +476,8 @@ class Lease(_Screens):
         self.cli_pid = host.cli_pid
         self._host = host
         self._control = host._control
+        #: This lease's identity (the `lease` answer's "lease"), sent with every request it makes.
+        self.lease_id: str | None = answer.get("lease")
         self.display: str = answer["display"]
         self.xauthority: str = answer["xauthority"]
         #: The X server's process ID.
@@ -312,7 +490,68 @@ class Lease(_Screens):
         self._released = False
 
     def stop(self) -> None:
-        """Ends the lease: its clients are closed and the server reset for the next test."""
+        """Ends the lease: its clients are closed and the server reset for the next test. A lease that has
+        already ended (another began since: `noLease`) has nothing left to release. A server that does not
+        answer `hello` within a few seconds is not waited for: ControlError, and `check()` says so."""
         if not self._released:
             self._released = True
-            self._control.request("release")
+            failure = self._host.check()
+            if failure is not None:
+                raise ControlError(["release"], self._control.path, f"{failure}; the lease was not released")
+            try:
+                self._request("release")
+            except ControlError as error:
+                self._host.failure = f"its `multihead server` (PID {self.cli_pid}) did not answer `release` ({error.what})"
+                raise
+            except MultiheadError as error:
+                if error.code != "noLease":
+                    raise
+
+
+def _pidfd_of_child(pid: int, parent: int) -> int | None:
+    """A pidfd of process `pid` if it is still there and a child of `parent` (so not a stranger that took a
+    reused PID), else None."""
+    try:
+        fd = os.pidfd_open(pid)
+    except OSError:
+        return None
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            stat = f.read()
+        if int(stat[stat.rindex(b")") + 2:].split()[1]) == parent:
+            return fd
+    except (OSError, ValueError, IndexError):
+        pass
+    os.close(fd)
+    return None
+
+
+def _signal(pidfd: int, sig: int) -> None:
+    try:
+        signal.pidfd_send_signal(pidfd, sig)
+    except ProcessLookupError:
+        pass
+
+
+def _wait_pidfd(pidfd: int, timeout: float) -> bool:
+    """Whether the process ended within `timeout` seconds (its pidfd turns readable when it does)."""
+    with selectors.DefaultSelector() as selector:
+        selector.register(pidfd, selectors.EVENT_READ)
+        return bool(selector.select(timeout))
+
+
+def _remove_leftovers(control: str, cli_pid: int, display: str, xserver: int) -> None:
+    """What a killed `multihead server` and X server leave: the process's folder (`multihead-PID-XXXXXXXX`,
+    the socket's), and the X server's lock file and socket when the lock still names that X server."""
+    folder = Path(control).parent
+    if folder.name.startswith(f"multihead-{cli_pid}-"):
+        shutil.rmtree(folder, ignore_errors=True)
+    number = display.lstrip(":").split(".")[0]
+    if number.isdigit():
+        lock = Path(f"/tmp/.X{number}-lock")
+        try:
+            if int(lock.read_text().strip()) == xserver:
+                Path(f"/tmp/.X11-unix/X{number}").unlink(missing_ok=True)
+                lock.unlink(missing_ok=True)
+        except (OSError, ValueError):
+            pass
