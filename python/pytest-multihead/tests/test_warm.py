@@ -202,7 +202,8 @@ def test_a_client_holding_a_grab_gets_the_server_replaced(pytester):
     run(pytester, "-p", "no:randomly").assert_outcomes(passed=2)
 
 
-def test_a_warm_server_that_stops_answering_is_replaced_and_the_next_test_told(pytester, tmp_path):
+@pytest.mark.parametrize("kind", ["xvfb", "xorg-dummy"])
+def test_a_warm_server_that_stops_answering_is_replaced_and_the_next_test_told(pytester, tmp_path, kind):
     """A test stops its warm `multihead server` (SIGSTOP): its own teardown says the lease could not be
     released within seconds; the next test gets a fresh server, with a warning and the lease's `replaced`
     and `reason` saying why; the stopped server and its X server are gone, and so are their files."""
@@ -215,13 +216,13 @@ def test_a_warm_server_that_stops_answering_is_replaced_and_the_next_test_told(p
         def test_1_stops_its_server(multihead_server):
             with open({str(record)!r}, "w") as f:
                 f.write(f"{{multihead_server.cli_pid}} {{multihead_server.pid}} {{multihead_server.display}}")
-            SEEN["cli"] = multihead_server.cli_pid
+            SEEN["cli"], SEEN["screens"] = multihead_server.cli_pid, multihead_server.screens()
             os.kill(multihead_server.cli_pid, signal.SIGSTOP)
 
         def test_2_gets_a_fresh_one(multihead_server):
             assert multihead_server.cli_pid != SEEN["cli"]
             assert multihead_server.replaced and "did not answer `hello`" in multihead_server.reason
-            assert [s["name"] for s in multihead_server.screens()] == ["VIRTUAL-1", "VIRTUAL-2"]
+            assert multihead_server.screens() == SEEN["screens"]
             SEEN["new"] = multihead_server.cli_pid
 
         def test_3_keeps_it(multihead_server):
@@ -229,7 +230,7 @@ def test_a_warm_server_that_stops_answering_is_replaced_and_the_next_test_told(p
         """
     )
     started = time.monotonic()
-    result = run(pytester, "-p", "no:randomly")
+    result = run(pytester, "-p", "no:randomly", f"--multihead-kind={kind}")
     took = time.monotonic() - started
     result.assert_outcomes(passed=3, errors=1, warnings=1)
     cli, xserver, display = record.read_text().split()
@@ -238,7 +239,7 @@ def test_a_warm_server_that_stops_answering_is_replaced_and_the_next_test_told(p
         f"*`multihead release` could not use the control socket *: its `multihead server` (PID {cli}) did not answer `hello` (no answer within 5 s*the lease was not released",
     ])
     result.stdout.fnmatch_lines([
-        f"*MultiheadWarning: the worker's warm xvfb server was replaced by a fresh one: its `multihead server` (PID {cli}) did not answer `hello`*",
+        f"*MultiheadWarning: the worker's warm {kind} server was replaced by a fresh one: its `multihead server` (PID {cli}) did not answer `hello`*",
     ])
     # One wait for `hello` (5 s) at the teardown, not an answer timeout (60 s) for every test after it.
     assert took < 45, took

@@ -27,8 +27,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
-        "multihead(monitors=None, kind=None, glx=False, fresh=False): the monitor sizes (left to right, the "
-        "first primary), the kind of server (xvfb, xorg-dummy, xorg) of this test's multihead_server, whether it "
+        "multihead(monitors=None, kind=None, glx=False, fresh=False): the monitor sizes (\"1920x1080,1280x720\" "
+        "or a list of sizes, left to right, the first primary), the kind of server (xvfb, xorg-dummy, xorg) of this test's multihead_server, whether it "
         "keeps the GLX extension, and whether it is a server of the test's own instead of a lease of the "
         "worker's warm one")
 

@@ -508,17 +508,22 @@ class Lease(_Screens):
                     raise
 
 
+def _parent(pid: int) -> int:
+    with open(f"/proc/{pid}/stat", "rb") as f:
+        stat = f.read()
+    return int(stat[stat.rindex(b")") + 2:].split()[1])
+
+
 def _pidfd_of_child(pid: int, parent: int) -> int | None:
-    """A pidfd of process `pid` if it is still there and a child of `parent` (so not a stranger that took a
-    reused PID), else None."""
+    """A pidfd of process `pid` if it is still there and a child of `parent`, or a grandchild (Xorg runs
+    under a supervising shell), so not a stranger that took a reused PID; else None."""
     try:
         fd = os.pidfd_open(pid)
     except OSError:
         return None
     try:
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            stat = f.read()
-        if int(stat[stat.rindex(b")") + 2:].split()[1]) == parent:
+        up = _parent(pid)
+        if up == parent or (up > 1 and _parent(up) == parent):
             return fd
     except (OSError, ValueError, IndexError):
         pass
