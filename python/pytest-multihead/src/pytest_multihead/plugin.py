@@ -7,6 +7,7 @@ import shutil
 
 import pytest
 
+from ._bundle import bundled_binary
 from .server import KINDS, MultiheadError, MultiheadServer
 
 
@@ -15,7 +16,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--multihead-kind", choices=sorted(KINDS), default=None,
                     help="the kind of server for tests whose marker names none (default: xvfb)")
     group.addoption("--multihead-bin", default=None,
-                    help="the multihead command line tool (default: multihead on PATH)")
+                    help="the multihead command line tool (default: $MULTIHEAD_BIN, else the one this wheel "
+                         "carries, else multihead on PATH)")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -28,11 +30,12 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def _binary(config: pytest.Config) -> str:
-    given = config.getoption("--multihead-bin") or "multihead"
+    """`--multihead-bin`, else `$MULTIHEAD_BIN`, else the CLI this wheel carries, else `multihead` on PATH."""
+    given = config.getoption("--multihead-bin") or os.environ.get("MULTIHEAD_BIN") or bundled_binary() or "multihead"
     found = shutil.which(given)
     if found is None:
-        pytest.fail(f"multihead: {given!r} is not an executable (give --multihead-bin, or put multihead on PATH)",
-                    pytrace=False)
+        pytest.fail(f"multihead: {given!r} is not an executable (give --multihead-bin or MULTIHEAD_BIN, install "
+                    "the wheel that carries the CLI, or put multihead on PATH)", pytrace=False)
     return found
 
 
