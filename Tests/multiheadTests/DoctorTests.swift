@@ -96,6 +96,7 @@ struct DoctorTests {
         let driver = try #require(try object(used.stdout)["driver"] as? [String: Any])
         #expect(driver["source"] as? String == "prebuilt")
         #expect(driver["path"] as? String == beside)
+        #expect(driver["abiMatches"] as? Bool == true)
 
         // The same module with another source hash: from another Multihead, not used.
         var bytes = try Data(contentsOf: URL(fileURLWithPath: beside))

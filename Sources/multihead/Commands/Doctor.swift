@@ -64,8 +64,8 @@ extension MultiheadCommand {
             if let source = r.server.abiSource { lines.append("  (Xorg's video driver ABI read from \(source))") }
             let d = r.driver
             let origin = switch d.source {
-            case "prebuilt", "directory": "\(d.path ?? "") (video ABI \(d.abi ?? "?")), used as it is"
-            case "cache": "\(d.path ?? ""), built before"
+            case "prebuilt", "directory": "\(d.path ?? "") (video ABI \(d.abi ?? "?")\(Self.matching(d))), used as it is"
+            case "cache": "\(d.path ?? "") (video ABI \(d.abi ?? "?")\(Self.matching(d))), built before"
             case "build": "built at first use from its embedded source, against the server's headers (xserver-xorg-dev), kept in the user's cache"
             default: "none"
             }
@@ -86,6 +86,11 @@ extension MultiheadCommand {
             return lines.joined(separator: "\n")
         }
 
+        /// After a module's ABI: whether it loads into the server's; nothing when either is unknown.
+        static func matching(_ d: DoctorReport.Driver) -> String {
+            d.abiMatches.map { $0 ? ", loads into the server's" : ", does NOT load into the server's" } ?? ""
+        }
+
         /// The report for programs.
         static func json(_ r: DoctorReport) -> JSONText {
             func piece(_ p: DoctorReport.Piece) -> JSONText {
@@ -104,6 +109,7 @@ extension MultiheadCommand {
                 "components": .array(r.pieces.map(piece)),
                 "xorg": .object(["version": optional(r.server.version), "videoABI": optional(r.server.abi), "videoABISource": optional(r.server.abiSource)]),
                 "driver": .object(["source": .string(d.source), "path": optional(d.path), "videoABI": optional(d.abi), "note": optional(d.note),
+                                   "abiMatches": d.abiMatches.map(JSONText.bool) ?? .null,
                                    "sourceHash": .string(XorgDriver.sourceHash)]),
                 "toolkits": .array(r.toolkits.map(piece)),
             ])

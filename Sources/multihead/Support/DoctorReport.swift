@@ -39,6 +39,8 @@ struct DoctorReport {
         var path: String?
         var abi: String?
         var note: String?
+        /// Whether that module's video ABI loads into the installed server's (nil: no module, or either unknown).
+        var abiMatches: Bool?
     }
 
     var pieces: [Piece] = []
@@ -70,6 +72,10 @@ struct DoctorReport {
         let cairo = Piece(name: "cairo", path: library("libcairo.so.2"), package: "libcairo2", use: "drawing views (the demo, apps)")
         report.pieces = [xvfb, xkbcomp, xorg, dummy, xauth, egl, mesa, cairo]
         report.driver = driverSource(hasServer: xorgPath != nil, serverVersion: report.server.version)
+        if let module = report.driver.path, let abi = XorgInstallation.moduleABI(atPath: module),
+           let server = XorgInstallation.serverVideoABI()?.abi {
+            report.driver.abiMatches = abi.loads(into: server)
+        }
         report.toolkits = [
             ("GTK 3", "libgtk-3.so.0", "libgtk-3-0"), ("GTK 4", "libgtk-4.so.1", "libgtk-4-1"), ("Qt 5", "libQt5Gui.so.5", "libqt5gui5"),
             ("Qt 6", "libQt6Gui.so.6", "libqt6gui6"), ("SDL 2", "libSDL2-2.0.so.0", "libsdl2-2.0-0"), ("GLFW", "libglfw.so.3", "libglfw3"),
