@@ -296,6 +296,13 @@ mh_probe(DriverPtr driver, int flags)
     return found;
 }
 
+/* The hash of the source this module was built from, set by its builder (the kit, Scripts/package): the
+ * kit uses a prebuilt module only when it was built from the source the kit carries. */
+#ifndef MH_SOURCE_HASH
+#define MH_SOURCE_HASH "unknown"
+#endif
+__attribute__((used)) static const char mh_source_hash[] = "multihead-driver-source-hash=" MH_SOURCE_HASH;
+
 static XF86ModuleVersionInfo mh_version_info = {
     MH_NAME,
     "Multihead",

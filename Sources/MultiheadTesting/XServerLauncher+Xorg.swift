@@ -10,7 +10,9 @@ extension XServerLauncher {
         var arguments: [String] = []
         let device: String
         if kind == .xorg {
-            arguments = ["-modulepath", try await XorgDriver.moduleDirectory() + ",/usr/lib/xorg/modules"]
+            // Xorg's own folder after the driver's (the installed driver's folder is Xorg's own).
+            let driver = try await XorgDriver.moduleDirectory()
+            arguments = ["-modulepath", driver == "/usr/lib/xorg/modules" ? driver : driver + ",/usr/lib/xorg/modules"]
             device = #"Driver "multihead""#
         } else {
             let driver = ["/usr/lib/xorg/modules/drivers/dummy_drv.so", "/usr/lib64/xorg/modules/drivers/dummy_drv.so"]

@@ -44,10 +44,10 @@ enum XServerLauncher {
 
     private static func launchNow(kind: VirtualServer.Kind, binary: String, package: String, arguments: [String],
                                   framebuffer: Size) async throws -> VirtualServer {
-        // Debian's /usr/bin/Xorg is a wrapper script that runs a set-user-ID helper, which would clear the
-        // parent-death signal: run the server binary itself where it is.
-        let direct = binary == "Xorg" && FileManager.default.isExecutableFile(atPath: "/usr/lib/xorg/Xorg") ? "/usr/lib/xorg/Xorg" : nil
-        guard let path = direct ?? which(binary) else { throw VirtualServerError.notInstalled(binary: binary, package: package) }
+        // Xorg: the server binary itself, not Debian's wrapper (`XorgInstallation.serverBinary()`).
+        guard let path = binary == "Xorg" ? XorgInstallation.serverBinary() : which(binary) else {
+            throw VirtualServerError.notInstalled(binary: binary, package: package)
+        }
         let cookie = XauthFile.makeCookie()
         // Held until the server is registered; a start that fails leaves nothing: its files go, and the
         // session folder if no server runs and no other start is under way.

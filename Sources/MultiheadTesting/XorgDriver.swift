@@ -4,11 +4,13 @@ import Glibc
 import Foundation
 internal import CDriverSource
 
-/// Multihead's Xorg video driver (`Driver/`), built for the X server on this machine the first time a
-/// `.xorg` server starts: a module must be built against the headers of the server that loads it
-/// (`xserver-xorg-dev`), so none is shipped.
+/// Multihead's Xorg video driver (`Driver/`): the one a package installed (the .deb's
+/// `/usr/lib/xorg/modules/drivers/multihead_drv.so`, the wheel's beside its CLI) when it is of this
+/// server's video ABI and of the source this binary carries; else built for the X server on this machine
+/// the first time a `.xorg` server starts (a module must be built against the headers of the server that
+/// loads it, `xserver-xorg-dev`).
 @MainActor
-enum XorgDriver {
+package enum XorgDriver {
     /// The driver's files (`Driver/`), embedded in this binary when it was built: a copied or installed
     /// CLI, or a package that depends on Multihead, builds the driver without the checkout. Made on each
     /// call (twice a build), not kept.
@@ -27,11 +29,12 @@ enum XorgDriver {
     private static var finding: Task<String, any Error>?
 
     /// A directory for Xorg's `-modulepath` whose `drivers/multihead_drv.so` is built for this server:
-    /// `$MULTIHEAD_XORG_DRIVER_DIR` when set; else a folder of the user's cache (`$XDG_CACHE_HOME/multihead`
-    /// or `~/.cache/multihead`) named by the server headers' version and the source's hash, built there
-    /// once (by whichever process gets there first; a build lands by `rename`, whole); where no cache can
-    /// be written, this process's own temporary folder.
-    static func moduleDirectory() async throws -> String {
+    /// `$MULTIHEAD_XORG_DRIVER_DIR` when set; else a prebuilt one (`prebuilt()`); else a folder of the
+    /// user's cache (`$XDG_CACHE_HOME/multihead` or `~/.cache/multihead`) named by the server headers'
+    /// version and the source's hash, built there once (by whichever process gets there first; a build
+    /// lands by `rename`, whole); where no cache can be written, this process's own temporary folder. The
+    /// fallback says why in one line on stderr.
+    package static func moduleDirectory() async throws -> String {
         if let found { return found }
         if let finding { return try await finding.value }
         let task = Task { try await onOwnThread { try Self.locate() } }
@@ -42,6 +45,63 @@ enum XorgDriver {
         return directory
     }
 
+    /// The hash of the driver's source this binary carries, as a prebuilt module records it.
+    package nonisolated static var sourceHash: String {
+        String(Self.hash(sourceFiles().map(\.bytes).reduce(Data(), +)), radix: 16)
+    }
+
+    /// The text before a module's source hash (`mh_source_hash` in `multihead_drv.c`).
+    package nonisolated static let sourceHashMarker = "multihead-driver-source-hash="
+
+    /// Where a prebuilt module may be, first found first: beside this executable
+    /// (`<its folder>/../lib/multihead/drivers/multihead_drv.so`: the wheel's CLI and driver), then in
+    /// Xorg's own module folders (the .deb's). Each is a `-modulepath` directory and its module.
+    package nonisolated static func prebuiltCandidates() -> [(directory: String, module: String)] {
+        var folders: [String] = []
+        if let bin = XorgInstallation.executableDirectory() {
+            folders.append(URL(fileURLWithPath: bin + "/../lib/multihead").standardizedFileURL.path)
+        }
+        folders += XorgInstallation.moduleDirectories
+        return folders.map { ($0, $0 + "/drivers/multihead_drv.so") }
+    }
+
+    /// What a prebuilt module is to this server and this binary.
+    package enum Prebuilt: Equatable, Sendable {
+        /// It loads: this server's video ABI, this binary's source.
+        case usable(directory: String, module: String, abi: VideoABI)
+        /// None there, or none that fits; the reason, for a person (nil: no module installed at all).
+        case unusable(String?)
+    }
+
+    /// The first prebuilt module that fits: one whose video ABI (its module data) loads into the
+    /// installed server's (`XorgInstallation.serverVideoABI()`) and that was built from the source this
+    /// binary carries. Reads files only: compiles and starts nothing.
+    package nonisolated static func prebuilt() -> Prebuilt {
+        var reasons: [String] = []
+        let server = XorgInstallation.serverVideoABI()
+        for candidate in prebuiltCandidates() where FileManager.default.fileExists(atPath: candidate.module) {
+            guard let abi = XorgInstallation.moduleABI(atPath: candidate.module) else {
+                reasons.append("\(candidate.module) is not an Xorg module")
+                continue
+            }
+            guard let server else {
+                reasons.append("\(candidate.module) (video ABI \(abi)): the server's video ABI is unknown (no modesetting_drv.so, no dpkg record)")
+                continue
+            }
+            guard abi.loads(into: server.abi) else {
+                reasons.append("\(candidate.module) is for video ABI \(abi), the server's is \(server.abi)")
+                continue
+            }
+            let built = XorgInstallation.marker(sourceHashMarker, inFile: candidate.module)
+            guard built == sourceHash else {
+                reasons.append("\(candidate.module) is of another Multihead (driver source \(built ?? "unknown"), this one's \(sourceHash))")
+                continue
+            }
+            return .usable(directory: candidate.directory, module: candidate.module, abi: abi)
+        }
+        return .unusable(reasons.isEmpty ? nil : reasons.joined(separator: "; "))
+    }
+
     nonisolated private static func locate() throws -> String {
         let environment = ProcessInfo.processInfo.environment
         if let given = environment[directoryVariable], !given.isEmpty {
@@ -50,20 +110,37 @@ enum XorgDriver {
             }
             return given
         }
+        let why: String
+        switch prebuilt() {
+        case .usable(let directory, _, _): return directory
+        case .unusable(let reason): why = reason ?? "no prebuilt Multihead Xorg driver installed"
+        }
         let headers = try Self.headersVersion()
-        let name = "xorg-driver-\(headers)-\(String(Self.hash(sourceFiles().map(\.bytes).reduce(Data(), +)), radix: 16))"
+        let name = "xorg-driver-\(headers)-\(sourceHash)"
         let caches = [environment["XDG_CACHE_HOME"].map { $0 + "/multihead" }, environment["HOME"].map { $0 + "/.cache/multihead" }]
             .compactMap { $0 }.filter { $0.hasPrefix("/") }
         for cache in caches {
             let directory = cache + "/" + name
-            if FileManager.default.fileExists(atPath: directory + "/drivers/multihead_drv.so") { return directory }
-            if (try? build(into: directory, headers: headers)) != nil { return directory }
+            if FileManager.default.fileExists(atPath: directory + "/drivers/multihead_drv.so") {
+                note("\(why): using the driver built in \(directory)")
+                return directory
+            }
+            if (try? build(into: directory, headers: headers)) != nil {
+                note("\(why): built Multihead's Xorg driver into \(directory)")
+                return directory
+            }
         }
         // No cache to write (a user without a home): this process's folder, held for as long as the process
         // lives (servers come and go; the module must stay) and removed with it.
         let directory = try ServerRegistry.holdDirectory() + "/" + name
         try build(into: directory, headers: headers)
+        note("\(why): built Multihead's Xorg driver into \(directory) (no cache folder to keep it in)")
         return directory
+    }
+
+    /// The fallback's one line on stderr.
+    nonisolated private static func note(_ text: String) {
+        FileHandle.standardError.write(Data("multihead: \(text)\n".utf8))
     }
 
     /// `pkg-config --modversion xorg-server`: the version of the headers a module is built against.
@@ -82,7 +159,7 @@ enum XorgDriver {
     /// Compiles the driver into `directory/drivers/multihead_drv.so`, after checking that the headers
     /// are the installed server's own (a module for another version is refused when Xorg loads it).
     nonisolated private static func build(into directory: String, headers: String) throws {
-        let server = try serverVersion()
+        guard let server = try XorgInstallation.serverVersion() else { throw VirtualServerError.notInstalled(binary: "Xorg", package: "xserver-xorg-core") }
         guard Self.sameRelease(headers, server) else { throw VirtualServerError.xorgDriverMismatch(headers: headers, server: server) }
         guard let compiler = XServerLauncher.which("cc") ?? XServerLauncher.which("gcc") else {
             throw VirtualServerError.notInstalled(binary: "a C compiler (cc)", package: "gcc")
@@ -107,7 +184,7 @@ enum XorgDriver {
             throw VirtualServerError.cannotCreate(path: sourceFolder, reason: (error as NSError).localizedDescription)
         }
         let sources = files.map(\.name).filter { $0.hasSuffix(".c") }.map { sourceFolder + "/" + $0 }
-        let arguments = ["-shared", "-fPIC", "-O2", "-fvisibility=hidden"] + flags + ["-o", partial] + sources
+        let arguments = ["-shared", "-fPIC", "-O2", "-fvisibility=hidden", "-DMH_SOURCE_HASH=\"\(sourceHash)\""] + flags + ["-o", partial] + sources
         let (built, _, log) = try run(compiler, arguments)
         guard built == 0 else {
             // The compiler's first lines name the fault; the rest repeats it.
@@ -118,20 +195,9 @@ enum XorgDriver {
         guard rename(partial, target) == 0 else { throw VirtualServerError.cannotCreate(path: target, reason: String(cString: strerror(errno))) }
     }
 
-    /// The installed Xorg's version, as `Xorg -version` prints it ("X.Org X Server 1.21.1.7": 21.1.7).
-    nonisolated private static func serverVersion() throws -> String {
-        let binary = FileManager.default.isExecutableFile(atPath: "/usr/lib/xorg/Xorg") ? "/usr/lib/xorg/Xorg" : XServerLauncher.which("Xorg")
-        guard let binary else { throw VirtualServerError.notInstalled(binary: "Xorg", package: "xserver-xorg-core") }
-        let (_, out, err) = try run(binary, ["-version"])
-        let text = String(decoding: err + out, as: UTF8.self)
-        guard let line = text.split(separator: "\n").first(where: { $0.contains("X Server") }),
-              let version = line.split(separator: " ").last else { return "unknown" }
-        return version.hasPrefix("1.") && version.split(separator: ".").count == 4 ? String(version.dropFirst(2)) : String(version)
-    }
-
     /// Whether two versions are one release (major and minor): the video driver ABI changes only between
     /// releases.
-    nonisolated static func sameRelease(_ a: String, _ b: String) -> Bool {
+    package nonisolated static func sameRelease(_ a: String, _ b: String) -> Bool {
         a.split(separator: ".").prefix(2) == b.split(separator: ".").prefix(2)
     }
 

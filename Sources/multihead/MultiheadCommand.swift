@@ -5,7 +5,8 @@ struct MultiheadCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "multihead",
         abstract: "UIKit's windows and screens on X11: list and watch monitors, drive a private X server.",
-        subcommands: [Demo.self, Screens.self, Watch.self, Server.self, Run.self, Plug.self, Unplug.self, Mode.self, Screenshot.self])
+        version: multiheadVersion,
+        subcommands: [Demo.self, Screens.self, Watch.self, Server.self, Run.self, Plug.self, Unplug.self, Mode.self, Screenshot.self, Doctor.self])
 }
 
 /// The option every command that talks to a server takes.

@@ -8,6 +8,7 @@ import time
 
 import pytest
 
+from ._bundle import bundled_binary
 from .server import KINDS, MultiheadError, MultiheadServer, MultiheadWarning, _layout, _layout_refusal
 
 #: How long a failing test's screenshots may take, all screens together (seconds): more than the X
@@ -21,7 +22,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--multihead-kind", choices=sorted(KINDS), default=None,
                     help="the kind of server for tests whose marker names none (default: xvfb)")
     group.addoption("--multihead-bin", default=None,
-                    help="the multihead command line tool (default: multihead on PATH)")
+                    help="the multihead command line tool (default: $MULTIHEAD_BIN, else the one this wheel "
+                         "carries, else multihead on PATH)")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -34,11 +36,12 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def _binary(config: pytest.Config) -> str:
-    given = config.getoption("--multihead-bin") or "multihead"
+    """`--multihead-bin`, else `$MULTIHEAD_BIN`, else the CLI this wheel carries, else `multihead` on PATH."""
+    given = config.getoption("--multihead-bin") or os.environ.get("MULTIHEAD_BIN") or bundled_binary() or "multihead"
     found = shutil.which(given)
     if found is None:
-        pytest.fail(f"multihead: {given!r} is not an executable (give --multihead-bin, or put multihead on PATH)",
-                    pytrace=False)
+        pytest.fail(f"multihead: {given!r} is not an executable (give --multihead-bin or MULTIHEAD_BIN, install "
+                    "the wheel that carries the CLI, or put multihead on PATH)", pytrace=False)
     return found
 
 

@@ -1,0 +1,165 @@
+import Foundation
+import MultiheadTesting
+
+/// What `multihead doctor` finds on this machine: the programs and files each kind of server needs (each
+/// with the Debian package that brings it), Multihead's Xorg driver and where it would come from, and
+/// the toolkits' libraries. Read from files and `Xorg -version` only: no server starts, nothing compiles.
+struct DoctorReport {
+    /// One program, file or library, found or not.
+    struct Piece {
+        var name: String
+        /// Where it is (a path), or nil when it is missing.
+        var path: String?
+        /// What else is known (a version, an ABI).
+        var detail: String?
+        /// The Debian package that brings it.
+        var package: String
+        /// What it is for, for a person.
+        var use: String
+    }
+
+    /// Whether a kind of server can start here, and what it lacks.
+    struct KindStatus {
+        var kind: VirtualServer.Kind
+        /// The Debian packages to install for it (empty when it can start, or when what stops it is not a package).
+        var missing: [String]
+        /// Why it cannot start (nil when it can).
+        var reason: String?
+        var canStart: Bool { reason == nil }
+    }
+
+    /// Where `--xorg`'s driver would come from: "directory" (`MULTIHEAD_XORG_DRIVER_DIR`), "prebuilt" (the
+    /// .deb's, or the wheel's beside the CLI), "cache" (built before), "build" (built at first use),
+    /// "missing" (cannot be built here).
+    struct Driver {
+        var source: String
+        var path: String?
+        var abi: String?
+        var note: String?
+        /// Whether that module's video ABI loads into the installed server's (nil: no module, or either unknown).
+        var abiMatches: Bool?
+    }
+
+    var pieces: [Piece] = []
+    var kinds: [KindStatus] = []
+    var driver = Driver(source: "missing")
+    var toolkits: [Piece] = []
+    var server: (version: String?, abi: String?, abiSource: String?) = (nil, nil, nil)
+
+    /// Looks at this machine.
+    static func gather() -> DoctorReport {
+        var report = DoctorReport()
+        let which = { (name: String) in CommandLookup.which(name) }
+        let xvfb = Piece(name: "Xvfb", path: which("Xvfb"), package: "xvfb", use: "the xvfb kind")
+        let xkbcomp = Piece(name: "xkbcomp", path: which("xkbcomp"), package: "x11-xkb-utils", use: "every kind (the server compiles its keymap)")
+        let xorgPath = XorgInstallation.serverBinary()
+        if xorgPath != nil {
+            let abi = XorgInstallation.serverVideoABI()
+            report.server = ((try? XorgInstallation.serverVersion()) ?? nil, abi.map { "\($0.abi)" }, abi?.source)
+        }
+        let detail = [report.server.version.map { "version \($0)" }, report.server.abi.map { "video driver ABI \($0)" }].compactMap { $0 }
+        let xorg = Piece(name: "Xorg", path: xorgPath, detail: detail.isEmpty ? nil : detail.joined(separator: ", "),
+                         package: "xserver-xorg-core", use: "the xorg and xorg-dummy kinds")
+        let dummy = Piece(name: "dummy driver", path: XorgInstallation.moduleDirectories.map { $0 + "/drivers/dummy_drv.so" }
+                            .first(where: FileManager.default.fileExists(atPath:)), package: "xserver-xorg-video-dummy", use: "the xorg-dummy kind")
+        let xauth = Piece(name: "xauth", path: which("xauth"), package: "xauth",
+                          use: "scripts that read or merge cookies (the kit writes its authority files itself)")
+        let egl = Piece(name: "EGL", path: library("libEGL.so.1"), package: "libegl1", use: "GLView and EGL apps")
+        let mesa = Piece(name: "Mesa EGL", path: library("libEGL_mesa.so.0"), package: "libegl-mesa0", use: "EGL on the kit's servers (llvmpipe)")
+        let cairo = Piece(name: "cairo", path: library("libcairo.so.2"), package: "libcairo2", use: "drawing views (the demo, apps)")
+        report.pieces = [xvfb, xkbcomp, xorg, dummy, xauth, egl, mesa, cairo]
+        report.driver = driverSource(hasServer: xorgPath != nil, serverVersion: report.server.version)
+        if let module = report.driver.path, let abi = XorgInstallation.moduleABI(atPath: module),
+           let server = XorgInstallation.serverVideoABI()?.abi {
+            report.driver.abiMatches = abi.loads(into: server)
+        }
+        report.toolkits = [
+            ("GTK 3", "libgtk-3.so.0", "libgtk-3-0"), ("GTK 4", "libgtk-4.so.1", "libgtk-4-1"), ("Qt 5", "libQt5Gui.so.5", "libqt5gui5"),
+            ("Qt 6", "libQt6Gui.so.6", "libqt6gui6"), ("SDL 2", "libSDL2-2.0.so.0", "libsdl2-2.0-0"), ("GLFW", "libglfw.so.3", "libglfw3"),
+        ].map { Piece(name: $0.0, path: library($0.1), package: $0.2, use: "apps of that toolkit") }
+            + [Piece(name: "Chromium", path: which("chromium"), package: "chromium", use: "web apps (getScreenDetails)")]
+
+        func status(_ kind: VirtualServer.Kind, _ needs: [Piece], extra: String? = nil) -> KindStatus {
+            let missing = needs.filter { $0.path == nil }
+            let reasons = missing.map { "\($0.name) (\($0.package))" } + (extra.map { [$0] } ?? [])
+            return KindStatus(kind: kind, missing: missing.map(\.package),
+                              reason: reasons.isEmpty ? nil : "needs " + reasons.joined(separator: ", "))
+        }
+        var driverNeeds: String?
+        if report.driver.source == "missing", xorgPath != nil { driverNeeds = "Multihead's Xorg driver (\(report.driver.note ?? "cannot be built"))" }
+        var xorgStatus = status(.xorg, [xkbcomp, xorg], extra: driverNeeds)
+        if report.driver.source == "missing", xorgPath != nil {
+            xorgStatus.missing += ["xserver-xorg-dev", "gcc", "pkg-config"].filter { package in report.driver.note?.contains(package) == true }
+        }
+        report.kinds = [
+            status(.xvfb, [xvfb, xkbcomp]),
+            xorgStatus,
+            status(.xorgDummy, [xkbcomp, xorg, dummy]),
+        ]
+        return report
+    }
+
+    /// Where the `xorg` kind's driver would come from, found as the kit finds it but building nothing.
+    static func driverSource(hasServer: Bool, serverVersion: String?) -> Driver {
+        let environment = ProcessInfo.processInfo.environment
+        if let given = environment["MULTIHEAD_XORG_DRIVER_DIR"], !given.isEmpty {
+            let module = given + "/drivers/multihead_drv.so"
+            return FileManager.default.fileExists(atPath: module)
+                ? Driver(source: "directory", path: module, abi: XorgInstallation.moduleABI(atPath: module).map { "\($0)" }, note: "MULTIHEAD_XORG_DRIVER_DIR")
+                : Driver(source: "missing", path: nil, abi: nil, note: "\(module) (MULTIHEAD_XORG_DRIVER_DIR) does not exist")
+        }
+        let why: String?
+        switch XorgDriver.prebuilt() {
+        case .usable(_, let module, let abi): return Driver(source: "prebuilt", path: module, abi: "\(abi)", note: nil)
+        case .unusable(let reason): why = reason
+        }
+        guard hasServer else { return Driver(source: "missing", path: nil, abi: nil, note: "no Xorg") }
+        // The kit's fallback: a build for this server, kept in the user's cache.
+        let pkgConfig = CommandLookup.which("pkg-config")
+        let headers = pkgConfig.flatMap { try? ChildProcess.spawn($0, ["--modversion", "xorg-server"]).collect() }
+            .flatMap { $0.0 == 0 ? String(decoding: $0.1, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) : nil }
+        let caches = [environment["XDG_CACHE_HOME"].map { $0 + "/multihead" }, environment["HOME"].map { $0 + "/.cache/multihead" }]
+            .compactMap { $0 }.filter { $0.hasPrefix("/") }
+        if let headers {
+            for cache in caches {
+                let module = cache + "/xorg-driver-\(headers)-\(XorgDriver.sourceHash)/drivers/multihead_drv.so"
+                if FileManager.default.fileExists(atPath: module) {
+                    return Driver(source: "cache", path: module, abi: XorgInstallation.moduleABI(atPath: module).map { "\($0)" }, note: why)
+                }
+            }
+        }
+        var lacking: [String] = []
+        if pkgConfig == nil { lacking.append("pkg-config") }
+        if headers == nil { lacking.append("xserver-xorg-dev") }
+        if CommandLookup.which("cc") == nil && CommandLookup.which("gcc") == nil { lacking.append("gcc") }
+        if let headers, let serverVersion, !XorgDriver.sameRelease(headers, serverVersion) {
+            return Driver(source: "missing", path: nil, abi: nil,
+                          note: "the headers (xserver-xorg-dev) are \(headers), the server is \(serverVersion): install the same version of both")
+        }
+        guard lacking.isEmpty else {
+            return Driver(source: "missing", path: nil, abi: nil, note: "no prebuilt driver fits, and building one needs " + lacking.joined(separator: ", "))
+        }
+        return Driver(source: "build", path: nil, abi: nil, note: why)
+    }
+
+    /// A shared library in the system's library folders, by its soname.
+    static func library(_ soname: String) -> String? {
+#if arch(arm64)
+        let triplet = "aarch64-linux-gnu"
+#else
+        let triplet = "x86_64-linux-gnu"
+#endif
+        return ["/usr/lib/\(triplet)", "/lib/\(triplet)", "/usr/lib64", "/usr/lib"].map { $0 + "/" + soname }
+            .first(where: FileManager.default.fileExists(atPath:))
+    }
+}
+
+extension CommandLookup {
+    /// The executable `name` on PATH, else in /usr/bin or /usr/local/bin (as the kit looks for servers).
+    static func which(_ name: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"]
+        if case .found(let p) = find(name, path: path) { return p }
+        if case .found(let p) = find(name, path: "/usr/bin:/usr/local/bin") { return p }
+        return nil
+    }
+}
