@@ -30,23 +30,26 @@ final class GLDevice {
 
     /// The device for the server `backend` shows on, made at the first view of that backend that draws.
     static func device(for backend: any DisplayBackend) throws(GLViewError) -> GLDevice {
-        // An X11 backend whose connection is gone has no server to draw for (not Mesa's surfaceless one).
-        if let x11 = backend as? X11Backend, x11.displayName == nil {
-            throw .noDisplay(display: x11.requestedDisplay ?? "DISPLAY", eglError: "the X connection is closed")
+        let endpoint = backend.graphicsEndpoint
+        // A backend whose connection is gone has no server to draw for (not Mesa's surfaceless one).
+        if case .disconnected(let requested) = endpoint {
+            throw .noDisplay(display: requested ?? "DISPLAY", eglError: "the X connection is closed")
         }
         devices.removeAll { $0.device == nil || $0.backend == nil }
         for entry in devices where entry.backend === backend {
             if let found = entry.device { return found }
         }
-        let made = try GLDevice(backend: backend, name: (backend as? X11Backend)?.displayName ?? "surfaceless")
+        let made = try GLDevice(endpoint: endpoint)
         devices.append(Entry(device: made, backend: backend))
         return made
     }
 
-    private init(backend: any DisplayBackend, name: String) throws(GLViewError) {
+    private init(endpoint: GraphicsEndpoint) throws(GLViewError) {
+        let server: String? = if case .x11(let d) = endpoint { d } else { nil }
+        let name = server ?? "surfaceless"
         self.name = name
         var native: NativeDisplay?
-        do { native = try NativeDisplay(for: backend) } catch {
+        do { native = try server.map { try NativeDisplay(display: $0) } } catch {
             throw .noDisplay(display: name, eglError: "\(error)")
         }
         let platform = native == nil ? EGLenum(EGL_PLATFORM_SURFACELESS_MESA) : EGLenum(EGL_PLATFORM_X11_KHR)

@@ -40,6 +40,21 @@ public protocol DisplayBackend: AnyObject {
     /// polls, so the backend need not wake on its own for each event: one wake-up a frame instead of two.
     /// The default does nothing.
     func frameClockChanged(isRunning: Bool)
+    /// Where a GL view of this backend's windows draws: the display server by name, none (offscreen, no
+    /// server), or a connection that is gone. The default: none.
+    var graphicsEndpoint: GraphicsEndpoint { get }
+}
+
+/// Where GL draws for a backend (`DisplayBackend.graphicsEndpoint`), as a GL view needs to know it
+/// without knowing the backend's type.
+public enum GraphicsEndpoint: Sendable, Equatable {
+    /// No display server: GL draws offscreen on its own (Mesa's surfaceless platform).
+    case offscreen
+    /// The X server of this display name.
+    case x11(display: String)
+    /// The backend's connection is gone: there is nothing to draw for. `requested` is the display it was
+    /// asked for (nil: `DISPLAY`).
+    case disconnected(requested: String?)
 }
 
 extension DisplayBackend {
@@ -57,6 +72,9 @@ extension DisplayBackend {
 
     /// Nothing: the backend wakes for its events as it always does.
     public func frameClockChanged(isRunning: Bool) {}
+
+    /// Offscreen: a backend without a display server.
+    public var graphicsEndpoint: GraphicsEndpoint { .offscreen }
 }
 
 /// The model's event input, handed to a backend at `start`: the only way a backend reports anything.

@@ -13,10 +13,9 @@ package final class NativeDisplay {
     /// The `Display *` to hand over, valid while this object lives.
     package var pointer: UnsafeMutableRawPointer { UnsafeMutableRawPointer(connection.display) }
 
-    /// Opens a connection to the server `backend` shows on; nil when the backend is not an X11 one or is
-    /// not connected. Throws what opening the display threw. `XOpenDisplay`.
-    package init?(for backend: any DisplayBackend) throws {
-        guard let name = (backend as? X11Backend)?.displayName else { return nil }
+    /// Opens a connection to the X server of this display name. Throws what opening the display threw.
+    /// `XOpenDisplay`.
+    package init(display name: String) throws {
         connection = try XConnection(name: name)
     }
 }

@@ -80,6 +80,11 @@ public final class X11Backend: DisplayBackend {
     /// The display name in use, once connected.
     public var displayName: String? { connection?.name }
 
+    /// The X server GL views draw for, while connected.
+    public var graphicsEndpoint: GraphicsEndpoint {
+        displayName.map { .x11(display: $0) } ?? .disconnected(requested: requestedDisplay)
+    }
+
     /// Connects, selects the events that announce monitor changes, watches the connection, and reads the
     /// first snapshot.
     public func start(input: BackendInput) throws -> [ScreenDescription] {
