@@ -111,7 +111,10 @@ class DevTools:
         message = {"id": number, "method": method, "params": params}
         if session:
             message["sessionId"] = session
-        os.write(self._out, json.dumps(message).encode() + b"\0")
+        try:
+            os.write(self._out, json.dumps(message).encode() + b"\0")
+        except OSError:
+            raise RuntimeError(f"{method}: Chromium ended") from None
         with self._ready:
             if not self._ready.wait_for(lambda: number in self._answers or self.closed, TIMEOUT):
                 raise RuntimeError(f"{method}: no answer within {TIMEOUT} s")
@@ -140,6 +143,7 @@ def high(fd):
 
 
 def main():
+    binary = chromium_binary()
     profile = tempfile.mkdtemp(prefix="chromium-screens-")
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Page)
     threading.Thread(target=server.serve_forever, daemon=True).start()
@@ -154,8 +158,8 @@ def main():
     chromium = subprocess.Popen(
         ["/bin/bash", "-c", f'exec "$@" 3<&{commands_read} 4>&{answers_write} {commands_read}<&- {answers_write}>&-', "sh",
          # Chromium ends with this client, however it ends (setpriv: util-linux).
-         *(["setpriv", "--pdeathsig", "KILL", "--"] if shutil.which("setpriv") else []), chromium_binary(), "--no-sandbox", "--ozone-platform=x11", f"--user-data-dir={profile}",
-         "--remote-debugging-pipe", "--no-first-run", "--no-default-browser-check", "--disable-gpu",
+         *(["setpriv", "--pdeathsig", "KILL", "--"] if shutil.which("setpriv") else []),
+         binary, "--no-sandbox", "--ozone-platform=x11", f"--user-data-dir={profile}", "--remote-debugging-pipe", "--no-first-run", "--no-default-browser-check", "--disable-gpu",
          "--password-store=basic", "--use-mock-keychain", "--disable-background-networking",
          "--disable-component-update", "--disable-sync", "--disable-features=Translate,MediaRouter",
          "about:blank"],
@@ -174,6 +178,15 @@ def main():
         devtools.events.put(None)
 
     threading.Thread(target=watch_stdin, daemon=True).start()
+
+    def fail(reason):
+        say(f"chromium: {reason}")
+        log.flush()
+        with open(log.name, "rb") as said:
+            for line in said.read().decode(errors="replace").splitlines()[-20:]:
+                say(f"chromium: {line}")
+        return 1
+
     try:
         try:
             # The permission's name since Chromium 111; before, "windowPlacement".
@@ -188,18 +201,12 @@ def main():
             devtools.call("Runtime.addBinding", session, name="report")
             devtools.call("Page.navigate", session, url=origin + "/")
         except RuntimeError as error:
-            say(f"chromium: {error}")
-            log.flush()
-            with open(log.name, "rb") as said:
-                for line in said.read().decode(errors="replace").splitlines()[-20:]:
-                    say(f"chromium: {line}")
-            return 1
+            return fail(error)
         while not stdin_ended.is_set():
             event = devtools.events.get()
             if event is None:
                 if devtools.closed and not stdin_ended.is_set():
-                    say(f"chromium: ended ({chromium.wait()})")
-                    return 1
+                    return fail(f"ended ({chromium.wait()})")
                 continue
             if event.get("method") == "Runtime.bindingCalled" and event["params"]["name"] == "report":
                 say(event["params"]["payload"])
