@@ -1,7 +1,9 @@
 """The toolkit matrix of docs/other-toolkits.md as plugin tests: what GTK 3, Qt 5, SDL 2 and GLFW 3 see
-when a monitor is plugged and unplugged on a private Xorg with the dummy driver (real outputs). Each
-client is a small program in Tests/ToolkitClients that prints what its toolkit reports, one line at a time."""
+when a monitor is plugged and unplugged on a private Xorg with the dummy driver (real outputs), and what
+they, GTK 4, Qt 6 and Chromium see on Multihead's own driver (cables and EDIDs). Each client is a small
+program in Tests/ToolkitClients that prints what its toolkit reports, one line at a time."""
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -15,9 +17,9 @@ CLIENTS = Path(__file__).resolve().parents[3] / "Tests" / "ToolkitClients"
 class Client:
     """A toolkit client on the test's server: its lines, each waited for (no sleeps)."""
 
-    def __init__(self, command, env):
+    def __init__(self, command, env, stderr=subprocess.STDOUT):
         self.proc = subprocess.Popen(command, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.STDOUT, bufsize=0)
+                                     stderr=stderr, bufsize=0)
         self.lines = []
         self._reader = LineReader(self.proc.stdout)
 
@@ -67,14 +69,22 @@ def c_client(name, package, tmp_path_factory):
     return [str(out)]
 
 
+# The clients run by Debian's python3 (its python3-gi, PyQt5 and PyQt6), each as a process of its own.
+PYTHON_CLIENTS = {
+    "gtk": "gtk-monitors.py",
+    "qt": "qt-monitors.py",
+    "gtk4": "gtk4-monitors.py",
+    "qt6": "qt6-monitors.py",
+    "chromium": "chromium-screens.py",
+}
+
+
 @pytest.fixture
 def client(request, multihead_server, tmp_path_factory):
     """Starts the client the test is parametrized with, on the test's server; ends it afterwards."""
     kind = request.param
-    if kind == "gtk":
-        command = ["/usr/bin/python3", str(CLIENTS / "gtk-monitors.py")]
-    elif kind == "qt":
-        command = ["/usr/bin/python3", str(CLIENTS / "qt-monitors.py")]
+    if kind in PYTHON_CLIENTS:
+        command = ["/usr/bin/python3", str(CLIENTS / PYTHON_CLIENTS[kind])]
     elif kind == "sdl":
         command = c_client("sdl-monitors", "sdl2", tmp_path_factory)
     else:
@@ -163,3 +173,74 @@ def test_toolkit_sees_a_cable(multihead_server, client):
         line = app.expect_prefix("identity HDMI-1 ")
         manufacturer, model, serial = line.partition("identity HDMI-1 ")[2].split("|")
         assert manufacturer == "Dell Inc." and model.rstrip("-") == "DELL U2720Q" and serial.rstrip("-") == "ABC123", line
+
+
+# Today's toolkits on Multihead's own driver: GTK 4 (a Gio.ListModel of monitors), Qt 6 and Chromium
+# (the Window Management API, window.getScreenDetails()). Each client lists DP-1, then sees HDMI-1 plugged
+# with a Dell's EDID, set to 1920x1080 and unplugged; each as its toolkit names things:
+# (listed, plugged, the mode change, unplugged, the start of the line for a second plug, of HDMI-2).
+# GTK 4.8 names a monitor by its connector, takes the manufacturer's PNP id from the EDID as is and
+# gives the connector as the model; Qt 6.4 maps the PNP id to the vendor and shows the EDID's texts with
+# their line feed as a "-" (as Qt 5); Chromium labels a screen with the EDID's monitor name.
+TODAY = {
+    "gtk4": ("monitor DP-1 1920x1080+0+0 scale 1|MHD|DP-1", "added HDMI-1 2560x1440+1920+0 scale 1|DEL|HDMI-1",
+             "geometry HDMI-1 1920x1080+1920+0", "removed HDMI-1", "added HDMI-2 "),
+    "qt6": ("monitor DP-1 1920x1080+0+0 dpr 1", "added HDMI-1 2560x1440+1920+0 dpr 1",
+            "geometry HDMI-1 1920x1080+1920+0", "removed HDMI-1", "added HDMI-2 "),
+    "chromium": ('screen "Multihead" 1920x1080+0+0 dpr 1', 'added "DELL U2720Q" 2560x1440+1920+0 dpr 1',
+                 'changed "DELL U2720Q" 1920x1080+1920+0 dpr 1', 'removed "DELL U2720Q"', 'added "Multihead" 1280x720+1920+0'),
+}
+
+
+@pytest.mark.multihead(monitors=["1920x1080"], kind="xorg")
+@pytest.mark.parametrize("client", sorted(TODAY), indirect=True)
+def test_todays_toolkit_sees_a_cable_and_a_mode(multihead_server, client):
+    kind, app = client
+    listed, added, mode, removed, next_plug = TODAY[kind]
+    # Chromium takes seconds to start on a busy machine: its list is waited for longer.
+    app.expect("end", timeout=120 if kind == "chromium" else 20)
+    assert listed in app.lines, app.lines
+    multihead_server.plug("HDMI-1", "2560x1440+1920+0", manufacturer="DEL", model="DELL U2720Q",
+                          serial_number="ABC123")
+    app.expect(added)
+    if kind == "qt6":
+        line = app.expect_prefix("identity HDMI-1 ")
+        manufacturer, model, serial = line.partition("identity HDMI-1 ")[2].split("|")
+        assert manufacturer == "Dell Inc." and model.rstrip("-") == "DELL U2720Q" and serial.rstrip("-") == "ABC123", line
+    multihead_server.mode("HDMI-1", "1920x1080")
+    app.expect(mode)
+    multihead_server.unplug("HDMI-1")
+    app.expect(removed)
+    # Each once: the next plug is the next thing the toolkit reports, so every line before it is read.
+    multihead_server.plug("HDMI-2", "1280x720+1920+0")
+    app.expect_prefix(next_plug)
+    assert [app.lines.count(line) for line in (added, mode, removed)] == [1, 1, 1], app.lines
+
+
+def test_qt6_takes_each_screens_scale_from_run(request):
+    """`multihead run --scale "HDMI-1=2"` sets QT_SCREEN_SCALE_FACTORS: Qt 6 gives HDMI-1, plugged while it
+    runs, a devicePixelRatio of 2 (its geometry in device-independent pixels) and DP-1 its own 1."""
+    binary = request.config.getoption("--multihead-bin") or "multihead"
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "XAUTHORITY", "MULTIHEAD_CONTROL")}
+    app = Client([binary, "run", "--xorg", "--monitors", "1920x1080", "--scale", "HDMI-1=2", "--print-env",
+                  "--", "/usr/bin/python3", str(CLIENTS / "qt6-monitors.py")], env, stderr=subprocess.PIPE)
+    run = app.proc
+    said = LineReader(run.stderr)
+    try:
+        # --print-env's lines come first on stderr; the control socket's is the last of them.
+        while "MULTIHEAD_CONTROL" not in env:
+            line = said.readline(60)
+            assert line is not None, f"multihead run ended ({run.wait()}) before its environment"
+            name, _, value = line.partition("=")
+            env[name] = value
+        app.expect("end")
+        assert "monitor DP-1 1920x1080+0+0 dpr 1" in app.lines, app.lines
+        subprocess.run([binary, "plug", "HDMI-1", "2560x1440+1920+0"], env=env, check=True, timeout=60)
+        app.expect("added HDMI-1 1280x720+1920+0 dpr 2")
+        subprocess.run([binary, "mode", "HDMI-1", "1920x1080"], env=env, check=True, capture_output=True, timeout=60)
+        app.expect("geometry HDMI-1 960x540+1920+0")
+    finally:
+        app.close()
+        said.close()
+        run.stderr.close()
+    assert run.returncode == 0
