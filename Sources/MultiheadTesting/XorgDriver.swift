@@ -65,6 +65,22 @@ package enum XorgDriver {
         return folders.map { ($0, $0 + "/drivers/multihead_drv.so") }
     }
 
+    /// Why a prebuilt module must not be loaded, or nil: it, its folder and the folder above must belong to
+    /// root or to this user and be writable by no one else (a CLI copied to /tmp would otherwise load
+    /// whatever another user left in /tmp/lib). `stat`.
+    nonisolated static func untrusted(_ candidate: (directory: String, module: String)) -> String? {
+        let paths = [candidate.module, candidate.directory + "/drivers", candidate.directory]
+        for path in paths {
+            var st = stat()
+            guard stat(path, &st) == 0 else { return "\(path) cannot be read" }
+            guard st.st_uid == 0 || st.st_uid == getuid() else { return "\(path) belongs to another user (uid \(st.st_uid))" }
+            guard st.st_mode & (S_IWGRP | S_IWOTH) == 0 || st.st_mode & S_ISVTX != 0 && path != candidate.module else {
+                return "\(path) is writable by other users"
+            }
+        }
+        return nil
+    }
+
     /// What a prebuilt module is to this server and this binary.
     package enum Prebuilt: Equatable, Sendable {
         /// It loads: this server's video ABI, this binary's source.
@@ -80,6 +96,11 @@ package enum XorgDriver {
         var reasons: [String] = []
         let server = XorgInstallation.serverVideoABI()
         for candidate in prebuiltCandidates() where FileManager.default.fileExists(atPath: candidate.module) {
+            // The server loads it as code: only a module that no one else could have put or changed there.
+            if let why = untrusted(candidate) {
+                reasons.append(why)
+                continue
+            }
             guard let abi = XorgInstallation.moduleABI(atPath: candidate.module) else {
                 reasons.append("\(candidate.module) is not an Xorg module")
                 continue

@@ -72,7 +72,7 @@ enum ControlClient {
         }
         if ok { return v }
         let e = v["error"]
-        throw CommandFailure(status: Int32(e?["status"]?.int ?? Int(ExitStatus.software)), code: e?["code"]?.string ?? "unknown",
+        throw CommandFailure(status: e?["status"]?.int.flatMap { Int32(exactly: $0) } ?? ExitStatus.software, code: e?["code"]?.string ?? "unknown",
                              message: e?["message"]?.string ?? "the control socket refused the request")
     }
 }

@@ -80,6 +80,9 @@ final class ControlListener: Sendable {
     private static func serve(_ fd: Int32, deliver: @Sendable (ControlRequest, ControlReply) -> Void) {
         let lines = ControlLines(fd, idleLimit: Self.idleLimit, lineTime: Self.lineTime)
         defer { lines.close() }
+        // A client that sends requests and never reads their answers must not hold this thread for ever.
+        var sendLimit = timeval(tv_sec: Int(Self.lineTime), tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &sendLimit, socklen_t(MemoryLayout<timeval>.size))
         // The folder keeps other users out; this keeps out root's processes too, and any socket passed on.
         guard let user = ControlSocket.peerUser(fd), user == getuid() else {
             let who = ControlSocket.peerUser(fd).map { "user \($0)" } ?? "an unknown user"
@@ -98,6 +101,7 @@ final class ControlListener: Sendable {
             case .line(let line):
                 // A blank line is not a request: nothing to answer (a client's keep-alive, a stray newline).
                 guard line.contains(where: { ![0x20, 0x09, 0x0D].contains($0) }) else { continue }
+                lines.markActive()
                 switch ControlRequest.parse(line) {
                 case .failure(let refusal):
                     guard lines.write(ControlAnswer.failure(CommandFailure(refusal), id: refusal.id).bytes) else { return }

@@ -37,8 +37,9 @@ final class ControlService {
     /// Told the PID and status of an X server this service ran that ended (a signal, a crash); an end the
     /// service caused itself is not told.
     private let serverEnded: @Sendable (_ pid: Int32, _ status: Int32) -> Void
-    /// The X server whose end is waited for.
-    private var watched: Int32?
+    /// The X server whose end is waited for (weak: a server gone is no longer watched, and the next one,
+    /// whatever its PID or address, is).
+    private weak var watched: VirtualServer?
 
     /// Scales by screen name (`run --scale`): what `screens` answers with.
     let scaleFactors: [String: Double]
@@ -74,10 +75,11 @@ final class ControlService {
         }
     }
 
-    /// Waits for the end of the X server running now, once per server (a lease that replaced it is watched).
+    /// Waits for the end of the X server running now, once per server (a lease that replaced it is watched;
+    /// a new server that got an old one's PID is a new server).
     private func watchRunning() {
-        guard let running, running.pid != watched else { return }
-        watched = running.pid
+        guard let running, running !== watched else { return }
+        watched = running
         let (pid, ended) = (running.pid, serverEnded)
         Task { ended(pid, await running.waitForExit()) }
     }
@@ -97,7 +99,7 @@ final class ControlService {
                     ("leased", .bool(isLeased))]
         case .lease: return try await beginLease(request)
         case .release:
-            try checkLease(request)
+            _ = try leased(request)
             let (kept, reason) = endLease(because: "it was released")
             return [("kept", .bool(kept)), ("reason", reason.map(JSONText.string) ?? .null)]
         case .plug:
@@ -216,11 +218,12 @@ final class ControlService {
         isLeased = true
         leaseID = Self.newLeaseID()
         let replaced = before.map { $0.0 != next.display || $0.1 != next.pid } ?? true
-        let why = reason ?? ended?.reason
+        // Not ended but not taken again either: the layout needs a framebuffer the last server does not have.
+        let why = reason ?? ended?.reason ?? "the layout asked for needs a server of another framebuffer size"
         ended = nil
         return [("lease", .string(leaseID)), ("display", .string(next.display)), ("xauthority", .string(next.authorityFile)), ("pid", .int(Int(next.pid))),
                 ("warm", .bool(next.isWarm)), ("replaced", .bool(replaced)),
-                ("reason", replaced ? .string(why ?? "the last server could not be kept") : .null)]
+                ("reason", replaced ? .string(why) : .null)]
     }
 
     /// Ends the lease held, if any (`how` is what a request that still names it is told): true when the

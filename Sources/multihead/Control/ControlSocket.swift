@@ -72,12 +72,13 @@ enum ControlSocket {
         while true {
             let fd = mh_accept_cloexec(listening)
             if fd >= 0 { return fd }
-            if errno == EINTR || errno == ECONNABORTED || errno == EMFILE || errno == ENFILE {
-                // Out of descriptors: the next accept may find one free; a tight loop would spin.
-                if errno == EMFILE || errno == ENFILE { usleep(10_000) }
-                continue
+            switch errno {
+            case EBADF, EINVAL, ENOTSOCK: return nil
+            case EINTR, ECONNABORTED: continue
+            default:
+                // Out of descriptors, buffers or memory: the next accept may find them; a tight loop would spin.
+                usleep(10_000)
             }
-            return nil
         }
     }
 
@@ -138,11 +139,19 @@ final class ControlLines {
     }
 
     let fd: Int32
+    /// What has arrived and is not handed out yet: `buffer[start...]`.
     private var buffer: [UInt8] = []
-    /// Seconds a connection may send nothing between lines (nil: no limit).
+    private var start = 0
+    /// Where to look for the next newline: the bytes before it have none.
+    private var scanned = 0
+    /// One receive's bytes, made once per connection.
+    private var chunk = [UInt8](repeating: 0, count: 16384)
+    /// Seconds a connection may send no request (a blank line is none) before it is closed (nil: no limit).
     private let idleLimit: Double?
     /// Seconds a line may take from its first byte to its newline (nil: no limit).
     private let lineTime: Double?
+    /// When the idle time began: the connection's start, or its last request.
+    private var idleSince = MonotonicClock.now()
 
     init(_ fd: Int32, idleLimit: Double? = nil, lineTime: Double? = nil) {
         self.fd = fd
@@ -150,21 +159,29 @@ final class ControlLines {
         self.lineTime = lineTime
     }
 
+    /// A request was read: the idle time starts again (a blank line does not count as one).
+    func markActive() { idleSince = MonotonicClock.now() }
+
     /// The next line; blocks until it is whole, or a limit runs out. `poll`, `recv`.
     func next() -> Read {
-        var chunk = [UInt8](repeating: 0, count: 16384)
         // When the bytes of the line now pending began to arrive.
-        var lineBegan: Double? = buffer.isEmpty ? nil : MonotonicClock.now()
-        let waitBegan = MonotonicClock.now()
+        var lineBegan: Double? = start < buffer.count ? MonotonicClock.now() : nil
         while true {
-            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                guard newline <= ControlSocket.lineLimit else { return .tooLong }
-                let line = Array(buffer[..<newline])
-                buffer.removeSubrange(...newline)
+            if let newline = buffer[scanned...].firstIndex(of: UInt8(ascii: "\n")) {
+                guard newline - start <= ControlSocket.lineLimit else { return .tooLong }
+                let line = Array(buffer[start..<newline])
+                start = newline + 1
+                scanned = start
+                // The bytes handed out go once they are most of the buffer: each byte moves once at most.
+                if start > buffer.count / 2 {
+                    buffer.removeSubrange(..<start)
+                    (start, scanned) = (0, 0)
+                }
                 return .line(line)
             }
-            guard buffer.count <= ControlSocket.lineLimit else { return .tooLong }
-            let deadline = lineBegan.flatMap { began in lineTime.map { began + $0 } } ?? idleLimit.map { waitBegan + $0 }
+            scanned = buffer.count
+            guard buffer.count - start <= ControlSocket.lineLimit else { return .tooLong }
+            let deadline = lineBegan.flatMap { began in lineTime.map { began + $0 } } ?? idleLimit.map { idleSince + $0 }
             if let deadline {
                 let left = deadline - MonotonicClock.now()
                 var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
@@ -186,18 +203,21 @@ final class ControlLines {
 
     /// Writes a last line and ends the connection so that the other end reads it: a socket closed with
     /// requests still unread in it would reset the connection, and the answer would be lost. Sends the
-    /// end, then reads what is left for at most a second (and a few megabytes) before the close; with
-    /// `waiting: false`, only what has arrived already (the accepting thread, which must not stall).
-    /// `shutdown`, `recv`.
+    /// end, then reads what is left for at most a second in all (and a few megabytes) before the close;
+    /// with `waiting: false`, only what has arrived already (the accepting thread, which must not stall).
+    /// `shutdown`, `poll`, `recv`.
     func finish(with line: [UInt8], waiting: Bool = true) {
         guard write(line) else { return }
         shutdown(fd, Int32(SHUT_WR))
-        var limit = timeval(tv_sec: 1, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-        var chunk = [UInt8](repeating: 0, count: 16384)
+        let deadline = MonotonicClock.now() + (waiting ? 1 : 0)
         var left = 64 * ControlSocket.lineLimit
         while left > 0 {
-            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, waiting ? 0 : Int32(MSG_DONTWAIT)) }
+            let wait = max(0, deadline - MonotonicClock.now())
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&p, 1, Int32((wait * 1000).rounded(.up)))
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0 else { return }
+            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
             if n < 0 && errno == EINTR { continue }
             guard n > 0 else { return }
             left -= n

@@ -141,7 +141,9 @@ def _screenshots(item: pytest.Item, report: pytest.TestReport, server, factory: 
     try:
         folder = factory.mktemp(f"multihead-{item.name}"[:60], numbered=True)
         for i, screen in enumerate(server._request("screens", timeout=left())["screens"]):
-            path = folder / f"{i}-{screen['name']}.png"
+            # The name is the server's: only its safe characters go into a file name.
+            safe = "".join(c if c.isalnum() or c in "-_" else "_" for c in str(screen["name"]))[:64]
+            path = folder / f"{i}-{safe}.png"
             server._request("screenshot", output=os.path.abspath(path), screen=screen["name"], timeout=left())
             lines.append(f"{screen['name']}: {path}")
             # On the item: the teardown's report, which JUnit XML reads properties from, copies them.

@@ -373,8 +373,10 @@ class MultiheadServer(_Screens):
                 key, _, value = line.partition("=")
                 values[key] = value
         except TimeoutError:
+            # What it said, read before stop() closes the file it said it in.
+            said = self._stderr_text()
             self.stop()
-            raise MultiheadError(args, None, self._stderr_text(), f"printed no DISPLAY within {START_TIMEOUT:g} s")
+            raise MultiheadError(args, None, said, f"printed no DISPLAY within {START_TIMEOUT:g} s")
         finally:
             lines.close()
         try:
@@ -545,6 +547,15 @@ def _wait_pidfd(pidfd: int, timeout: float) -> bool:
         return bool(selector.select(timeout))
 
 
+def _running(pid: int) -> bool:
+    """Whether the process is there and not a zombie (one that ended and nobody reaped)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat[stat.rfind(")") + 2:][:1] != "Z"
+
+
 def _remove_leftovers(control: str, cli_pid: int, display: str, xserver: int) -> None:
     """What a killed `multihead server` and X server leave: the process's folder (`multihead-PID-XXXXXXXX`,
     the socket's), and the X server's lock file and socket when the lock still names that X server."""
@@ -552,7 +563,9 @@ def _remove_leftovers(control: str, cli_pid: int, display: str, xserver: int) ->
     if folder.name.startswith(f"multihead-{cli_pid}-"):
         shutil.rmtree(folder, ignore_errors=True)
     number = display.lstrip(":").split(".")[0]
-    if number.isdigit():
+    # The lock and socket only once that X server has ended: a live one (reparented when its CLI died
+    # first) still serves them.
+    if number.isdigit() and not _running(xserver):
         lock = Path(f"/tmp/.X{number}-lock")
         try:
             if int(lock.read_text().strip()) == xserver:
