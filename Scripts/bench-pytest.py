@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """The pytest rows of Scripts/bench: a test of docs/control-socket.md's shape (a lease with one monitor,
 plug a second, screens(), an X client run against it, unplug), its own overhead (setup, call and teardown,
-less its client) on warm leases, under -n 2, and on a fresh server per test, against C doing the same on a
-fresh Xvfb per test; and `multihead plug` with and without the control socket against `xrandr
---setmonitor`. Usage: bench-pytest.py MULTIHEAD_CLI XLIB_BASELINE (in a venv with pytest, pytest-xdist and
-the plugin). Prints table rows."""
+less its client) on warm leases of the default kind (Xorg with Multihead's driver where it can start: the
+second monitor a cable, HDMI-1) and of Xvfb (a virtual monitor), under -n 2, and on a fresh server per
+test, against C doing the same on a fresh Xvfb per test; and `multihead plug` with and without the control
+socket against `xrandr --setmonitor` (on Xvfb). Usage: bench-pytest.py MULTIHEAD_CLI XLIB_BASELINE (in a
+venv with pytest, pytest-xdist and the plugin). Prints table rows."""
 
 import json
 import os
@@ -48,22 +49,26 @@ TEST = '''
 import pytest
 
 @pytest.mark.parametrize("i", range({count}))
-@pytest.mark.multihead(monitors=["1920x1080"]{fresh})
+@pytest.mark.multihead(monitors=["1920x1080"]{options})
 def test_shape(multihead_server, client_time, i):
     s = multihead_server
-    s.plug("SECOND", "1280x720+1920+0")
-    assert [x["name"] for x in s.screens()] == ["VIRTUAL-1", "SECOND"]
-    assert "SECOND" in client_time(["xrandr", "--listmonitors"], s.env)
-    s.unplug("SECOND")
+    # On Xorg with Multihead's driver the second monitor is a cable; on Xvfb a virtual monitor.
+    second = "HDMI-1" if s.kind == "xorg" else "SECOND"
+    s.plug(second, "1280x720+1920+0")
+    assert [x["name"] for x in s.screens()][1:] == [second]
+    assert second in client_time(["xrandr", "--listmonitors"], s.env)
+    s.unplug(second)
 '''
 
 
-def pytest_overheads(count, fresh=False, workers=None):
-    """Each test's overhead in ms, in the order each worker ran them, the first 20 of each worker dropped."""
+def pytest_overheads(count, fresh=False, workers=None, kind=None):
+    """Each test's overhead in ms, in the order each worker ran them, the first 20 of each worker dropped;
+    on the default kind unless `kind` names one."""
     with tempfile.TemporaryDirectory() as folder:
         root = Path(folder)
         (root / "conftest.py").write_text(CONFTEST)
-        (root / "test_shape.py").write_text(TEST.format(count=count, fresh=", fresh=True" if fresh else ""))
+        options = (", fresh=True" if fresh else "") + (f", kind={kind!r}" if kind else "")
+        (root / "test_shape.py").write_text(TEST.format(count=count, options=options))
         out = root / "out.jsonl"
         env = dict(os.environ, BENCH_OUT=str(out))
         env.pop("DISPLAY", None)
@@ -103,18 +108,27 @@ def row(name, swift, c):
     print(f"| {name} | {swift:.2f} ms | {c:.2f} ms | {swift / c:.2f}x |", flush=True)
 
 
+def default_kind():
+    out = subprocess.run([CLI, "doctor", "--json"], capture_output=True, text=True).stdout
+    return json.loads(out)["defaultKind"]
+
+
 def main():
     c = c_test_ms(15)
+    kind = default_kind()
     warm = pytest_overheads(220)
-    row("pytest test (lease, plug, screens, X client, unplug), overhead less its client, warm lease, median of 200 after 20, against C on a fresh Xvfb each",
-        statistics.median(warm), c)
+    row(f"pytest test (lease, plug, screens, X client, unplug), overhead less its client, warm lease of the default kind ({kind}), "
+        "median of 200 after 20, against C on a fresh Xvfb each", statistics.median(warm), c)
+    warm_xvfb = pytest_overheads(220, kind="xvfb")
+    row("the same on Xvfb (kind=\"xvfb\"), median of 200 after 20, against C on a fresh Xvfb each", statistics.median(warm_xvfb), c)
     parallel = pytest_overheads(440, workers=2)
-    row("the same under -n 2 (median of 400 after 20 per worker), against C on a fresh Xvfb each", statistics.median(parallel), c)
+    row(f"the same on the default kind ({kind}) under -n 2 (median of 400 after 20 per worker), against C on a fresh Xvfb each",
+        statistics.median(parallel), c)
     fresh = pytest_overheads(35, fresh=True)
-    row("the same with fresh=True (a multihead server per test, as the plugin did before), median of 30 after 5, against C",
+    row(f"the same on the default kind ({kind}) with fresh=True (a multihead server per test), median of 30 after 5, against C",
         statistics.median(fresh), c)
 
-    server = MultiheadServer(CLI, monitors=["1920x1080"])
+    server = MultiheadServer(CLI, monitors=["1920x1080"], kind="xvfb")
     try:
         x_env = dict(server.env)
         socket_env = dict(server.env, MULTIHEAD_CONTROL=server._control.path)

@@ -126,7 +126,9 @@ public final class VirtualServer {
     /// Starts a server with a monitor layout, marked as the kit's own (so that `multihead plug` changes it
     /// without `--force`).
     ///
-    /// Xvfb (the default) gets a framebuffer large enough for the layout and room to plug more; every
+    /// Xvfb (the default here on every machine, unlike `multihead server`'s, which is Xorg with Multihead's
+    /// driver wherever it can start: a test's monitors keep the names it gives them, and its kind does not
+    /// follow what the machine has installed) gets a framebuffer large enough for the layout and room to plug more; every
     /// monitor is virtual, and the primary (else the first) is laid over Xvfb's own output `screen`, which
     /// stays lit: SDL, GLFW, GTK and Qt 5 (which read outputs and CRTCs) see one display the size of the
     /// framebuffer, as on a plain Xvfb, while RandR 1.5 clients (this package, Qt 6) see each monitor.

@@ -278,6 +278,14 @@ struct CommandLineTests {
             #expect(r.status == 64, "\(args): \(r.status) \(r.stderr)")
             #expect(!r.stderr.isEmpty)
         }
+        // The kinds' flags exclude each other, before any server starts.
+        for (args, named) in [(["server", "--xvfb", "--xorg"], "--xvfb and --xorg"),
+                              (["run", "--xorg", "--xorg-dummy", "--", "true"], "--xorg and --xorg-dummy"),
+                              (["server", "--xvfb", "--xorg-dummy", "--xorg"], "--xvfb and --xorg and --xorg-dummy")] {
+            let r = try await multihead(args)
+            #expect(r.status == 64, "\(args): \(r.status) \(r.stderr)")
+            #expect(r.stderr.contains(named) && r.stderr.contains("pick one"), "\(args): \(r.stderr)")
+        }
     }
 
     @Test("plug and unplug change a private server; mistakes exit 64")

@@ -12,8 +12,9 @@ final class ControlServer: @unchecked Sendable {
     let output: Pipe
     let environment: [String: String]
 
-    /// Starts `multihead server ARGS` and reads its assignments.
-    static func start(_ args: [String] = ["--monitors", "1280x720"]) async throws -> ControlServer {
+    /// Starts `multihead server ARGS` and reads its assignments (by default an Xvfb: the tests name its
+    /// virtual monitors).
+    static func start(_ args: [String] = ["--xvfb", "--monitors", "1280x720"]) async throws -> ControlServer {
         let (p, out) = try launchMultihead(["server"] + args, environment: [:])
         let reader = LineReader(out)
         var env: [String: String] = [:]

@@ -18,7 +18,7 @@ struct ControlSocketTests {
 
     @Test("connections at once are answered in full; a lease resets what the CLI plugged through the socket")
     func leasesAndConcurrentClients() async throws {
-        let (p, out) = try launchMultihead(["server", "--monitors", "1280x720"], environment: [:])
+        let (p, out) = try launchMultihead(["server", "--xvfb", "--monitors", "1280x720"], environment: [:])
         let reader = LineReader(out)
         var env: [String: String] = [:]
         while env["MULTIHEAD_PID"] == nil, let line = await reader.nextLine() {

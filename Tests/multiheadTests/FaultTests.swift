@@ -26,7 +26,7 @@ struct FaultTests {
         let dir = try fakeXvfb(body)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let path = dir + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
-        let r = try await multihead(["server", "--monitors", "640x480"], environment: ["PATH": path])
+        let r = try await multihead(["server", "--xvfb", "--monitors", "640x480"], environment: ["PATH": path])
         #expect(r.status == 69, "\(r.stderr)")
         #expect(r.stderr.contains("Xvfb did not start"), "\(r.stderr)")
         if body.hasPrefix("echo 'fake") { #expect(r.stderr.contains("fake Xvfb: cannot start")) }

@@ -36,7 +36,7 @@ struct RunCommandTests {
 
     @Test("the command's exit status, DISPLAY and XAUTHORITY set for it, plug without --force, nothing left")
     func statusAndEnvironment() async throws {
-        let child = try start(["--monitors", "800x600", "--", "/bin/sh", "-c",
+        let child = try start(["--xvfb", "--monitors", "800x600", "--", "/bin/sh", "-c",
                                "echo \"display=$DISPLAY auth=$XAUTHORITY\"; multihead plug EXT 640x480+800+0 && multihead screens; exit 3"])
         let (status, out, err) = await onOwnThread { child.collect() }
         let text = String(decoding: out, as: UTF8.self)

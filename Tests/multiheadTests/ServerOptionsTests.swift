@@ -12,7 +12,7 @@ struct ServerOptionsTests {
         return data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
     }
 
-    @Test("server starts its X server without GLX unless --glx, on Xvfb and on Xorg", arguments: [[], ["--xorg-dummy"]])
+    @Test("server starts its X server without GLX unless --glx, on Xvfb and on Xorg", arguments: [["--xvfb"], ["--xorg-dummy"]])
     func glxOnlyWhenAsked(kind: [String]) async throws {
         for glx in [false, true] {
             let (p, out) = try launchMultihead(["server", "--monitors", "640x480"] + kind + (glx ? ["--glx"] : []), environment: [:])

@@ -8,11 +8,11 @@ extension MultiheadCommand {
     struct Doctor: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "doctor",
-            abstract: "Say what this machine has for Multihead's private X servers (Xvfb, Xorg and its video driver ABI, Multihead's Xorg driver, xauth, EGL, the toolkits' libraries), which kinds can start (xvfb, xorg, xorg-dummy) and the Debian package for each missing piece; exit 69 when the kind asked for (by default the default kind) cannot start.")
+            abstract: "Say what this machine has for Multihead's private X servers (Xvfb, Xorg and its video driver ABI, Multihead's Xorg driver, xauth, EGL, the toolkits' libraries), which kinds can start (xvfb, xorg, xorg-dummy), which is the default (xorg where it can start, else xvfb) and the Debian package for each missing piece; exit 69 when the kind asked for (by default the default kind) cannot start.")
 
         @Flag(help: "Print one JSON object instead of text.")
         var json = false
-        @Option(help: "The kind whose start decides the exit status: xvfb, xorg or xorg-dummy (default: the kind `multihead server` starts without flags).")
+        @Option(help: "The kind whose start decides the exit status: xvfb, xorg or xorg-dummy (default: the kind `multihead server` starts without flags: xorg where it can start, else xvfb).")
         var kind: KindArgument?
 
         /// A kind of server, as the pytest plugin and `--kind` name it.
@@ -31,14 +31,11 @@ extension MultiheadCommand {
             KindArgument.all.first { $0.kind == kind }?.name ?? kind.rawValue
         }
 
-        /// The kind `multihead server` starts without flags (its options' defaults: one place decides).
-        static var defaultKind: VirtualServer.Kind { (try? ServerOptions.parse([]))?.kind ?? .xvfb }
-
         @MainActor
         func run() async throws {
             try await withExitStatus {
                 let report = DoctorReport.gather()
-                let asked = kind?.kind ?? Self.defaultKind
+                let asked = kind?.kind ?? report.defaultKind
                 if json {
                     try StandardOutput.line(Self.json(report).bytes)
                 } else {
@@ -75,11 +72,14 @@ extension MultiheadCommand {
                 "  \(p.name.padding(toLength: width, withPad: " ", startingAt: 0))  " + (p.path.map { _ in "yes" } ?? "no (\(p.package))")
             }
             lines.append("Kinds of server:")
-            let defaultKind = Self.defaultKind
+            let defaultKind = r.defaultKind
             for k in r.kinds {
                 let name = Self.name(k.kind).padding(toLength: 10, withPad: " ", startingAt: 0)
                 let mark = k.kind == defaultKind ? " (default)" : ""
                 lines.append("  \(name)  " + (k.reason.map { "cannot start\(mark): \($0)" } ?? "can start\(mark)"))
+            }
+            if r.defaultKind == .xvfb, let why = r.kinds.first(where: { $0.kind == .xorg })?.reason {
+                lines.append("The default is xvfb, on which GTK, Qt 5, SDL, GLFW and Chromium see no hotplug: xorg \(why)")
             }
             let missing = Array(Set(r.kinds.flatMap(\.missing))).sorted()
             if !missing.isEmpty { lines.append("To install what is missing: apt-get install " + missing.joined(separator: " ")) }
@@ -101,9 +101,9 @@ extension MultiheadCommand {
             let d = r.driver
             return .object([
                 "version": .string(multiheadVersion),
-                "defaultKind": .string(Self.name(Self.defaultKind)),
+                "defaultKind": .string(Self.name(r.defaultKind)),
                 "kinds": .array(r.kinds.map { k in
-                    .object(["kind": .string(Self.name(k.kind)), "canStart": .bool(k.canStart), "default": .bool(k.kind == Self.defaultKind),
+                    .object(["kind": .string(Self.name(k.kind)), "canStart": .bool(k.canStart), "default": .bool(k.kind == r.defaultKind),
                              "missing": .array(k.missing.map(JSONText.string)), "reason": optional(k.reason)])
                 }),
                 "components": .array(r.pieces.map(piece)),

@@ -13,6 +13,9 @@ extension MultiheadCommand {
             commandName: "run",
             abstract: "Run a command on a private X server and return its exit status.",
             discussion: """
+                The server is Xorg with Multihead's driver where it can start (every toolkit sees its \
+                hotplug), else Xvfb with one line on stderr saying why; --xvfb, --xorg and --xorg-dummy \
+                choose (multihead doctor says which is the default here). \
                 DISPLAY and XAUTHORITY are set for the command only; inside it, plug, unplug and mode work \
                 without --force. SIGINT, SIGTERM and SIGHUP go to the command, then the server stops (exit \
                 130, 143, 129). If the X server dies, the command gets SIGTERM and run exits 69. A command \

@@ -10,7 +10,7 @@ extension MultiheadCommand {
     /// `multihead server`: a private X server for trying things out, until interrupted.
     struct Server: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "server", abstract: "Start a private Xvfb (or Xorg: --xorg, --xorg-dummy) with a monitor layout, in the foreground; print DISPLAY=, XAUTHORITY=, PID= (the X server), MULTIHEAD_CONTROL= (its control socket) and MULTIHEAD_PID= (this process); stop it on SIGINT or SIGTERM; exit 69 when the X server ends.")
+            commandName: "server", abstract: "Start a private X server with a monitor layout, in the foreground: Xorg with Multihead's driver where it can start, else Xvfb with one line on stderr saying why (--xvfb, --xorg, --xorg-dummy choose); print DISPLAY=, XAUTHORITY=, PID= (the X server), MULTIHEAD_CONTROL= (its control socket) and MULTIHEAD_PID= (this process); stop it on SIGINT or SIGTERM; exit 69 when the X server ends.")
 
         @OptionGroup var server: ServerOptions
         @Flag(help: "Keep running when the process that started this one ends (by default the server stops with it, as a test's would).")

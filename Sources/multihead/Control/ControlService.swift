@@ -53,7 +53,8 @@ final class ControlService {
         self.scaleFactors = scaleFactors
         // One lease at a time: nothing to spare a server for.
         VirtualServer.boundIdleServers(to: Self.idleServerLimit, sparingFor: 0)
-        kind = options.kind
+        // The kind started, whatever decided it (a flag or the default): `hello` says it, leases start it.
+        kind = server.kind
         glx = options.glx
         defaultLayout = try options.layout()
         running = server

@@ -51,15 +51,14 @@ struct DoctorReport {
         var report = DoctorReport()
         let which = { (name: String) in CommandLookup.which(name) }
         let xvfb = Piece(name: "Xvfb", path: which("Xvfb"), package: "xvfb", use: "the xvfb kind")
-        let xkbcomp = Piece(name: "xkbcomp", path: which("xkbcomp"), package: "x11-xkb-utils", use: "every kind (the server compiles its keymap)")
+        let xkbcomp = xkbcompPiece()
         let xorgPath = XorgInstallation.serverBinary()
         if xorgPath != nil {
             let abi = XorgInstallation.serverVideoABI()
             report.server = ((try? XorgInstallation.serverVersion()) ?? nil, abi.map { "\($0.abi)" }, abi?.source)
         }
         let detail = [report.server.version.map { "version \($0)" }, report.server.abi.map { "video driver ABI \($0)" }].compactMap { $0 }
-        let xorg = Piece(name: "Xorg", path: xorgPath, detail: detail.isEmpty ? nil : detail.joined(separator: ", "),
-                         package: "xserver-xorg-core", use: "the xorg and xorg-dummy kinds")
+        let xorg = xorgPiece(path: xorgPath, detail: detail.isEmpty ? nil : detail.joined(separator: ", "))
         let dummy = Piece(name: "dummy driver", path: XorgInstallation.moduleDirectories.map { $0 + "/drivers/dummy_drv.so" }
                             .first(where: FileManager.default.fileExists(atPath:)), package: "xserver-xorg-video-dummy", use: "the xorg-dummy kind")
         let xauth = Piece(name: "xauth", path: which("xauth"), package: "xauth",
@@ -68,7 +67,8 @@ struct DoctorReport {
         let mesa = Piece(name: "Mesa EGL", path: library("libEGL_mesa.so.0"), package: "libegl-mesa0", use: "EGL on the kit's servers (llvmpipe)")
         let cairo = Piece(name: "cairo", path: library("libcairo.so.2"), package: "libcairo2", use: "drawing views (the demo, apps)")
         report.pieces = [xvfb, xkbcomp, xorg, dummy, xauth, egl, mesa, cairo]
-        report.driver = driverSource(hasServer: xorgPath != nil, serverVersion: report.server.version)
+        let serverVersion = report.server.version
+        report.driver = driverSource(hasServer: xorgPath != nil, serverVersion: { serverVersion })
         if let module = report.driver.path, let abi = XorgInstallation.moduleABI(atPath: module),
            let server = XorgInstallation.serverVideoABI()?.abi {
             report.driver.abiMatches = abi.loads(into: server)
@@ -79,28 +79,52 @@ struct DoctorReport {
         ].map { Piece(name: $0.0, path: library($0.1), package: $0.2, use: "apps of that toolkit") }
             + [Piece(name: "Chromium", path: which("chromium"), package: "chromium", use: "web apps (getScreenDetails)")]
 
-        func status(_ kind: VirtualServer.Kind, _ needs: [Piece], extra: String? = nil) -> KindStatus {
-            let missing = needs.filter { $0.path == nil }
-            let reasons = missing.map { "\($0.name) (\($0.package))" } + (extra.map { [$0] } ?? [])
-            return KindStatus(kind: kind, missing: missing.map(\.package),
-                              reason: reasons.isEmpty ? nil : "needs " + reasons.joined(separator: ", "))
-        }
-        var driverNeeds: String?
-        if report.driver.source == "missing", xorgPath != nil { driverNeeds = "Multihead's Xorg driver (\(report.driver.note ?? "cannot be built"))" }
-        var xorgStatus = status(.xorg, [xkbcomp, xorg], extra: driverNeeds)
-        if report.driver.source == "missing", xorgPath != nil {
-            xorgStatus.missing += ["xserver-xorg-dev", "gcc", "pkg-config"].filter { package in report.driver.note?.contains(package) == true }
-        }
         report.kinds = [
             status(.xvfb, [xvfb, xkbcomp]),
-            xorgStatus,
+            xorgStatus(xkbcomp: xkbcomp, xorg: xorg, driver: report.driver),
             status(.xorgDummy, [xkbcomp, xorg, dummy]),
         ]
         return report
     }
 
+    /// Whether a kind can start with these pieces: the packages of those missing, and why not.
+    static func status(_ kind: VirtualServer.Kind, _ needs: [Piece], extra: String? = nil) -> KindStatus {
+        let missing = needs.filter { $0.path == nil }
+        let reasons = missing.map { "\($0.name) (\($0.package))" } + (extra.map { [$0] } ?? [])
+        return KindStatus(kind: kind, missing: missing.map(\.package),
+                          reason: reasons.isEmpty ? nil : "needs " + reasons.joined(separator: ", "))
+    }
+
+    /// Whether Xorg with Multihead's driver (the xorg kind) can start: xkbcomp, Xorg, and a driver that
+    /// loads into it or can be built for it. What `multihead doctor` says of the kind, and what decides
+    /// the default kind (`DefaultKind`).
+    static func xorgStatus(xkbcomp: Piece, xorg: Piece, driver: Driver) -> KindStatus {
+        let lacksDriver = driver.source == "missing" && xorg.path != nil
+        var status = status(.xorg, [xkbcomp, xorg], extra: lacksDriver ? "Multihead's Xorg driver (\(driver.note ?? "cannot be built"))" : nil)
+        if lacksDriver {
+            status.missing += ["xserver-xorg-dev", "gcc", "pkg-config"].filter { package in driver.note?.contains(package) == true }
+        }
+        return status
+    }
+
+    /// xkbcomp, as every kind needs it.
+    static func xkbcompPiece() -> Piece {
+        Piece(name: "xkbcomp", path: CommandLookup.which("xkbcomp"), package: "x11-xkb-utils", use: "every kind (the server compiles its keymap)")
+    }
+
+    /// Xorg, as the Xorg kinds need it.
+    static func xorgPiece(path: String?, detail: String? = nil) -> Piece {
+        Piece(name: "Xorg", path: path, detail: detail, package: "xserver-xorg-core", use: "the xorg and xorg-dummy kinds")
+    }
+
+    /// The kind `multihead server` and `run` start without a flag, as `DefaultKind` decides it from this report.
+    var defaultKind: VirtualServer.Kind {
+        DefaultKind.decide(xorg: kinds.first { $0.kind == .xorg } ?? KindStatus(kind: .xorg, missing: [], reason: "unknown")).kind
+    }
+
     /// Where the `xorg` kind's driver would come from, found as the kit finds it but building nothing.
-    static func driverSource(hasServer: Bool, serverVersion: String?) -> Driver {
+    /// `serverVersion` (`Xorg -version`, a process) is asked only when it decides: no prebuilt or built driver.
+    static func driverSource(hasServer: Bool, serverVersion: () -> String?) -> Driver {
         let environment = ProcessInfo.processInfo.environment
         if let given = environment["MULTIHEAD_XORG_DRIVER_DIR"], !given.isEmpty {
             let module = given + "/drivers/multihead_drv.so"
@@ -132,7 +156,7 @@ struct DoctorReport {
         if pkgConfig == nil { lacking.append("pkg-config") }
         if headers == nil { lacking.append("xserver-xorg-dev") }
         if CommandLookup.which("cc") == nil && CommandLookup.which("gcc") == nil { lacking.append("gcc") }
-        if let headers, let serverVersion, !XorgDriver.sameRelease(headers, serverVersion) {
+        if let headers, let serverVersion = serverVersion(), !XorgDriver.sameRelease(headers, serverVersion) {
             return Driver(source: "missing", path: nil, abi: nil,
                           note: "the headers (xserver-xorg-dev) are \(headers), the server is \(serverVersion): install the same version of both")
         }

@@ -3,11 +3,13 @@ import MultiheadTesting
 
 /// What `server` and `run` ask of their private X server: the layout, the kind, GLX.
 struct ServerOptions: ParsableArguments {
-    @Option(help: "Monitor sizes, left to right: WxH,WxH… (VIRTUAL-1, VIRTUAL-2, … on Xvfb; DP-1…DP-8, HDMI-1…HDMI-8 on --xorg; DUMMY0, DUMMY1, … on --xorg-dummy; the first is primary).")
+    @Option(help: "Monitor sizes, left to right: WxH,WxH… (DP-1…DP-8, HDMI-1…HDMI-8 on Xorg with Multihead's driver; VIRTUAL-1, VIRTUAL-2, … on Xvfb; DUMMY0, DUMMY1, … on --xorg-dummy; the first is primary).")
     var monitors: String = "1920x1080,1280x720"
-    @Flag(help: "Run Xorg with Multihead's own driver instead of Xvfb: 16 outputs DP-1…DP-8, HDMI-1…HDMI-8 with cables (connection state, EDID), as every toolkit sees real monitors.")
+    @Flag(help: "Run Xvfb: virtual monitors, which only RandR 1.5 clients (Multihead, Qt 6) see come and go; GTK, Qt 5, SDL, GLFW and Chromium see no hotplug on it. The default only where Xorg with Multihead's driver cannot start (multihead doctor says why).")
+    var xvfb = false
+    @Flag(help: "Run Xorg with Multihead's own driver (the default wherever Xorg and the driver, prebuilt or buildable, are there): 16 outputs DP-1…DP-8, HDMI-1…HDMI-8 with cables (connection state, EDID), as every toolkit sees real monitors.")
     var xorg = false
-    @Flag(help: "Run Xorg with the dummy driver (real outputs with mode lists) instead of Xvfb.")
+    @Flag(help: "Run Xorg with the dummy driver (real outputs DUMMY0…DUMMY15 with mode lists).")
     var xorgDummy = false
     @Flag(help: "Keep the GLX extension (off by default: it is over a third of Xvfb's start), for apps that draw with OpenGL on GLX.")
     var glx = false
@@ -15,18 +17,24 @@ struct ServerOptions: ParsableArguments {
     /// The layout: the sizes placed left to right from (0, 0); at least one (`MonitorLayout`).
     func layout() throws -> [VirtualServer.Monitor] { try MonitorLayout.monitors(monitors, kind: kind) }
 
-    /// The server kind the flags ask for.
-    var kind: VirtualServer.Kind { xorg ? .xorg : xorgDummy ? .xorgDummy : .xvfb }
+    /// The kind a flag names (nil: none does, and `DefaultKind` decides).
+    var requestedKind: VirtualServer.Kind? { xvfb ? .xvfb : xorg ? .xorg : xorgDummy ? .xorgDummy : nil }
+
+    /// The server kind to start: the flag's, else the default (`DefaultKind.here`).
+    var kind: VirtualServer.Kind { requestedKind ?? DefaultKind.here.kind }
 
     func validate() throws {
-        if xorg && xorgDummy { throw ValidationError("--xorg and --xorg-dummy: pick one") }
+        let named = [("--xvfb", xvfb), ("--xorg", xorg), ("--xorg-dummy", xorgDummy)].filter(\.1).map(\.0)
+        if named.count > 1 { throw ValidationError("\(named.joined(separator: " and ")): each names the kind of server, pick one") }
         _ = try layout()
     }
 
     /// Starts the server these options describe, leased from this process's pool: the control socket's
-    /// `lease` ends the lease (its clients closed, the server reset and checked) and leases it again.
+    /// `lease` ends the lease (its clients closed, the server reset and checked) and leases it again. The
+    /// default kind, when it is Xvfb, says why on stderr first (one line).
     @MainActor
     func start() async throws -> VirtualServer {
-        try await VirtualServer.start(kind, monitors: layout(), glx: glx)
+        if requestedKind == nil, let notice = DefaultKind.here.notice { printError(notice) }
+        return try await VirtualServer.start(kind, monitors: layout(), glx: glx)
     }
 }

@@ -18,7 +18,8 @@ from pytest_multihead.server import Control
 
 @pytest.fixture
 def server(request):
-    s = MultiheadServer(request.config.getoption("--multihead-bin"), monitors=["1920x1080"])
+    # Xvfb: these tests name its virtual monitors (VIRTUAL-1, and EXT-1 plugged beside it).
+    s = MultiheadServer(request.config.getoption("--multihead-bin"), monitors=["1920x1080"], kind="xvfb")
     yield s
     s.stop()
 
@@ -116,7 +117,7 @@ def test_another_user_is_refused(server, tmp_path, request):
     cli = folder / "multihead"
     shutil.copy(request.config.getoption("--multihead-bin"), cli)
     env = {"PATH": os.environ["PATH"], "HOME": "/nonexistent", "TMPDIR": "/tmp"}
-    p = subprocess.Popen(["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", str(cli), "server"], env=env,
+    p = subprocess.Popen(["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", str(cli), "server", "--xvfb"], env=env,
                          cwd="/", stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         values = {}

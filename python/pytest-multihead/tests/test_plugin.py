@@ -1,8 +1,10 @@
 """The plugin as a tester uses it: the fixture, the marker, the options, failures and errors."""
 
+import json
 import os
 import re
 import signal
+import subprocess
 
 import pytest
 
@@ -51,7 +53,7 @@ def test_fixture_layout_hotplug_and_events(pytester):
         import subprocess
         import pytest
 
-        @pytest.mark.multihead(monitors=["1920x1080", "1280x720"])
+        @pytest.mark.multihead(monitors=["1920x1080", "1280x720"], kind="xvfb")
         def test_hotplug(multihead_server):
             s = multihead_server
             assert s.display.startswith(":") and s.env["DISPLAY"] == s.display
@@ -100,6 +102,52 @@ def test_kind_from_marker_and_option(pytester):
     run(pytester, "--multihead-kind=xorg-dummy").assert_outcomes(passed=2)
 
 
+def test_the_default_kind_is_the_clis(pytester):
+    """Without a kind the plugin starts the CLI's default kind (the one `multihead doctor` calls default:
+    Xorg with Multihead's driver where it can start), and `kind` says which; kind="xvfb" asks for Xvfb."""
+    binary = pytester._request.config.getoption("--multihead-bin")
+    doctor = subprocess.run([binary, "doctor", "--json"], capture_output=True, text=True)
+    default = json.loads(doctor.stdout)["defaultKind"]
+    first = {"xorg": "DP-1", "xvfb": "VIRTUAL-1"}[default]
+    pytester.makepyfile(
+        f"""
+        import pytest
+
+        def test_default(multihead_server):
+            assert multihead_server.kind == {default!r}
+            assert [x["name"] for x in multihead_server.screens()][0] == {first!r}
+
+        @pytest.mark.multihead(kind="xvfb")
+        def test_xvfb(multihead_server):
+            assert multihead_server.kind == "xvfb"
+            assert [x["name"] for x in multihead_server.screens()] == ["VIRTUAL-1", "VIRTUAL-2"]
+        """
+    )
+    result = run(pytester)
+    # The default says nothing where it is Xorg; on Xvfb one warning says why.
+    result.assert_outcomes(passed=2, warnings=0 if default == "xorg" else 1)
+
+
+def test_without_xorg_the_default_is_xvfb_and_the_first_test_is_told_why(pytester, monkeypatch):
+    monkeypatch.setenv("MULTIHEAD_XORG", "/nonexistent/Xorg")
+    pytester.makepyfile(
+        """
+        def test_1(multihead_server):
+            assert multihead_server.kind == "xvfb"
+
+        def test_2(multihead_server):
+            assert multihead_server.kind == "xvfb"
+        """
+    )
+    result = run(pytester, "-p", "no:randomly")
+    result.assert_outcomes(passed=2, warnings=1)
+    result.stdout.fnmatch_lines([
+        "*test_1*",
+        "*MultiheadWarning: multihead: starting Xvfb, not Xorg with Multihead's driver, which needs Xorg (xserver-xorg-core): "
+        "apt-get install xserver-xorg-core; GTK, Qt 5, SDL, GLFW and Chromium see no hotplug on Xvfb*",
+    ])
+
+
 def test_glx_only_when_the_marker_asks(pytester):
     pytester.makepyfile(
         """
@@ -141,7 +189,7 @@ def test_a_failing_test_gets_a_png_per_screen(pytester):
     result.assert_outcomes(failed=1)
     out = result.stdout.str()
     assert "multihead screens" in out
-    paths = re.findall(r"VIRTUAL-\d: (\S+\.png)", out)
+    paths = re.findall(r"^\S+-\d: (\S+\.png)$", out, re.M)
     assert len(paths) == 2
     for path in paths:
         with open(path, "rb") as f:
@@ -162,6 +210,7 @@ def test_errors_are_the_clis(pytester):
             assert caught.value.status == 64 and caught.value.code == "usage"
             assert "12x" in str(caught.value) and "failed with status 64" in str(caught.value)
 
+        @pytest.mark.multihead(kind="xvfb")
         def test_rate_on_a_virtual_monitor(multihead_server):
             with pytest.raises(MultiheadError) as caught:
                 multihead_server.plug("EXT-1", "800x600+0+0", rate=75)
@@ -317,7 +366,7 @@ def test_a_failing_test_whose_warm_server_died_says_why_and_the_session_goes_on(
 
         def test_2_next(multihead_server):
             assert multihead_server.replaced and "had ended" in multihead_server.reason
-            assert [s["name"] for s in multihead_server.screens()] == ["VIRTUAL-1", "VIRTUAL-2"]
+            assert [s["frame"]["width"] for s in multihead_server.screens()] == [1920, 1280]
         """
     )
     result = run(pytester, "-p", "no:randomly")
@@ -334,7 +383,7 @@ def test_a_failing_test_whose_warm_server_died_says_why_and_the_session_goes_on(
         f"no screenshot: `multihead screens` could not use the control socket *multihead-{cli}-*control.sock: *",
     ])
     result.stdout.fnmatch_lines([
-        f"*MultiheadWarning: the worker's warm xvfb server was replaced by a fresh one: its `multihead server` (PID {cli}) had ended*",
+        f"*MultiheadWarning: the worker's warm * server was replaced by a fresh one: its `multihead server` (PID {cli}) had ended*",
     ])
     tmp = os.environ.get("TMPDIR", "/tmp")
     assert [n for n in os.listdir(tmp) if n.startswith(f"multihead-{cli}-")] == []
@@ -363,7 +412,7 @@ def test_a_failing_test_whose_server_is_stuck_says_why_within_seconds(pytester, 
 
         def test_3_next(multihead_server):
             assert multihead_server.replaced
-            assert [s["name"] for s in multihead_server.screens()] == ["VIRTUAL-1", "VIRTUAL-2"]
+            assert [s["frame"]["width"] for s in multihead_server.screens()] == [1920, 1280]
         """
     )
     try:

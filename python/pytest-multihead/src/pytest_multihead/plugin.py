@@ -20,7 +20,8 @@ SCREENSHOT_TIMEOUT = 10.0
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("multihead", "private X servers with monitors (multihead)")
     group.addoption("--multihead-kind", choices=sorted(KINDS), default=None,
-                    help="the kind of server for tests whose marker names none (default: xvfb)")
+                    help="the kind of server for tests whose marker names none (default: the CLI's: xorg, Xorg with "
+                         "Multihead's driver, where it can start, else xvfb with a MultiheadWarning saying why)")
     group.addoption("--multihead-bin", default=None,
                     help="the multihead command line tool (default: $MULTIHEAD_BIN, else the one this wheel "
                          "carries, else multihead on PATH)")
@@ -30,7 +31,8 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
         "multihead(monitors=None, kind=None, glx=False, fresh=False): the monitor sizes (\"1920x1080,1280x720\" "
-        "or a list of sizes, left to right, the first primary), the kind of server (xvfb, xorg-dummy, xorg) of this test's multihead_server, whether it "
+        "or a list of sizes, left to right, the first primary), the kind of server (xorg, xvfb, xorg-dummy; default "
+        "--multihead-kind, else the CLI's default) of this test's multihead_server, whether it "
         "keeps the GLX extension, and whether it is a server of the test's own instead of a lease of the "
         "worker's warm one")
 
@@ -48,11 +50,11 @@ def _binary(config: pytest.Config) -> str:
 _HOSTS = pytest.StashKey[dict]()
 
 
-def _warm_server(config: pytest.Config, kind: str, glx: bool) -> tuple[MultiheadServer, str | None]:
-    """This process's (this worker's) warm server of a kind, started at the first test that needs it and
-    stopped at the session's end, and why it was replaced, if it was. Before it is handed out it must
-    answer `hello` within a few seconds (HELLO_TIMEOUT): one that does not, or whose process has ended, is
-    killed (by PID) and replaced by a fresh one."""
+def _warm_server(config: pytest.Config, kind: str | None, glx: bool) -> tuple[MultiheadServer, str | None, bool]:
+    """This process's (this worker's) warm server of a kind (None: the CLI's default kind), started at the
+    first test that needs it and stopped at the session's end, why it was replaced, if it was, and whether
+    it was started now. Before it is handed out it must answer `hello` within a few seconds (HELLO_TIMEOUT):
+    one that does not, or whose process has ended, is killed (by PID) and replaced by a fresh one."""
     hosts = config.stash.setdefault(_HOSTS, {})
     host = hosts.get((kind, glx))
     replaced = None
@@ -61,12 +63,13 @@ def _warm_server(config: pytest.Config, kind: str, glx: bool) -> tuple[Multihead
         if failure is not None:
             host.kill()
             del hosts[(kind, glx)]
-            replaced = f"the worker's warm {kind} server was replaced by a fresh one: {failure}"
+            replaced = f"the worker's warm {host.kind} server was replaced by a fresh one: {failure}"
             host = None
+    started = host is None
     if host is None:
         host = MultiheadServer(_binary(config), kind=kind, glx=glx)
         hosts[(kind, glx)] = host
-    return host, replaced
+    return host, replaced, started
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -86,8 +89,9 @@ def multihead_server(request: pytest.FixtureRequest, tmp_path_factory: pytest.Te
     teardown revokes (every client the test started is closed then). `@pytest.mark.multihead(fresh=True)`
     starts a server of the test's own, stopped when it ends: for a test that kills, freezes or waits for
     the end of its server. The marker's `monitors`, `kind` and `glx` set the layout, the kind (default
-    `--multihead-kind`, else xvfb) and whether the server keeps GLX. A failing test gets a PNG of each
-    screen, named in its report."""
+    `--multihead-kind`, else the CLI's default: Xorg with Multihead's driver where it can start, else Xvfb,
+    and then the test that started the server gets a MultiheadWarning saying why) and whether the server
+    keeps GLX. A failing test gets a PNG of each screen, named in its report."""
     marker = request.node.get_closest_marker("multihead")
     options = dict(marker.kwargs) if marker else {}
     if marker and marker.args:
@@ -96,8 +100,8 @@ def multihead_server(request: pytest.FixtureRequest, tmp_path_factory: pytest.Te
     unknown = set(options) - {"monitors", "kind", "glx", "fresh"}
     if unknown:
         raise pytest.UsageError(f"multihead marker: unknown argument(s) {', '.join(sorted(unknown))}")
-    kind = options.get("kind") or request.config.getoption("--multihead-kind") or "xvfb"
-    if kind not in KINDS:
+    kind = options.get("kind") or request.config.getoption("--multihead-kind") or None
+    if kind is not None and kind not in KINDS:
         raise pytest.UsageError(f"multihead marker: unknown kind {kind!r}: one of {', '.join(KINDS)}")
     refusal = _layout_refusal(options.get("monitors"))
     if refusal is not None:
@@ -106,13 +110,17 @@ def multihead_server(request: pytest.FixtureRequest, tmp_path_factory: pytest.Te
     glx = bool(options.get("glx"))
     if options.get("fresh"):
         server = MultiheadServer(_binary(request.config), monitors=monitors, kind=kind, glx=glx)
+        notice = server.notice
     else:
-        host, replaced = _warm_server(request.config, kind, glx)
+        host, replaced, started = _warm_server(request.config, kind, glx)
         if replaced is not None:
             request.node.warn(MultiheadWarning(replaced))
+        notice = host.notice if started else None
         server = host.lease(monitors)
         if replaced is not None:
             server.replaced, server.reason = True, replaced
+    if notice is not None:
+        request.node.warn(MultiheadWarning(notice))
     request.node._multihead = (server, tmp_path_factory)
     try:
         yield server

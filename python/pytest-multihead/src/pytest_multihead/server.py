@@ -15,8 +15,12 @@ import time
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
-#: The kinds of server, as `--multihead-kind` and the marker's `kind` name them, and the flag of each.
-KINDS = {"xvfb": [], "xorg-dummy": ["--xorg-dummy"], "xorg": ["--xorg"]}
+#: The kinds of server, as `--multihead-kind` and the marker's `kind` name them, and the flag of each. Without
+#: a kind the CLI starts its default: Xorg with Multihead's driver where it can start, else Xvfb (saying why).
+KINDS = {"xvfb": ["--xvfb"], "xorg-dummy": ["--xorg-dummy"], "xorg": ["--xorg"]}
+
+#: What the CLI's line on stderr says when its default kind is Xvfb for want of Xorg or its driver.
+_XVFB_NOTICE = "starting Xvfb, not Xorg"
 
 #: How long a server may take to start, and a command to answer, before the test fails (seconds).
 START_TIMEOUT = 60.0
@@ -344,17 +348,23 @@ class MultiheadServer(_Screens):
     monitors it was asked for.
 
     `display` and `xauthority` are what an X client needs; `env` is a copy of `os.environ` with both set,
-    for `subprocess`. A failing request raises `MultiheadError` with the CLI's exit status and message."""
+    for `subprocess`. A failing request raises `MultiheadError` with the CLI's exit status and message.
 
-    def __init__(self, binary: str, monitors: str | Sequence[str] | None = None, kind: str = "xvfb", glx: bool = False):
-        if kind not in KINDS:
+    `kind` None (the default) starts the CLI's default kind: Xorg with Multihead's driver where it can start,
+    else Xvfb; `kind` is then the kind started (the control socket's `hello` says it), and `notice` the CLI's
+    line saying why it is Xvfb (None when it is not)."""
+
+    def __init__(self, binary: str, monitors: str | Sequence[str] | None = None, kind: str | None = None, glx: bool = False):
+        if kind is not None and kind not in KINDS:
             raise ValueError(f"unknown multihead kind {kind!r}: one of {', '.join(KINDS)}")
         layout = _layout(monitors)
         self.binary = binary
         self.kind = kind
+        #: The CLI's line on stderr saying why its default kind is Xvfb here (None: it is not, or a kind was named).
+        self.notice: str | None = None
         #: Why this server does not answer (it ended, or a request got no answer in time), once known.
         self.failure: str | None = None
-        args = ["server", *KINDS[kind], *(["--glx"] if glx else [])]
+        args = ["server", *(KINDS[kind] if kind else []), *(["--glx"] if glx else [])]
         if layout is not None:
             args += ["--monitors", ",".join(layout)]
         self._args = args
@@ -381,9 +391,13 @@ class MultiheadServer(_Screens):
             lines.close()
         try:
             self._control = Control(values["MULTIHEAD_CONTROL"])
+            if self.kind is None:
+                self.kind = self._control.request("hello", timeout=HELLO_TIMEOUT)["kind"]
         except ControlError:
             self.stop()
             raise
+        # Written before the server started, so there by now.
+        self.notice = next((line for line in self._stderr_text().splitlines() if _XVFB_NOTICE in line), None)
         self._set(values["DISPLAY"], values["XAUTHORITY"], int(values["PID"]))
 
     def _set(self, display: str, xauthority: str, pid: int) -> None:
