@@ -37,9 +37,10 @@ final class ControlService {
     /// Told the PID and status of an X server this service ran that ended (a signal, a crash); an end the
     /// service caused itself is not told.
     private let serverEnded: @Sendable (_ pid: Int32, _ status: Int32) -> Void
-    /// The X server whose end is waited for (weak: a server gone is no longer watched, and the next one,
-    /// whatever its PID or address, is).
-    private weak var watched: VirtualServer?
+    /// The PID of the X server whose end is waited for: one wait per X server process, however many leases
+    /// (each a `VirtualServer` of its own) it serves; cleared when that process ends, so that a new server
+    /// given the same PID is waited for too.
+    private var watched: Int32?
 
     /// Scales by screen name (`run --scale`): what `screens` answers with.
     let scaleFactors: [String: Double]
@@ -76,13 +77,18 @@ final class ControlService {
         }
     }
 
-    /// Waits for the end of the X server running now, once per server (a lease that replaced it is watched;
-    /// a new server that got an old one's PID is a new server).
+    /// Waits for the end of the X server running now, once per X server process (a lease that replaced it
+    /// with another is watched; a lease of the same process is not waited for twice: each wait holds a thread).
     private func watchRunning() {
-        guard let running, running !== watched else { return }
-        watched = running
-        let (pid, ended) = (running.pid, serverEnded)
-        Task { ended(pid, await running.waitForExit()) }
+        guard let running, running.pid != watched else { return }
+        let pid = running.pid
+        watched = pid
+        let ended = serverEnded
+        Task { @MainActor in
+            let status = await running.waitForExit()
+            if self.watched == pid { self.watched = nil }
+            ended(pid, status)
+        }
     }
 
     /// Ends the server whatever its state, without a reset for a next test: the process is ending.
