@@ -94,7 +94,11 @@ enum ServerPool {
     /// stops it.
     static func keep(_ server: Idle) -> Bool {
         let key = server.lease.key
-        guard !server.control.isLost else { return false }
+        lastRefusal = []
+        guard !server.control.isLost else {
+            lastRefusal = ["the kit's connection to the server was lost (it ended, or stopped answering)"]
+            return false
+        }
         var kept = server
         do {
             // Closes every client of the test that connected with its cookie, wherever they run.

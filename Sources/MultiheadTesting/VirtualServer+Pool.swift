@@ -47,7 +47,11 @@ extension VirtualServer {
     /// fresh); false when it was not kept (a fresh server, no room, or a reset that could not bring back
     /// its baseline), and `stop()` ends it.
     func returnToPool() -> Bool {
-        guard let lease, let c = control, !c.isLost else { return false }
+        guard let lease else { return false }
+        guard let c = control, !c.isLost else {
+            ServerPool.lastRefusal = ["the kit's connection to the server was lost (it ended, or stopped answering)"]
+            return false
+        }
         let idle = ServerPool.Idle(display: display, process: process, authorityFile: sharedAuthorityFile,
                                    serverAuthFile: serverAuthFile, control: c, lease: lease)
         // The lease's cookie stays in the shared file until the next lease's replaces it: revoked below,
