@@ -127,8 +127,9 @@ func benchFullRead() async throws {
 
 /// The whole `multihead screens --json` process against `xrandr --listmonitors`: wall time from spawn to
 /// exit, and peak resident memory (`ru_maxrss` of a forked child, measured by the C baseline's `maxrss`).
+/// `named`: the command as the row names it (`multihead`, or a path such as the .deb's /usr/bin/multihead).
 @MainActor
-func benchCLI(_ server: VirtualServer, cli: String) throws {
+func benchCLI(_ server: VirtualServer, cli: String, named: String = "multihead") throws {
     let n = 100
     let env = ProcessInfo.processInfo.environment.merging(server.environment) { $1 }.map { "\($0)=\($1)" }
     func spawnAndWait(_ argv: [String]) throws -> String {
@@ -173,6 +174,6 @@ func benchCLI(_ server: VirtualServer, cli: String) throws {
         m.c.append(try rss(theirs))
     }
     let swift = (ms: median(t.swift) / 1000, rssMB: median(m.swift)), c = (ms: median(t.c) / 1000, rssMB: median(m.c))
-    row("`multihead screens --json` vs `xrandr --listmonitors`, whole process, median of \(n)", swift.ms, c.ms, unit: "ms")
-    row("same, peak resident memory, median of 10", swift.rssMB, c.rssMB, unit: "MB")
+    row("`\(named) screens --json` vs `xrandr --listmonitors`, whole process, median of \(n)", swift.ms, c.ms, unit: "ms")
+    row("same, peak resident memory, median of 10" + (named == "multihead" ? "" : " (\(named))"), swift.rssMB, c.rssMB, unit: "MB")
 }

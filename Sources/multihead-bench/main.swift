@@ -34,6 +34,19 @@ func main() async throws {
         try benchCLI(server, cli: cli)
         try await benchFullRead()
     }
+    if only == "cli" {
+        // The CLI's start alone (the x11 group's `screens --json` rows, on the same layout), for each CLI
+        // named after `cli` in turn, else MULTIHEAD_CLI: the .deb's installed /usr/bin/multihead beside the
+        // release build, in one run.
+        let server = try await VirtualServer.start(monitors: [
+            .init("MAIN", "1920x1080+0+0", primary: true), .init("EXT-1", "1280x720+1920+0"), .init("EXT-2", "1024x768+3200+0"),
+        ])
+        defer { server.stop() }
+        let named = Array(CommandLine.arguments.dropFirst(2))
+        let clis = named.isEmpty ? [ProcessInfo.processInfo.environment["MULTIHEAD_CLI"]
+            ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("multihead").path] : named
+        for cli in clis { try benchCLI(server, cli: cli, named: named.isEmpty ? "multihead" : cli) }
+    }
     if only == nil || only == "x11" || only == "start" {
         try await benchServerStart()
         try await benchDocumentedTest()
