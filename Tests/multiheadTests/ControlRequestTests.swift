@@ -7,6 +7,12 @@ import Testing
 struct ControlRequestTests {
     func parse(_ text: String) -> Result<ControlRequest, ControlRefusal> { ControlRequest.parse(Array(text.utf8)) }
 
+    /// The code a line is refused with (nil: taken).
+    func code(_ text: String) -> String? {
+        if case .failure(let r) = parse(text) { return r.code.rawValue }
+        return nil
+    }
+
     @Test("a request's fields become the command's arguments: positional first, options in kebab case")
     func arguments() throws {
         let plug = try parse(#"{"request":"plug","name":"HDMI-1","geometry":"1280x720+0+0","primary":true,"rate":59.94,"serialNumber":"A1","id":3}"#).get()
@@ -20,10 +26,6 @@ struct ControlRequestTests {
 
     @Test("what is not a request is refused with a stable code, the id kept when one was read")
     func refusals() throws {
-        func code(_ text: String) -> String? {
-            if case .failure(let r) = parse(text) { return r.code.rawValue }
-            return nil
-        }
         #expect(code("{") == "malformedRequest")
         #expect(code("[]") == "malformedRequest")
         #expect(code(#"{"name":"x"}"#) == "malformedRequest")
@@ -40,10 +42,6 @@ struct ControlRequestTests {
 
     @Test("a field of another type is refused, never converted; null leaves an option out")
     func fieldTypes() throws {
-        func code(_ text: String) -> String? {
-            if case .failure(let r) = parse(text) { return r.code.rawValue }
-            return nil
-        }
         #expect(code(#"{"request":"plug","name":5,"geometry":"1x1+0+0"}"#) == "invalidField")
         #expect(code(#"{"request":"plug","name":"A","geometry":"1x1+0+0","primary":"yes"}"#) == "invalidField")
         #expect(code(#"{"request":"plug","name":"A","geometry":"1x1+0+0","rate":"60"}"#) == "invalidField")
@@ -61,10 +59,6 @@ struct ControlRequestTests {
 
     @Test("a key twice, deep nesting, text after the value and JSON's other mistakes are malformedRequest")
     func strictJSON() {
-        func code(_ text: String) -> String? {
-            if case .failure(let r) = parse(text) { return r.code.rawValue }
-            return nil
-        }
         #expect(code(#"{"request":"screens","request":"release"}"#) == "malformedRequest")
         #expect(code(#"{"request":"pixel","x":1,"x":2,"y":0}"#) == "malformedRequest")
         #expect(code(String(repeating: "[", count: 100_000)) == "malformedRequest")

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 @testable import MultiheadTesting
+import MultiheadX11
 @testable import multihead
 import Testing
 
@@ -39,11 +40,11 @@ final class ControlServer: @unchecked Sendable {
     func ask(_ line: String, timeout: Double = 60) throws -> (answer: JSONValue, seconds: Double) {
         let lines = ControlLines(try ControlSocket.connect(to: path, timeout: timeout))
         defer { lines.close() }
-        let start = MonotonicClockForTests.now()
+        let start = MonotonicClock.now()
         guard lines.write(Array(line.utf8)), case .line(let answer) = lines.next(), let v = JSONValue.parse(answer) else {
             throw CommandFailure(status: 70, code: "test", message: "no answer to \(line)")
         }
-        return (v, MonotonicClockForTests.now() - start)
+        return (v, MonotonicClock.now() - start)
     }
 
     /// `ask` off the main actor.
@@ -55,15 +56,6 @@ final class ControlServer: @unchecked Sendable {
     func stop() async {
         process.terminate()
         _ = await finish(process, reading: output)
-    }
-}
-
-/// The test's own reading of the monotonic clock.
-enum MonotonicClockForTests {
-    static func now() -> Double {
-        var t = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &t)
-        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
     }
 }
 

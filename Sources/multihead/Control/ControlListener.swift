@@ -61,7 +61,7 @@ final class ControlListener: Sendable {
                 }
                 guard admitted else {
                     let lines = ControlLines(connection)
-                    lines.finish(with: ControlAnswer.failure(CommandFailure(.tooManyConnections, message: "the control socket serves at most \(Self.connectionLimit) connections at once; close one and connect again"), id: nil).bytes,
+                    lines.refuse(.tooManyConnections, "the control socket serves at most \(Self.connectionLimit) connections at once; close one and connect again",
                                  waiting: false)
                     lines.close()
                     continue
@@ -86,17 +86,17 @@ final class ControlListener: Sendable {
         // The folder keeps other users out; this keeps out root's processes too, and any socket passed on.
         guard let user = ControlSocket.peerUser(fd), user == getuid() else {
             let who = ControlSocket.peerUser(fd).map { "user \($0)" } ?? "an unknown user"
-            lines.finish(with: ControlAnswer.failure(CommandFailure(.forbidden, message: "the control socket answers only user \(getuid()), the one that started it; this is \(who)"), id: nil).bytes)
+            lines.refuse(.forbidden, "the control socket answers only user \(getuid()), the one that started it; this is \(who)")
             return
         }
         while true {
             switch lines.next() {
             case .end, .idle: return
             case .tooLong:
-                lines.finish(with: ControlAnswer.failure(CommandFailure(.requestTooLong, message: "a request line is at most \(ControlSocket.lineLimit) bytes; closing this connection"), id: nil).bytes)
+                lines.refuse(.requestTooLong, "a request line is at most \(ControlSocket.lineLimit) bytes; closing this connection")
                 return
             case .slowLine:
-                lines.finish(with: ControlAnswer.failure(CommandFailure(.requestTimeout, message: "a request line must end (with a newline) within \(Int(Self.lineTime)) s of its first byte; closing this connection"), id: nil).bytes)
+                lines.refuse(.requestTimeout, "a request line must end (with a newline) within \(Int(Self.lineTime)) s of its first byte; closing this connection")
                 return
             case .line(let line):
                 // A blank line is not a request: nothing to answer (a client's keep-alive, a stray newline).
@@ -128,5 +128,13 @@ enum ControlAnswer {
     static func failure(_ f: CommandFailure, id: JSONValue?) -> JSONText {
         let error = JSONText.object(["status": .int(Int(f.status)), "code": .string(f.code), "message": .string(f.message)])
         return .members([("ok", .bool(false)), ("error", error)] + (id.map { [("id", $0.text)] } ?? []))
+    }
+}
+
+extension ControlLines {
+    /// Answers a connection that will not be served further with `code` and the reason, then ends it
+    /// (`finish`): the last line a client reads on it.
+    func refuse(_ code: ControlErrorCode, _ message: String, waiting: Bool = true) {
+        finish(with: ControlAnswer.failure(CommandFailure(code, message: message), id: nil).bytes, waiting: waiting)
     }
 }
