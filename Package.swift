@@ -46,9 +46,12 @@ let package = Package(
             name: "MultiheadInMemory",
             dependencies: ["Multihead"]
         ),
+        // What a process needs whatever it shows: a lock, its signals, its temporary files, a monotonic
+        // clock, a folder's entries. The X11 backend, the kit and the control socket share it; no X here.
+        .target(name: "MultiheadProcess"),
         .target(
             name: "MultiheadX11",
-            dependencies: ["Multihead", "CXlib", "CCairo", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["Multihead", "MultiheadProcess", "CXlib", "CCairo", .product(name: "Logging", package: "swift-log")]
         ),
         // `GLView`: OpenGL ES drawn offscreen with EGL and composited with the other views.
         .target(
@@ -59,7 +62,7 @@ let package = Package(
         // kit, the CLI and the control socket share, and apps do not link (swift-nio's NIOTestUtils).
         .target(
             name: "MultiheadServerControl",
-            dependencies: ["Multihead", "MultiheadX11", "CXlib"]
+            dependencies: ["Multihead", "MultiheadX11", "MultiheadProcess", "CXlib"]
         ),
         // Multihead's Xorg driver source (Driver/), embedded so that a copied CLI still builds it.
         .target(name: "CDriverSource"),
@@ -67,7 +70,7 @@ let package = Package(
         .target(name: "CProcessControl"),
         .target(
             name: "MultiheadTesting",
-            dependencies: ["Multihead", "MultiheadX11", "MultiheadServerControl", "CXlib", "CDriverSource", "CProcessControl"]
+            dependencies: ["Multihead", "MultiheadX11", "MultiheadProcess", "MultiheadServerControl", "CXlib", "CDriverSource", "CProcessControl"]
         ),
         // The Swift Testing trait `.virtualServer(monitors:)`: its own module, so that only tests link Testing.
         .target(
@@ -77,7 +80,7 @@ let package = Package(
         .executableTarget(
             name: "multihead",
             dependencies: [
-                "Multihead", "MultiheadX11", "MultiheadGL", "MultiheadServerControl", "MultiheadTesting", "CProcessControl",
+                "Multihead", "MultiheadX11", "MultiheadGL", "MultiheadProcess", "MultiheadServerControl", "MultiheadTesting", "CProcessControl",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -94,8 +97,8 @@ let package = Package(
             dependencies: ["Multihead", "MultiheadInMemory", "MultiheadX11", "MultiheadGL", "MultiheadServerControl", "MultiheadTesting"]
         ),
         .testTarget(name: "MultiheadTests", dependencies: ["Multihead", "MultiheadInMemory"]),
-        .testTarget(name: "MultiheadX11Tests", dependencies: ["Multihead", "MultiheadInMemory", "MultiheadX11", "MultiheadServerControl", "MultiheadTesting", "MultiheadTestingTraits"]),
+        .testTarget(name: "MultiheadX11Tests", dependencies: ["Multihead", "MultiheadInMemory", "MultiheadX11", "MultiheadProcess", "MultiheadServerControl", "MultiheadTesting", "MultiheadTestingTraits"]),
         .testTarget(name: "MultiheadGLTests", dependencies: ["Multihead", "MultiheadGL", "MultiheadX11", "MultiheadTesting"]),
-        .testTarget(name: "multiheadTests", dependencies: ["Multihead", "MultiheadServerControl", "MultiheadTesting", "multihead"]),
+        .testTarget(name: "multiheadTests", dependencies: ["Multihead", "MultiheadProcess", "MultiheadServerControl", "MultiheadTesting", "multihead"]),
     ]
 )

@@ -2,6 +2,7 @@ internal import CXlib
 import Glibc
 import Multihead
 import MultiheadX11
+import MultiheadProcess
 
 /// A connection for changing an X server's monitors as a person or a cable would: plug and unplug
 /// monitors, set output modes; and for acting on it as a person at it would (clicks, keys, screenshots).

@@ -4,6 +4,7 @@ import Glibc
 internal import CProcessControl
 import Foundation
 import MultiheadX11
+import MultiheadProcess
 
 /// What outlives whom, and the one place that waits for children: `multihead server` ends with the
 /// process that started it, `multihead run` ends whatever its command left running, and every child the

@@ -4,6 +4,7 @@ import Glibc
 import Foundation
 import Multihead
 import MultiheadX11
+import MultiheadProcess
 
 /// Warm servers this process keeps between tests: `stop()` hands a server back here once it is as fresh
 /// as when it started (its clients closed, its state reset and read back equal to the state it had

@@ -5,6 +5,7 @@ import Dispatch
 import Foundation
 import MultiheadX11
 import Synchronization
+import MultiheadProcess
 
 /// Every X server this process started, so that they end with it however it ends: on SIGINT, SIGTERM and
 /// SIGHUP (stop them, remove the session directory, exit 128 + signal), at `exit` (atexit), and on SIGKILL

@@ -2,6 +2,7 @@ import Foundation
 import Multihead
 import MultiheadServerControl
 import MultiheadX11
+import MultiheadProcess
 
 /// Changing this server's monitors, through the kit's own connection (`ServerControl`).
 extension VirtualServer {

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import MultiheadProcess
 
 /// Writes X authority files (the format libXau reads), so that each private server gets its own
 /// MIT-MAGIC-COOKIE-1 without running `xauth`.

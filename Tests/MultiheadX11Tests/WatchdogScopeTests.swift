@@ -6,6 +6,7 @@ import MultiheadTesting
 @testable import MultiheadX11
 import Synchronization
 import Testing
+import MultiheadProcess
 
 /// The watchdog that bounds a connect cuts the connection it guards and nothing else of the process.
 @MainActor

@@ -6,6 +6,7 @@ import Foundation
 import MultiheadX11
 @testable import multihead
 import Testing
+import MultiheadProcess
 
 /// A `multihead server` started for one test, with its control socket.
 final class ControlServer: @unchecked Sendable {

@@ -2,6 +2,7 @@ internal import CXlib
 import Foundation
 import Multihead
 import Synchronization
+import MultiheadProcess
 
 /// One connection to an X server, used from the main actor only: error trapping per request range,
 /// and a lost connection turned into thrown errors instead of Xlib's `exit()`.

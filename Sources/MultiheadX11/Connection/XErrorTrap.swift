@@ -1,6 +1,7 @@
 internal import CXlib
 import Foundation
 import Synchronization
+import MultiheadProcess
 
 /// One X protocol error as the process-global handler saw it.
 struct XErrorRecord: Sendable {

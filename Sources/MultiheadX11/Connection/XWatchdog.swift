@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import MultiheadProcess
 
 /// Bounds every wait on an X server. Xlib blocks in `read` for a reply that a stopped server never sends;
 /// when a bounded section has run longer than `timeout`, the watchdog's thread shuts the connection's

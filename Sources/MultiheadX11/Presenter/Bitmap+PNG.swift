@@ -1,6 +1,7 @@
 internal import CCairo
 import Foundation
 import Multihead
+import MultiheadProcess
 
 extension Bitmap {
     /// Writes a PNG file: to a temporary file beside it, renamed over `path` only once complete, so that

@@ -5,6 +5,7 @@ import Glibc
 import Foundation
 import Multihead
 import MultiheadTesting
+import MultiheadProcess
 
 extension MultiheadCommand {
     /// `multihead run [options] [--] CMD ARGS…`: xvfb-run's shape on the kit's private servers.

@@ -3,7 +3,7 @@ import Glibc
 #endif
 import Dispatch
 import Foundation
-import MultiheadX11
+import MultiheadProcess
 
 /// The answer a connection's thread waits for while the main actor works on its request.
 final class ControlReply: Sendable {

@@ -7,6 +7,7 @@ import Multihead
 import MultiheadServerControl
 import MultiheadTesting
 import MultiheadX11
+import MultiheadProcess
 
 /// What `multihead server` and `multihead run` answer on their control socket (`docs/control-socket.md`):
 /// the leases of their X server and the command line's requests on it. The one owner of the server the

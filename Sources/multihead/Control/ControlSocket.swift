@@ -3,7 +3,7 @@ import Glibc
 #endif
 import CProcessControl
 import Foundation
-import MultiheadX11
+import MultiheadProcess
 
 /// The control socket's system calls, in one place: a listening Unix stream socket that only its user
 /// reaches, connections read a line at a time and written whole, and the client's connect.
