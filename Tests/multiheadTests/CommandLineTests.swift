@@ -57,6 +57,17 @@ final class LineReader: @unchecked Sendable {
         await onOwnThread { self.readLine() }
     }
 
+    /// What `multihead server` prints first: its `NAME=value` lines up to `MULTIHEAD_PID=` (its last), or
+    /// those read before the end of file.
+    func serverAssignments() async -> [String: String] {
+        var values: [String: String] = [:]
+        while values["MULTIHEAD_PID"] == nil, let line = await nextLine() {
+            let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
+            if parts.count == 2 { values[parts[0]] = parts[1] }
+        }
+        return values
+    }
+
     /// Reads lines until one contains `text`; false at end of file.
     func waitFor(_ text: String) async -> Bool {
         while let line = await nextLine() { if line.contains(text) { return true } }

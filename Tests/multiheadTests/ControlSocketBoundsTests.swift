@@ -18,12 +18,7 @@ final class ControlServer: @unchecked Sendable {
     /// virtual monitors).
     static func start(_ args: [String] = ["--xvfb", "--monitors", "1280x720"]) async throws -> ControlServer {
         let (p, out) = try launchMultihead(["server"] + args, environment: [:])
-        let reader = LineReader(out)
-        var env: [String: String] = [:]
-        while env["MULTIHEAD_PID"] == nil, let line = await reader.nextLine() {
-            let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
-            if parts.count == 2 { env[parts[0]] = parts[1] }
-        }
+        let env = await LineReader(out).serverAssignments()
         return ControlServer(process: p, output: out, environment: env)
     }
 
@@ -46,6 +41,19 @@ final class ControlServer: @unchecked Sendable {
             throw CommandFailure(status: 70, code: "test", message: "no answer to \(line)")
         }
         return (v, MonotonicClock.now() - start)
+    }
+
+    /// Sends `bytes` as they are on a connection of its own and reads the one line the socket answers
+    /// with, off the main actor; `closed`: the socket ended the connection after it.
+    func lastLine(after bytes: [UInt8]) async throws -> (line: String, closed: Bool) {
+        try await onOwnThread {
+            let fd = try ControlSocket.connect(to: self.path, timeout: 60)
+            let lines = ControlLines(fd)
+            defer { lines.close() }
+            _ = ControlSocket.send(fd, bytes)
+            guard case .line(let line) = lines.next() else { return ("", false) }
+            return (String(decoding: line, as: UTF8.self), lines.next() == .end)
+        }
     }
 
     /// `ask` off the main actor.
@@ -232,25 +240,11 @@ struct ControlSocketBoundsTests {
         }
         #expect(served)
         // A line begun and never ended: answered requestTimeout, then closed.
-        let slow = await onOwnThread { () -> String in
-            guard let fd = try? ControlSocket.connect(to: path, timeout: 60) else { return "" }
-            let lines = ControlLines(fd)
-            defer { lines.close() }
-            _ = ControlSocket.send(fd, Array(#"{"request":"hel"#.utf8))
-            guard case .line(let l) = lines.next() else { return "" }
-            return String(decoding: l, as: UTF8.self)
-        }
-        #expect(slow.contains("requestTimeout"), "\(slow)")
+        let slow = try await server.lastLine(after: Array(#"{"request":"hel"#.utf8))
+        #expect(slow.line.contains("requestTimeout") && slow.closed, "\(slow)")
         // A line past the limit (64 KiB): requestTooLong.
-        let long = await onOwnThread { () -> String in
-            guard let fd = try? ControlSocket.connect(to: path, timeout: 60) else { return "" }
-            let lines = ControlLines(fd)
-            defer { lines.close() }
-            _ = ControlSocket.send(fd, [UInt8](repeating: UInt8(ascii: " "), count: ControlSocket.lineLimit + 2))
-            guard case .line(let l) = lines.next() else { return "" }
-            return String(decoding: l, as: UTF8.self)
-        }
-        #expect(long.contains("requestTooLong"), "\(long)")
+        let long = try await server.lastLine(after: [UInt8](repeating: UInt8(ascii: " "), count: ControlSocket.lineLimit + 2))
+        #expect(long.line.contains("requestTooLong") && long.closed, "\(long)")
         await server.stop()
     }
 }

@@ -19,12 +19,7 @@ struct ControlSocketTests {
     @Test("connections at once are answered in full; a lease resets what the CLI plugged through the socket")
     func leasesAndConcurrentClients() async throws {
         let (p, out) = try launchMultihead(["server", "--xvfb", "--monitors", "1280x720"], environment: [:])
-        let reader = LineReader(out)
-        var env: [String: String] = [:]
-        while env["MULTIHEAD_PID"] == nil, let line = await reader.nextLine() {
-            let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
-            if parts.count == 2 { env[parts[0]] = parts[1] }
-        }
+        let env = await LineReader(out).serverAssignments()
         let path = try #require(env["MULTIHEAD_CONTROL"])
         // Four connections, each twenty requests, at once: every answer whole and in order.
         let counts = await withTaskGroup(of: Int.self) { group in

@@ -40,12 +40,7 @@ struct DefaultKindTests {
     func serve(_ args: [String], environment: [String: String]) async throws -> (hello: JSONValue, names: [String], stderr: String) {
         let err = Pipe()
         let (p, out) = try launchMultihead(["server"] + args, environment: environment, stderr: err)
-        let reader = LineReader(out)
-        var values: [String: String] = [:]
-        while values["MULTIHEAD_PID"] == nil, let line = await reader.nextLine() {
-            let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
-            if parts.count == 2 { values[parts[0]] = parts[1] }
-        }
+        let values = await LineReader(out).serverAssignments()
         let path = try #require(values["MULTIHEAD_CONTROL"])
         let answers = try await onOwnThread { () throws -> [JSONValue] in
             let lines = ControlLines(try ControlSocket.connect(to: path, timeout: 30))

@@ -71,12 +71,7 @@ struct ReliabilityTests {
         let err = Pipe()
         let xorg = kind != "--xvfb"
         let (p, out) = try launchMultihead(["server", "--monitors", "640x480", kind], environment: [:], stderr: err)
-        let reader = LineReader(out)
-        var values: [String: String] = [:]
-        while values["MULTIHEAD_PID"] == nil, let line = await reader.nextLine() {
-            let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
-            if parts.count == 2 { values[parts[0]] = parts[1] }
-        }
+        let values = await LineReader(out).serverAssignments()
         let xPID = try #require(values["PID"].flatMap { Int32($0) })
         // setpriv runs the command in its own place: MULTIHEAD_PID is the process we started.
         #expect(values["MULTIHEAD_PID"] == String(p.processIdentifier))

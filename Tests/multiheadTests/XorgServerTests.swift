@@ -33,12 +33,7 @@ struct XorgServerTests {
         let out = Pipe(), err = Pipe()
         (p.standardOutput, p.standardError) = (out, err)
         try launch(p)
-        let reader = LineReader(out)
-        var values: [String: String] = [:]
-        while values["MULTIHEAD_PID"] == nil, let line = await reader.nextLine() {
-            let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
-            if parts.count == 2 { values[parts[0]] = parts[1] }
-        }
+        let values = await LineReader(out).serverAssignments()
         let xPID = try #require(values["PID"].flatMap { Int32($0) },
                                 "no PID line; stderr: \(String(decoding: err.fileHandleForReading.availableData, as: UTF8.self))")
         let status = (try? String(contentsOfFile: "/proc/\(xPID)/status", encoding: .utf8)) ?? ""
