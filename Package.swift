@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "MultiheadInMemory", targets: ["MultiheadInMemory"]),
         .library(name: "MultiheadTesting", targets: ["MultiheadTesting"]),
         .library(name: "MultiheadTestingTraits", targets: ["MultiheadTestingTraits"]),
+        .library(name: "MultiheadControl", targets: ["MultiheadControl"]),
         .executable(name: "multihead", targets: ["multihead"]),
     ],
     dependencies: [
@@ -77,10 +78,17 @@ let package = Package(
             name: "MultiheadTestingTraits",
             dependencies: ["Multihead", "MultiheadTesting"]
         ),
+        // The control protocol: each request's one declaration (the CLI's arguments and the socket's fields),
+        // the error codes with their statuses, the JSON contract, the lease session and the socket itself.
+        .target(
+            name: "MultiheadControl",
+            dependencies: ["Multihead", "MultiheadX11", "MultiheadProcess", "MultiheadServerControl", "MultiheadTesting",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         .executableTarget(
             name: "multihead",
             dependencies: [
-                "Multihead", "MultiheadX11", "MultiheadGL", "MultiheadProcess", "MultiheadServerControl", "MultiheadTesting", "CProcessControl",
+                "Multihead", "MultiheadX11", "MultiheadGL", "MultiheadProcess", "MultiheadServerControl", "MultiheadTesting", "MultiheadControl", "CProcessControl",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -99,6 +107,7 @@ let package = Package(
         .testTarget(name: "MultiheadTests", dependencies: ["Multihead", "MultiheadInMemory"]),
         .testTarget(name: "MultiheadX11Tests", dependencies: ["Multihead", "MultiheadInMemory", "MultiheadX11", "MultiheadProcess", "MultiheadServerControl", "MultiheadTesting", "MultiheadTestingTraits"]),
         .testTarget(name: "MultiheadGLTests", dependencies: ["Multihead", "MultiheadGL", "MultiheadX11", "MultiheadTesting"]),
-        .testTarget(name: "multiheadTests", dependencies: ["Multihead", "MultiheadProcess", "MultiheadServerControl", "MultiheadTesting", "multihead"]),
+        .testTarget(name: "MultiheadControlTests", dependencies: ["Multihead", "MultiheadControl", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .testTarget(name: "multiheadTests", dependencies: ["Multihead", "MultiheadProcess", "MultiheadServerControl", "MultiheadTesting", "MultiheadControl", "multihead"]),
     ]
 )

@@ -105,7 +105,7 @@ public final class ServerControl {
     /// size), the server re-probes it, and it lights in a mode of its EDID.
     ///
     /// `physicalSize`: a virtual monitor's size in millimetres, as RandR reports it (by default 96 pixels
-    /// per inch); an output's comes from its EDID.
+    /// per inch); an output given a size alone publishes the EDID of a monitor that size.
     public func plug(_ name: String, frame: Rect, primary: Bool = false, refreshRate: Double? = nil, edid: [UInt8]? = nil,
                      physicalSize: Size? = nil) throws {
         try Self.validate(name: name)
@@ -122,9 +122,13 @@ public final class ServerControl {
             let state = try readState()
             try Self.checkFrame(name, frame, largest: state.largestScreen)
             if let output = state.output(named: name) {
-                if physicalSize != nil {
-                    throw ServerControlError.invalidMonitor(
-                        "\(name.terminalEscaped) is an output, whose physical size is its EDID's; give the monitor's size with its EDID")
+                // An output's size is its EDID's: a size alone is made into the EDID of a monitor that size.
+                var edid = edid
+                if let mm = physicalSize {
+                    guard edid == nil else {
+                        throw ServerControlError.invalidMonitor("\(name.terminalEscaped): give the monitor's size in its EDID or alone, not both")
+                    }
+                    edid = try MonitorIdentity(physicalSize: mm).edid(preferred: frame.size, refreshRate: refreshRate ?? 60)
                 }
                 guard name != "screen" else {
                     throw ServerControlError.invalidMonitor("\"screen\" is Xvfb's own output; plug a virtual monitor under another name")
@@ -344,7 +348,7 @@ public final class ServerControl {
     }
 
     /// Names RandR can take: not empty, at most 255 bytes, no NUL.
-    package static func validate(name: String) throws {
+    package nonisolated static func validate(name: String) throws {
         guard !name.isEmpty else { throw ServerControlError.invalidMonitor("a monitor needs a name") }
         guard name.utf8.count <= 255 else {
             throw ServerControlError.invalidMonitor("a monitor name has at most 255 bytes, not \(name.utf8.count)")

@@ -13,6 +13,13 @@ public enum ServerControlError: Error, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The reason alone, without the kind of fault.
+    public var reason: String {
+        switch self {
+        case .invalidMonitor(let why), .invalidInput(let why): why
+        }
+    }
+
     /// A stable name for the fault, for programs: the case's name. (A name no monitor has is
     /// `ScreenError.noSuchScreen`, the model's one case for it.)
     public var code: String {

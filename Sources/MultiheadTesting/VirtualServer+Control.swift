@@ -12,13 +12,7 @@ extension VirtualServer {
     /// `physicalSize` (millimetres): a virtual monitor's size as RandR reports it; an output's, in the EDID
     /// it is plugged with. With its pixels it decides the screen's scale (`ScreenScalePolicy`).
     public func plug(_ name: String, frame: Rect, primary: Bool = false, refreshRate: Double? = nil, physicalSize: Size? = nil) throws {
-        let c = try controlConnection()
-        if let mm = physicalSize, c.outputNames.contains(name) {
-            let edid = try MonitorIdentity(physicalSize: mm).edid(preferred: frame.size, refreshRate: refreshRate ?? 60)
-            try c.plug(name, frame: frame, primary: primary, refreshRate: refreshRate, edid: edid)
-        } else {
-            try c.plug(name, frame: frame, primary: primary, refreshRate: refreshRate, physicalSize: physicalSize)
-        }
+        try controlConnection().plug(name, frame: frame, primary: primary, refreshRate: refreshRate, physicalSize: physicalSize)
     }
 
     /// Plugs a monitor given xrandr's geometry "WxH+X+Y".

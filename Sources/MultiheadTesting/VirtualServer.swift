@@ -62,6 +62,19 @@ public final class VirtualServer {
 
         /// Whether the server is Xorg (run under a supervising shell, with a log of its own).
         var isXorg: Bool { self != .xvfb }
+
+        /// The kind as the command line's flags, the control socket's `hello` and the pytest plugin spell
+        /// it: xvfb, xorg-dummy, xorg.
+        public var name: String {
+            switch self {
+            case .xvfb: "xvfb"
+            case .xorgDummy: "xorg-dummy"
+            case .xorg: "xorg"
+            }
+        }
+
+        /// The kinds, in the order `multihead doctor` lists them.
+        public static let all: [Kind] = [.xvfb, .xorg, .xorgDummy]
     }
 
     /// The outputs of Multihead's Xorg driver (`.xorg`), in its order: DP-1…DP-8, HDMI-1…HDMI-8.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import MultiheadControl
 import MultiheadX11
 
 /// The program's entry. `multihead screens`, the command scripts run most, is answered on the main thread
@@ -30,7 +31,7 @@ enum Entry {
             exit(ExitStatus.usage)
         }
         // plug, unplug and mode inside `multihead run` (or beside `multihead server`): the server parses them.
-        if let status = ControlClient.forward(arguments()) { exit(status) }
+        if let status = ControlForwarding.forward(arguments()) { exit(status) }
         runParser()
     }
 

@@ -10,6 +10,9 @@ struct CommandResult {
     var stderr: String
     /// From the start of the process to its exit.
     var elapsed: Duration = .zero
+    /// How long the start waited for the spawn thread, which other tests' children share: not the
+    /// command's own time, so not in `elapsed`.
+    var queued: Duration = .zero
     /// The process's ID (setpriv ran the binary in its own place).
     var pid: Int32 = 0
 }
@@ -110,13 +113,18 @@ private func runMultihead(_ args: [String], environment: [String: String], unset
     p.standardOutput = out
     p.standardError = err
     let clock = ContinuousClock()
-    let start = clock.now
+    let asked = clock.now
     try launch(p)
+    let start = clock.now
     let o = out.fileHandleForReading.readDataToEndOfFile()
     let e = err.fileHandleForReading.readDataToEndOfFile()
+    // The child has ended when both pipes are at their end; Foundation's own note of the exit (its
+    // manager thread, which every test's children share) may come later.
+    let end = clock.now
     p.waitUntilExit()
     return CommandResult(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
-                         stderr: String(decoding: e, as: UTF8.self), elapsed: clock.now - start, pid: p.processIdentifier)
+                         stderr: String(decoding: e, as: UTF8.self), elapsed: end - start, queued: start - asked,
+                         pid: p.processIdentifier)
 }
 
 @MainActor

@@ -5,6 +5,7 @@ import Foundation
 @testable import MultiheadTesting
 import MultiheadX11
 @testable import multihead
+import MultiheadControl
 import Testing
 import MultiheadProcess
 

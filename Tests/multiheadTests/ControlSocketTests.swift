@@ -1,6 +1,7 @@
 import Foundation
 import MultiheadTesting
 @testable import multihead
+import MultiheadControl
 import Testing
 
 /// `multihead server`'s control socket from a client's side: several connections at once, leases, and the

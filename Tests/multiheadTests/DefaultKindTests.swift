@@ -1,5 +1,6 @@
 import Foundation
 @testable import multihead
+import MultiheadControl
 import MultiheadTesting
 import Testing
 

@@ -125,7 +125,9 @@ struct ReliabilityTests {
         // Bounded by 5 s, never for ever: each ends within seconds of `watch --timeout 2` started at the same
         // moment, which a loaded machine or a sanitizer slows alike (a bound in seconds alone failed under
         // ThreadSanitizer on a loaded machine: 10.3 s against 9).
-        for r in bounded { #expect(r.elapsed < w.elapsed + .seconds(6), "\(r.elapsed), watch \(w.elapsed)") }
+        for r in bounded {
+            #expect(r.elapsed < w.elapsed + .seconds(6), "\(r.elapsed) (queued \(r.queued)), watch \(w.elapsed) (queued \(w.queued)): \(r.stderr)")
+        }
         // --timeout 2 counts from the start, connecting included: watch gives up before the others' 5 s bound
         // (compared with a command started at the same moment, so that a slow machine slows both).
         #expect(w.elapsed < s.elapsed, "watch \(w.elapsed), screens \(s.elapsed)")

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Multihead
+import MultiheadControl
 import MultiheadTesting
 import MultiheadX11
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MultiheadControl
 import MultiheadTesting
 
 extension MultiheadCommand {
@@ -19,16 +20,10 @@ extension MultiheadCommand {
         struct KindArgument: ExpressibleByArgument {
             let kind: VirtualServer.Kind
             init?(argument: String) {
-                guard let kind = Self.all.first(where: { $0.name == argument })?.kind else { return nil }
+                guard let kind = VirtualServer.Kind.all.first(where: { $0.name == argument }) else { return nil }
                 self.kind = kind
             }
-            static let all: [(name: String, kind: VirtualServer.Kind)] = [("xvfb", .xvfb), ("xorg", .xorg), ("xorg-dummy", .xorgDummy)]
-            static var allValueStrings: [String] { all.map(\.name) }
-        }
-
-        /// The name `--kind` and the plugin use.
-        static func name(_ kind: VirtualServer.Kind) -> String {
-            KindArgument.all.first { $0.kind == kind }?.name ?? kind.rawValue
+            static var allValueStrings: [String] { VirtualServer.Kind.all.map(\.name) }
         }
 
         @MainActor
@@ -74,7 +69,7 @@ extension MultiheadCommand {
             lines.append("Kinds of server:")
             let defaultKind = r.defaultKind
             for k in r.kinds {
-                let name = Self.name(k.kind).padding(toLength: 10, withPad: " ", startingAt: 0)
+                let name = k.kind.name.padding(toLength: 10, withPad: " ", startingAt: 0)
                 let mark = k.kind == defaultKind ? " (default)" : ""
                 lines.append("  \(name)  " + (k.reason.map { "cannot start\(mark): \($0)" } ?? "can start\(mark)"))
             }
@@ -101,9 +96,9 @@ extension MultiheadCommand {
             let d = r.driver
             return .object([
                 "version": .string(multiheadVersion),
-                "defaultKind": .string(Self.name(r.defaultKind)),
+                "defaultKind": .string(r.defaultKind.name),
                 "kinds": .array(r.kinds.map { k in
-                    .object(["kind": .string(Self.name(k.kind)), "canStart": .bool(k.canStart), "default": .bool(k.kind == r.defaultKind),
+                    .object(["kind": .string(k.kind.name), "canStart": .bool(k.canStart), "default": .bool(k.kind == r.defaultKind),
                              "missing": .array(k.missing.map(JSONText.string)), "reason": optional(k.reason)])
                 }),
                 "components": .array(r.pieces.map(piece)),

@@ -4,6 +4,7 @@ import Glibc
 #endif
 import Foundation
 import Multihead
+import MultiheadControl
 import MultiheadTesting
 import MultiheadProcess
 
@@ -79,7 +80,7 @@ extension MultiheadCommand {
                 ProcessControl.becomeSubreaper()
                 let server = try await self.server.start()
                 let factors = try scaleFactors()
-                let service = try ControlService(server: server, options: self.server, scaleFactors: factors) { serverPID, status in
+                let service = try ControlService(server: server, layout: try self.server.layout(), glx: self.server.glx, scaleFactors: factors) { serverPID, status in
                     events.continuation.yield(.serverEnded(pid: serverPID, status: status))
                 }
                 defer { service.end() }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Multihead
+import MultiheadControl
 import MultiheadX11
 
 extension MultiheadCommand {
@@ -29,19 +30,11 @@ extension MultiheadCommand {
                 }
                 rows = items.compactMap(ScreenJSON.init(json:))
             } else {
-                rows = Self.rows(try X11Backend.snapshot(display: display))
+                rows = ScreenJSON.rows(try X11Backend.snapshot(display: display))
             }
             // One write(2), not print: print's dynamic casts of its argument were the screens path's only
             // protocol-conformance lookups.
             try StandardOutput.line(json ? rows.json.bytes : Array(table(rows).utf8))
-        }
-
-        /// The screens as the contract lists them: in the model's order (main first), with its mirror rule.
-        static func rows(_ descriptions: [ScreenDescription]) -> [ScreenJSON] {
-            let screens = ScreenDiff.ordered(descriptions)
-            return zip(screens, ScreenDiff.mirrors(in: screens)).enumerated().map { i, pair in
-                ScreenJSON(pair.0, isMain: i == 0, mirrors: pair.1)
-            }
         }
 
         /// `screens [--json] [--display D | --display=D]`, exactly, read without the argument parser; nil for

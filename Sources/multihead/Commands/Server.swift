@@ -4,6 +4,7 @@ import Glibc
 #endif
 import Foundation
 import Multihead
+import MultiheadControl
 import MultiheadTesting
 
 extension MultiheadCommand {
@@ -27,7 +28,7 @@ extension MultiheadCommand {
                 }
                 let events = AsyncStream<ServerEvent>.makeStream()
                 let server = try await self.server.start()
-                let service = try ControlService(server: server, options: self.server) { pid, status in
+                let service = try ControlService(server: server, layout: try self.server.layout(), glx: self.server.glx) { pid, status in
                     events.continuation.yield(.serverEnded(pid: pid, status: status))
                 }
                 let listener = try ControlListener(in: VirtualServer.holdSessionDirectory()) { request, reply in
@@ -65,7 +66,7 @@ enum ServerEvent: Sendable {
 }
 
 /// The X server of `multihead server` ended by itself: nothing is left to serve (exit 69, the reason on stderr).
-struct ServerEnded: Error, CustomStringConvertible {
+struct ServerEnded: ControlCodedError {
     let display: String
     let pid: Int32
     let status: Int32
@@ -74,4 +75,5 @@ struct ServerEnded: Error, CustomStringConvertible {
         let how = status > 128 ? "was ended by signal \(status - 128)" : "exited with status \(status)"
         return "the X server at \(display) (PID \(pid)) \(how); its files are removed"
     }
+    var controlCode: ControlErrorCode { .serverEnded }
 }

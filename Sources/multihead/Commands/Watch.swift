@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import Multihead
+import MultiheadControl
 import MultiheadX11
 
 extension MultiheadCommand {

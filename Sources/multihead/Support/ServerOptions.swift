@@ -1,4 +1,5 @@
 import ArgumentParser
+import MultiheadControl
 import MultiheadTesting
 
 /// What `server` and `run` ask of their private X server: the layout, the kind, GLX.

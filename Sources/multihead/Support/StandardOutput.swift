@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+import MultiheadControl
 #endif
 
 /// Standard output as the command line contract treats it: every line written with `write(2)` and
@@ -45,11 +46,12 @@ enum StandardOutput {
 }
 
 /// Standard output could not take what a command printed.
-struct OutputError: Error, CustomStringConvertible {
+struct OutputError: ControlCodedError {
     /// Why, as the system says it ("No space left on device").
     let reason: String
     /// Whether its reader left (EPIPE): a streaming command ends quietly with 141 then.
     let readerGone: Bool
 
     var description: String { "cannot write to standard output: \(reason)" }
+    var controlCode: ControlErrorCode { .outputFailed }
 }

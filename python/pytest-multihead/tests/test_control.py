@@ -63,20 +63,23 @@ def test_requests_and_their_answers(server):
     c.close()
 
 
-def test_a_command_line_as_arguments(server, tmp_path):
-    """What the CLI sends: the command's own arguments, and its folder for relative paths."""
+def test_fields_are_the_one_encoding(server, tmp_path):
+    """Fields, as the CLI sends them too: its folder for relative paths; a command line (`arguments`) is no
+    field, and a value is a value, never an option."""
     c = Control(server._control.path)
-    c.request("plug", arguments=["--primary", "EXT-1", "1280x720+1920+0"])
+    c.request("plug", name="EXT-1", geometry="1280x720+1920+0", primary=True)
     assert [(s["name"], s["primary"]) for s in c.request("screens")["screens"]] == [("EXT-1", True), ("VIRTUAL-1", False)]
-    assert c.request("mode", arguments=["EXT-1", "800x600"])["name"] == "EXT-1"
-    shot = c.request("screenshot", arguments=["--screen", "EXT-1", "-o", "ext.png"], directory=str(tmp_path))
+    assert c.request("mode", name="EXT-1", size="800x600")["name"] == "EXT-1"
+    shot = c.request("screenshot", screen="EXT-1", output="ext.png", directory=str(tmp_path))
     assert shot["output"] == str(tmp_path / "ext.png") and (tmp_path / "ext.png").read_bytes()[:4] == b"\x89PNG"
-    for fields, code in [({"arguments": ["EXT-1"], "name": "EXT-1"}, "invalidField"), ({"arguments": "EXT-1"}, "invalidField"),
-                         ({"arguments": ["-o", "rel.png"]}, "invalidField"), ({"arguments": ["--display", ":0", "X"]}, "usage")]:
+    for request, fields, code in [("unplug", {"arguments": ["EXT-1"]}, "unknownField"),
+                                  ("screenshot", {"output": "rel.png"}, "invalidField"),
+                                  ("unplug", {"name": "--display"}, "noSuchScreen"),
+                                  ("plug", {"name": "X", "geometry": "-100x100+0+0"}, "usage")]:
         with pytest.raises(MultiheadError) as caught:
-            c.request("screenshot" if "-o" in str(fields) else "unplug", **fields)
+            c.request(request, **fields)
         assert caught.value.code == code, fields
-    c.request("unplug", arguments=["EXT-1"])
+    c.request("unplug", name="EXT-1")
     c.close()
 
 

@@ -1,5 +1,6 @@
+import ArgumentParser
 import Foundation
-@testable import multihead
+@testable import MultiheadControl
 import Testing
 
 /// A control socket line read into a request, and the command line it stands for.
@@ -13,15 +14,71 @@ struct ControlRequestTests {
         return nil
     }
 
-    @Test("a request's fields become the command's arguments: positional first, options in kebab case")
+    @Test("a request's fields become its declaration's arguments: options in kebab case, then the positional ones after --")
     func arguments() throws {
         let plug = try parse(#"{"request":"plug","name":"HDMI-1","geometry":"1280x720+0+0","primary":true,"rate":59.94,"serialNumber":"A1","id":3}"#).get()
         #expect(plug.name == .plug && plug.id == .number(3))
-        #expect(try plug.arguments() == ["HDMI-1", "1280x720+0+0", "--primary", "--rate", "59.94", "--serial-number", "A1"])
+        #expect(try plug.arguments() == ["--primary", "--rate", "59.94", "--serial-number", "A1", "--", "HDMI-1", "1280x720+0+0"])
         let off = try parse(#"{"request":"unplug","name":"EXT-1","keepPrimary":false}"#).get()
-        #expect(try off.arguments() == ["EXT-1"])
+        #expect(try off.arguments() == ["--", "EXT-1"])
         let mode = try parse(#"{"request":"mode","name":"DP-1","size":"800x600","rate":60}"#).get()
-        #expect(try mode.arguments() == ["DP-1", "800x600", "--rate", "60"])
+        #expect(try mode.arguments() == ["--rate", "60", "--", "DP-1", "800x600"])
+        let lease = try parse(#"{"request":"lease","monitors":["1920x1080","800x600"]}"#).get()
+        #expect(try lease.decode(LeaseRequest.self).monitors == ["1920x1080", "800x600"])
+    }
+
+    @Test("each request's fields are its declaration's properties, typed by them")
+    func declaredFields() {
+        let plug = ControlRequest.Name.plug.fields.map { "\($0.key):\($0.type)\($0.isPositional ? "!" : "")" }
+        #expect(plug == ["name:string!", "geometry:string!", "primary:flag", "rate:number", "manufacturer:string", "model:string",
+                         "serialNumber:string", "physicalSize:string", "edid:path"])
+        #expect(ControlRequest.Name.pixel.fields.map(\.key) == ["x", "y", "screen"])
+        #expect(ControlRequest.Name.pixel.fields.first?.type == .wholeNumber)
+        #expect(ControlRequest.Name.screenshot.commonFields.map(\.key) == ["directory", "lease"])
+        #expect(ControlRequest.Name.unplug.commonFields.map(\.key) == ["lease"])
+        #expect(ControlRequest.Name.lease.commonFields.isEmpty && ControlRequest.Name.hello.fields.isEmpty)
+    }
+
+    @Test("the command line's arguments and the socket's fields are one declaration: parsed, sent and decoded, a request is the same")
+    func roundTrip() throws {
+        let cases: [(ControlRequest.Name, [String])] = [
+            (.plug, ["HDMI-1", "1280x720+1920+0", "--primary", "--rate", "59.94", "--manufacturer", "DEL", "--model", "U2720Q",
+                     "--serial-number", "A1", "--physical-size", "597x336mm"]),
+            (.plug, ["X", "10x10+0+0", "--edid", "/tmp/e.bin"]),
+            (.unplug, ["EXT-1", "--keep-primary"]),
+            (.mode, ["DP-1", "800x600", "--rate", "75"]),
+            (.screenshot, ["--screen", "DP-1", "-o", "/tmp/a.png"]),
+            (.pixel, ["3", "4", "--screen", "DP-1"]),
+            (.lease, ["--monitors", "1920x1080", "--monitors", "800x600"]),
+        ]
+        for (name, argv) in cases {
+            let declaration = try #require(name.declaration)
+            let parsed = try declaration.parse(argv)
+            let members = ControlFields.members(of: parsed)
+            let line = JSONText.members([(key: "request", value: .string(name.rawValue))] + members).bytes
+            let request = try parse(String(decoding: line, as: UTF8.self)).get()
+            let decoded = try request.decode(declaration)
+            #expect(ControlFields.members(of: decoded).map { "\($0.key)=\($0.value.text)" } == members.map { "\($0.key)=\($0.value.text)" },
+                    "\(name): \(argv)")
+        }
+    }
+
+    @Test("a value that begins with - is a value: refused by the declaration's own check, never taken for an option")
+    func dashValues() throws {
+        let plug = try parse(#"{"request":"plug","name":"--primary","geometry":"-100x100+0+0"}"#).get()
+        #expect(throws: UsageError.self) { try plug.decode(PlugRequest.self) }
+        let named = try parse(#"{"request":"unplug","name":"--help"}"#).get()
+        #expect(try named.decode(UnplugRequest.self).name == "--help")
+    }
+
+    @Test("a relative path is made whole with the client's directory, refused without one")
+    func paths() throws {
+        let shot = try parse(#"{"request":"screenshot","output":"a.png","directory":"/home/t"}"#).get()
+        #expect(try shot.decode(ScreenshotRequest.self).output.path == "/home/t/a.png")
+        let bare = try parse(#"{"request":"screenshot","output":"a.png"}"#).get()
+        #expect(throws: ControlRefusal.self) { try bare.decode(ScreenshotRequest.self) }
+        #expect(code(#"{"request":"plug","name":"A","geometry":"1x1+0+0","directory":"/x"}"#) == nil)
+        #expect(code(#"{"request":"unplug","name":"A","directory":"/x"}"#) == "unknownField")
     }
 
     @Test("what is not a request is refused with a stable code, the id kept when one was read")
@@ -33,8 +90,8 @@ struct ControlRequestTests {
         #expect(code(#"{"request":"screens","display":":0"}"#) == "unknownField")
         #expect(code(#"{"request":"plug","force":true}"#) == "unknownField")
         if case .failure(let r) = parse(#"{"request":"fly","id":"x"}"#) { #expect(r.id == .string("x")) }
-        let missing = try parse(#"{"request":"plug","name":"X"}"#).get()
-        #expect(throws: ControlRefusal.self) { try missing.arguments() }
+        #expect(code(#"{"request":"plug","name":"X"}"#) == "invalidField")
+        #expect(code(#"{"request":"plug","name":"X","geometry":"1x1+0+0","arguments":["X"]}"#) == "unknownField")
         if case .failure(let r) = parse(#"{"request":"mode","name":"X","size":["800x600"]}"#) { #expect(r.code == .invalidField) } else {
             Issue.record("a list for a size was taken")
         }
@@ -53,7 +110,7 @@ struct ControlRequestTests {
         #expect(code(#"{"request":"hello","lease":"L-1"}"#) == "unknownField")
         #expect(code(#"{"request":"plug","name":"A","geometry":null}"#) == "invalidField")
         let plug = try parse(#"{"request":"plug","name":"A","geometry":"1x1+0+0","rate":null,"lease":"L-1"}"#).get()
-        #expect(try plug.arguments() == ["A", "1x1+0+0"])
+        #expect(try plug.arguments() == ["--", "A", "1x1+0+0"])
         #expect(plug.lease == "L-1")
     }
 

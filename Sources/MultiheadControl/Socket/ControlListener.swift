@@ -6,18 +6,18 @@ import Foundation
 import MultiheadProcess
 
 /// The answer a connection's thread waits for while the main actor works on its request.
-final class ControlReply: Sendable {
+package final class ControlReply: Sendable {
     private let answer = Locked<[UInt8]>([])
     private let done = DispatchSemaphore(value: 0)
 
     /// Hands the answer over (once).
-    func send(_ line: [UInt8]) {
+    package func send(_ line: [UInt8]) {
         answer.withLock { $0 = line }
         done.signal()
     }
 
     /// Waits for the answer.
-    func wait() -> [UInt8] {
+    package func wait() -> [UInt8] {
         done.wait()
         return answer.withLock { $0 }
     }
@@ -29,21 +29,21 @@ final class ControlReply: Sendable {
 /// limit, a line that takes too long, one connection too many (each then answered and closed), a process
 /// of another user (refused, closed); a connection idle too long is closed. Each request goes to `deliver`
 /// with a reply to fill, and its connection waits for that answer before it reads the next.
-final class ControlListener: Sendable {
+package final class ControlListener: Sendable {
     /// The socket's path, which `MULTIHEAD_CONTROL` names.
-    let path: String
+    package let path: String
     private let fd: Int32
 
     /// The most connections served at once (each a thread and up to a line of buffer); one more is
     /// answered `tooManyConnections` and closed.
-    static let connectionLimit = 64
+    package static let connectionLimit = 64
     /// Seconds a connection may send nothing between requests before it is closed.
-    static let idleLimit = 300.0
+    package static let idleLimit = 300.0
     /// Seconds a request line may take from its first byte to its newline.
-    static let lineTime = 10.0
+    package static let lineTime = 10.0
 
     /// Listens at `directory/control.sock`; `deliver` runs on a connection's thread.
-    init(in directory: String, deliver: @escaping @Sendable (ControlRequest, ControlReply) -> Void) throws {
+    package init(in directory: String, deliver: @escaping @Sendable (ControlRequest, ControlReply) -> Void) throws {
         path = directory + "/control.sock"
         do {
             fd = try ControlSocket.listen(at: path)
@@ -118,23 +118,23 @@ final class ControlListener: Sendable {
 
 /// The answers' shape: `{"ok":true,…}` with the request's fields, or `{"ok":false,"error":{…}}`, each with
 /// the request's `id` when it had one.
-enum ControlAnswer {
+package enum ControlAnswer {
     /// A success with these members.
-    static func success(_ members: [(key: String, value: JSONText)], id: JSONValue?) -> JSONText {
+    package static func success(_ members: [(key: String, value: JSONText)], id: JSONValue?) -> JSONText {
         .members([("ok", .bool(true))] + members + (id.map { [("id", $0.text)] } ?? []))
     }
 
     /// A failure: the exit status the command would have, a stable code, the reason.
-    static func failure(_ f: CommandFailure, id: JSONValue?) -> JSONText {
+    package static func failure(_ f: CommandFailure, id: JSONValue?) -> JSONText {
         let error = JSONText.object(["status": .int(Int(f.status)), "code": .string(f.code), "message": .string(f.message)])
         return .members([("ok", .bool(false)), ("error", error)] + (id.map { [("id", $0.text)] } ?? []))
     }
 }
 
-extension ControlLines {
+package extension ControlLines {
     /// Answers a connection that will not be served further with `code` and the reason, then ends it
     /// (`finish`): the last line a client reads on it.
-    func refuse(_ code: ControlErrorCode, _ message: String, waiting: Bool = true) {
+    package func refuse(_ code: ControlErrorCode, _ message: String, waiting: Bool = true) {
         finish(with: ControlAnswer.failure(CommandFailure(code, message: message), id: nil).bytes, waiting: waiting)
     }
 }

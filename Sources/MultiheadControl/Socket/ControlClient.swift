@@ -7,47 +7,34 @@ import Multihead
 /// The command line's side of the control socket: `plug`, `unplug`, `mode`, `screens` and `screenshot`
 /// send their request to `MULTIHEAD_CONTROL` when it is set (and no `--display` names another server),
 /// and print what the answer says; no X connection of their own.
-enum ControlClient {
+package enum ControlClient {
     /// How long an answer may take: a lease that replaces an Xorg server takes seconds.
-    static let answerTimeout = 60.0
+    package static let answerTimeout = 60.0
 
     /// The socket to use: `MULTIHEAD_CONTROL` when set and not empty, unless `--display` was given.
-    static func socket(_ display: String?) -> String? {
+    package static func socket(_ display: String?) -> String? {
         guard display == nil, let p = getenv("MULTIHEAD_CONTROL") else { return nil }
         let path = String(cString: p)
         return path.isEmpty ? nil : path
     }
 
-    /// `plug`, `unplug` and `mode` with `MULTIHEAD_CONTROL` set: their arguments go to the server as they
-    /// are (`"arguments"`, with this folder for relative paths), where the command's own parser reads them,
-    /// so this process starts no parser (most of a run's time); what the parser answers itself (help,
-    /// `--display`) stays with it (nil). The exit status, having printed what the command prints.
-    static func forward(_ args: [String]) -> Int32? {
-        guard let path = socket(nil), let first = args.first, let name = ControlRequest.Name(rawValue: first),
-              [.plug, .unplug, .mode].contains(name) else { return nil }
-        let rest = Array(args.dropFirst())
-        let parsersOwn = ["-h", "--help", "--version", "--display", "--experimental-dump-help"]
-        guard !rest.contains(where: { parsersOwn.contains($0) || $0.hasPrefix("--display=") }) else { return nil }
-        do {
-            let answer = try send(name, [("arguments", .array(rest.map(JSONText.string))),
-                                         ("directory", .string(FileManager.default.currentDirectoryPath))], to: path)
-            if name == .mode, let monitor = answer["name"]?.string, let m = answer["mode"].flatMap(ScreenJSON.Mode.init(json:)) {
-                let mode = ScreenMode(width: m.width, height: m.height, refreshRate: m.refreshRate, isInterlaced: m.interlaced)
-                try StandardOutput.line("\(monitor.terminalEscaped): \(mode)")
-            }
-            return 0
-        } catch let failure as CommandFailure {
-            printError(failure.message)
-            return failure.status
-        } catch {
-            return exitCode(for: error).rawValue
+    /// Sends a request of a declared kind (its fields read off the parsed value, with this process's
+    /// folder as `directory` for a relative path) and returns its answer.
+    package static func send<A: ControlArguments>(_ request: A, to path: String) throws(CommandFailure) -> JSONValue {
+        guard let name = ControlRequest.Name.allCases.first(where: { $0.declaration.map(ObjectIdentifier.init) == ObjectIdentifier(A.self) }) else {
+            throw CommandFailure(.internal, message: "\(A.self) is no request of the control socket")
         }
+        var fields = ControlFields.members(of: request).map { ($0.key, $0.value) }
+        if name.commonFields.contains(where: { $0.key == "directory" }) {
+            fields.append(("directory", .string(FileManager.default.currentDirectoryPath)))
+        }
+        return try send(name, fields, to: path)
     }
 
     /// Sends one request and returns its answer; an error answer is thrown as the `CommandFailure` it
     /// carries (the CLI exits with its status and prints its message), a socket that cannot be reached is
     /// 69 (`controlUnavailable`).
-    static func send(_ name: ControlRequest.Name, _ fields: [(String, JSONText)], to path: String) throws(CommandFailure) -> JSONValue {
+    package static func send(_ name: ControlRequest.Name, _ fields: [(String, JSONText)], to path: String) throws(CommandFailure) -> JSONValue {
         let fd: Int32
         do {
             fd = try ControlSocket.connect(to: path, timeout: answerTimeout)
@@ -66,7 +53,7 @@ enum ControlClient {
     }
 
     /// The answer's members when it says `"ok": true`; else its error as a `CommandFailure`.
-    static func answer(_ line: [UInt8]) throws(CommandFailure) -> JSONValue {
+    package static func answer(_ line: [UInt8]) throws(CommandFailure) -> JSONValue {
         guard let v = JSONValue.parse(line), case .bool(let ok)? = v["ok"] else {
             throw CommandFailure(status: ExitStatus.software, code: "malformedAnswer", message: "the control socket answered with something other than JSON")
         }

@@ -3,15 +3,15 @@
 /// refused (Foundation keeps the first, Python's `json` the last: a proxy and the server would read two
 /// different requests), and so is nesting past `depthLimit` (a line of a million `[` would otherwise
 /// recurse that deep).
-struct JSONParser {
+package struct JSONParser {
     /// Why a text is not one this parser takes, with the byte offset where it found out.
-    struct Failure: Error, Equatable {
-        var reason: String
-        var offset: Int
+    package struct Failure: Error, Equatable {
+        package var reason: String
+        package var offset: Int
     }
 
     /// The deepest nesting of arrays and objects taken: no request needs more than three.
-    static let depthLimit = 32
+    package static let depthLimit = 32
 
     private let bytes: [UInt8]
     private var at = 0
@@ -20,7 +20,7 @@ struct JSONParser {
     private init(_ bytes: [UInt8]) { self.bytes = bytes }
 
     /// The value of a whole text (white space around it allowed, nothing else).
-    static func parse(_ bytes: [UInt8]) throws(Failure) -> JSONValue {
+    package static func parse(_ bytes: [UInt8]) throws(Failure) -> JSONValue {
         var p = JSONParser(bytes)
         let value = try p.value()
         p.skipSpace()

@@ -3,38 +3,59 @@ import Multihead
 
 /// A screen as the command line contract prints it in JSON: the one statement of the schema's fields,
 /// written by `JSONLine` below (every key always present: `mirrors` and `currentMode` as null when absent).
-struct ScreenJSON: Equatable {
-    struct Frame: Equatable { var x, y, width, height: Int }
-    struct Extent: Equatable { var width, height: Int }
-    struct Mode: Equatable { var width, height: Int; var refreshRate: Double; var interlaced: Bool }
+package struct ScreenJSON: Equatable {
+    package struct Frame: Equatable {
+        package var x, y, width, height: Int
+        package init(x: Int, y: Int, width: Int, height: Int) { (self.x, self.y, self.width, self.height) = (x, y, width, height) }
+    }
+    package struct Extent: Equatable {
+        package var width, height: Int
+        package init(width: Int, height: Int) { (self.width, self.height) = (width, height) }
+    }
+    package struct Mode: Equatable {
+        package var width, height: Int
+        package var refreshRate: Double
+        package var interlaced: Bool
+        package init(width: Int, height: Int, refreshRate: Double, interlaced: Bool) {
+            (self.width, self.height, self.refreshRate, self.interlaced) = (width, height, refreshRate, interlaced)
+        }
+    }
 
-    var name: String
-    var main: Bool
-    var primary: Bool
-    var standIn: Bool
-    var outputs: [String]
+    package var name: String
+    package var main: Bool
+    package var primary: Bool
+    package var standIn: Bool
+    package var outputs: [String]
     /// The name of the screen this one mirrors (same frame, listed earlier), or null.
-    var mirrors: String?
-    var rotation: Int
-    var reflection: String
-    var frame: Frame
-    var physicalSize: Extent
+    package var mirrors: String?
+    package var rotation: Int
+    package var reflection: String
+    package var frame: Frame
+    package var physicalSize: Extent
     /// What the monitor's EDID says (null without one).
-    var manufacturer: String?
-    var model: String?
-    var serialNumber: String?
-    var scale: Double
-    var currentMode: Mode?
-    var modes: [Mode]
+    package var manufacturer: String?
+    package var model: String?
+    package var serialNumber: String?
+    package var scale: Double
+    package var currentMode: Mode?
+    package var modes: [Mode]
+
+    /// The screens as the contract lists them: in the model's order (main first), with its mirror rule.
+    package static func rows(_ descriptions: [ScreenDescription]) -> [ScreenJSON] {
+        let screens = ScreenDiff.ordered(descriptions)
+        return zip(screens, ScreenDiff.mirrors(in: screens)).enumerated().map { i, pair in
+            ScreenJSON(pair.0, isMain: i == 0, mirrors: pair.1)
+        }
+    }
 
     /// A model screen: what the server last described, with the model's mirror.
     @MainActor
-    init(_ s: Screen, isMain: Bool) {
+    package init(_ s: Screen, isMain: Bool) {
         self.init(s.snapshot, isMain: isMain, mirrors: s.mirrored?.name)
     }
 
     /// A screen as the server described it: what `screens` prints without an application.
-    init(_ d: ScreenDescription, isMain: Bool, mirrors: String?) {
+    package init(_ d: ScreenDescription, isMain: Bool, mirrors: String?) {
         name = d.name
         main = isMain
         primary = d.isPrimary
@@ -53,31 +74,31 @@ struct ScreenJSON: Equatable {
         modes = d.modes.map(Self.mode)
     }
 
-    static func frame(_ r: Rect) -> Frame {
+    package static func frame(_ r: Rect) -> Frame {
         Frame(x: Int(r.minX), y: Int(r.minY), width: Int(r.width), height: Int(r.height))
     }
 
-    static func mode(_ m: ScreenMode) -> Mode {
+    package static func mode(_ m: ScreenMode) -> Mode {
         Mode(width: Int(m.size.width), height: Int(m.size.height), refreshRate: (m.refreshRate * 100).rounded() / 100,
              interlaced: m.isInterlaced)
     }
 }
 
 /// One line of `watch --json`.
-struct ScreenEventJSON {
+package struct ScreenEventJSON {
     /// What a screen was before a mode change: a move changes only the frame.
-    struct Previous: Equatable {
-        var frame: ScreenJSON.Frame
-        var currentMode: ScreenJSON.Mode?
-        var scale: Double
+    package struct Previous: Equatable {
+        package var frame: ScreenJSON.Frame
+        package var currentMode: ScreenJSON.Mode?
+        package var scale: Double
     }
 
-    var event: String
-    var screen: ScreenJSON
-    var previous: Previous?
+    package var event: String
+    package var screen: ScreenJSON
+    package var previous: Previous?
 
     @MainActor
-    init(_ e: ScreenEvent, app: Application) {
+    package init(_ e: ScreenEvent, app: Application) {
         event = e.name
         screen = ScreenJSON(e.screen, isMain: e.screen === app.mainScreen)
         if case .modeChange(_, let before) = e {
@@ -88,27 +109,27 @@ struct ScreenEventJSON {
 }
 
 /// What can be written as one line of compact JSON.
-protocol JSONLine {
+package protocol JSONLine {
     /// The value as JSON.
     var json: JSONText { get }
 }
 
 extension ScreenJSON.Frame: JSONLine {
-    var json: JSONText { .object(["x": .int(x), "y": .int(y), "width": .int(width), "height": .int(height)]) }
+    package var json: JSONText { .object(["x": .int(x), "y": .int(y), "width": .int(width), "height": .int(height)]) }
 }
 
 extension ScreenJSON.Extent: JSONLine {
-    var json: JSONText { .object(["width": .int(width), "height": .int(height)]) }
+    package var json: JSONText { .object(["width": .int(width), "height": .int(height)]) }
 }
 
 extension ScreenJSON.Mode: JSONLine {
-    var json: JSONText {
+    package var json: JSONText {
         .object(["width": .int(width), "height": .int(height), "refreshRate": .number(refreshRate), "interlaced": .bool(interlaced)])
     }
 }
 
 extension ScreenJSON: JSONLine {
-    var json: JSONText {
+    package var json: JSONText {
         .object([
             "name": .string(name), "main": .bool(main), "primary": .bool(primary), "standIn": .bool(standIn),
             "outputs": .array(outputs.map(JSONText.string)), "mirrors": mirrors.map(JSONText.string) ?? .null,
@@ -122,7 +143,7 @@ extension ScreenJSON: JSONLine {
 }
 
 extension ScreenEventJSON: JSONLine {
-    var json: JSONText {
+    package var json: JSONText {
         var members: [(key: String, value: JSONText)] = [("event", .string(event)), ("screen", screen.json)]
         if let previous {
             members.append(("previous", .object(["frame": previous.frame.json, "currentMode": previous.currentMode?.json ?? .null,
@@ -133,6 +154,6 @@ extension ScreenEventJSON: JSONLine {
 }
 
 extension Array: JSONLine where Element: JSONLine {
-    var json: JSONText { .array(map(\.json)) }
+    package var json: JSONText { .array(map(\.json)) }
 }
 

@@ -9,25 +9,25 @@ import MultiheadProcess
 /// reaches, connections read a line at a time and written whole, and the client's connect.
 /// `socket`, `bind`, `listen`, `accept4` and `getsockopt(SO_PEERCRED)` (through `CProcessControl`), `recv`,
 /// `send`, `connect`.
-enum ControlSocket {
+package enum ControlSocket {
     /// A system call failed: its name and `strerror`.
-    struct Failure: Error, CustomStringConvertible {
-        var call: String
-        var reason: String
-        var code: Int32
+    package struct Failure: Error, CustomStringConvertible {
+        package var call: String
+        package var reason: String
+        package var code: Int32
 
-        init(_ call: String, code: Int32 = errno) {
+        package init(_ call: String, code: Int32 = errno) {
             self.call = call
             self.code = code
             reason = String(cString: strerror(code))
         }
 
-        var description: String { "\(call): \(reason)" }
+        package var description: String { "\(call): \(reason)" }
     }
 
     /// The longest line a request may be: a line past it is refused, and its connection closed. A request
     /// is a few hundred bytes; what a connection may hold buffered is this much at most.
-    static let lineLimit = 1 << 16
+    package static let lineLimit = 1 << 16
 
     /// A Unix socket's address for `path`; nil when the path does not fit (108 bytes with its NUL).
     private static func address(_ path: String) -> sockaddr_un? {
@@ -45,7 +45,7 @@ enum ControlSocket {
 
     /// Binds and listens at `path` (mode 0600, in a folder only this user enters); the listening descriptor.
     /// `socket`, `bind`, `chmod`, `listen`.
-    static func listen(at path: String) throws(Failure) -> Int32 {
+    package static func listen(at path: String) throws(Failure) -> Int32 {
         guard var a = address(path) else { throw Failure("bind \(path)", code: ENAMETOOLONG) }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw Failure("socket") }
@@ -68,7 +68,7 @@ enum ControlSocket {
     }
 
     /// The next connection (blocking); nil when the listening socket is gone. `accept4`.
-    static func accept(_ listening: Int32) -> Int32? {
+    package static func accept(_ listening: Int32) -> Int32? {
         while true {
             let fd = mh_accept_cloexec(listening)
             if fd >= 0 { return fd }
@@ -83,14 +83,14 @@ enum ControlSocket {
     }
 
     /// The user ID of the process at the other end, as the kernel recorded it at connect. `SO_PEERCRED`.
-    static func peerUser(_ fd: Int32) -> uid_t? {
+    package static func peerUser(_ fd: Int32) -> uid_t? {
         var uid: UInt32 = 0
         guard mh_peer_uid(fd, &uid) == 0 else { return nil }
         return uid_t(uid)
     }
 
     /// Connects to the socket at `path`, waiting at most `timeout` seconds for each answer. `connect`.
-    static func connect(to path: String, timeout: Double) throws(Failure) -> Int32 {
+    package static func connect(to path: String, timeout: Double) throws(Failure) -> Int32 {
         guard var a = address(path) else { throw Failure("connect \(path)", code: ENAMETOOLONG) }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw Failure("socket") }
@@ -108,7 +108,7 @@ enum ControlSocket {
     }
 
     /// Writes all of `bytes`; false when the other end has gone (no SIGPIPE: `MSG_NOSIGNAL`). `send`.
-    static func send(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+    package static func send(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
         var sent = 0
         while sent < bytes.count {
             let n = bytes.withUnsafeBytes { raw in
@@ -123,9 +123,9 @@ enum ControlSocket {
 }
 
 /// One connection's lines: what has arrived, split at newlines.
-final class ControlLines {
+package final class ControlLines {
     /// What a read gave.
-    enum Read: Equatable {
+    package enum Read: Equatable {
         /// A whole line, without its newline.
         case line([UInt8])
         /// The other end closed (or a receive timed out, or failed).
@@ -138,7 +138,7 @@ final class ControlLines {
         case slowLine
     }
 
-    let fd: Int32
+    package let fd: Int32
     /// What has arrived and is not handed out yet: `buffer[start...]`.
     private var buffer: [UInt8] = []
     private var start = 0
@@ -153,17 +153,17 @@ final class ControlLines {
     /// When the idle time began: the connection's start, or its last request.
     private var idleSince = MonotonicClock.now()
 
-    init(_ fd: Int32, idleLimit: Double? = nil, lineTime: Double? = nil) {
+    package init(_ fd: Int32, idleLimit: Double? = nil, lineTime: Double? = nil) {
         self.fd = fd
         self.idleLimit = idleLimit
         self.lineTime = lineTime
     }
 
     /// A request was read: the idle time starts again (a blank line does not count as one).
-    func markActive() { idleSince = MonotonicClock.now() }
+    package func markActive() { idleSince = MonotonicClock.now() }
 
     /// The next line; blocks until it is whole, or a limit runs out. `poll`, `recv`.
-    func next() -> Read {
+    package func next() -> Read {
         // When the bytes of the line now pending began to arrive.
         var lineBegan: Double? = start < buffer.count ? MonotonicClock.now() : nil
         while true {
@@ -199,14 +199,14 @@ final class ControlLines {
 
     /// Writes one line. `send`.
     @discardableResult
-    func write(_ line: [UInt8]) -> Bool { ControlSocket.send(fd, line + [UInt8(ascii: "\n")]) }
+    package func write(_ line: [UInt8]) -> Bool { ControlSocket.send(fd, line + [UInt8(ascii: "\n")]) }
 
     /// Writes a last line and ends the connection so that the other end reads it: a socket closed with
     /// requests still unread in it would reset the connection, and the answer would be lost. Sends the
     /// end, then reads what is left for at most a second in all (and a few megabytes) before the close;
     /// with `waiting: false`, only what has arrived already (the accepting thread, which must not stall).
     /// `shutdown`, `poll`, `recv`.
-    func finish(with line: [UInt8], waiting: Bool = true) {
+    package func finish(with line: [UInt8], waiting: Bool = true) {
         guard write(line) else { return }
         shutdown(fd, Int32(SHUT_WR))
         let deadline = MonotonicClock.now() + (waiting ? 1 : 0)
@@ -225,5 +225,5 @@ final class ControlLines {
     }
 
     /// Closes the connection.
-    func close() { Glibc.close(fd) }
+    package func close() { Glibc.close(fd) }
 }

@@ -6,14 +6,14 @@ import MultiheadTesting
 /// The one rule for `--monitors`, the control socket's `lease` and the pytest plugin's marker (which sends
 /// its layout to `lease` or `--monitors`): at least one size, each `WxH` in whole pixels up to 16384, no
 /// empty entry, and no more monitors than the server kind has outputs.
-enum MonitorLayout {
+package enum MonitorLayout {
     /// The sizes of a comma-separated text (`1920x1080,1280x720`); an empty entry is kept, and refused.
-    static func monitors(_ text: String, kind: VirtualServer.Kind, label: String = "--monitors") throws -> [VirtualServer.Monitor] {
+    package static func monitors(_ text: String, kind: VirtualServer.Kind, label: String = "--monitors") throws -> [VirtualServer.Monitor] {
         try monitors(text.split(separator: ",", omittingEmptySubsequences: false).map(String.init), kind: kind, label: label)
     }
 
     /// The layout of these sizes, or a `ValidationError` that starts with `label` and quotes the entry.
-    static func monitors(_ sizes: [String], kind: VirtualServer.Kind, label: String = "--monitors") throws -> [VirtualServer.Monitor] {
+    package static func monitors(_ sizes: [String], kind: VirtualServer.Kind, label: String = "--monitors") throws -> [VirtualServer.Monitor] {
         guard !sizes.isEmpty else { throw ValidationError("\(label) needs at least one size, such as 1920x1080") }
         var x = 0.0
         return try sizes.enumerated().map { i, part in

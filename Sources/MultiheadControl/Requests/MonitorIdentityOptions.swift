@@ -9,26 +9,28 @@ import MultiheadX11
 
 /// `plug`'s options for a monitor that says who it is: an EDID made from its values, or one read from a
 /// file. Any of them makes `plug` publish an EDID on the output before lighting it.
-struct MonitorIdentityOptions: ParsableArguments {
+package struct MonitorIdentityOptions: ParsableArguments {
     @Option(help: "The monitor's manufacturer, a three-letter PNP id such as DEL (makes an EDID).")
-    var manufacturer: String?
+    package var manufacturer: String?
     @Option(help: "The monitor's name, such as \"DELL U2720Q\", up to 13 characters (makes an EDID).")
-    var model: String?
+    package var model: String?
     @Option(help: "The monitor's serial number, up to 13 characters (makes an EDID).")
-    var serialNumber: String?
+    package var serialNumber: String?
     @Option(help: "The monitor's size, WxHmm such as 597x336mm (makes an EDID).")
-    var physicalSize: String?
+    package var physicalSize: String?
     @Option(help: "A file holding the monitor's whole EDID (binary), published as it is.")
-    var edid: String?
+    package var edid: ControlPath?
+
+    package init() {}
 
     /// Whether `--physical-size` is the only option given: on a virtual monitor, its millimetres.
-    var givesOnlySize: Bool { physicalSize != nil && [manufacturer, model, serialNumber, edid].allSatisfy { $0 == nil } }
+    package var givesOnlySize: Bool { physicalSize != nil && edid == nil && [manufacturer, model, serialNumber].allSatisfy { $0 == nil } }
 
     /// Whether any option asks for an EDID.
-    var wantsEDID: Bool { [manufacturer, model, serialNumber, physicalSize, edid].contains { $0 != nil } }
+    package var wantsEDID: Bool { edid != nil || [manufacturer, model, serialNumber, physicalSize].contains { $0 != nil } }
 
     /// The values checked: each a mistake with its reason (exit 64).
-    func validate() throws {
+    package func validate() throws {
         if edid != nil, [manufacturer, model, serialNumber, physicalSize].contains(where: { $0 != nil }) {
             throw ValidationError("--edid gives the whole EDID: drop --manufacturer, --model, --serial-number and --physical-size")
         }
@@ -45,7 +47,7 @@ struct MonitorIdentityOptions: ParsableArguments {
     }
 
     /// `--physical-size` in millimetres.
-    func size() throws -> Size? {
+    package func size() throws -> Size? {
         guard let text = physicalSize else { return nil }
         let body = text.hasSuffix("mm") ? String(text.dropLast(2)) : text
         let parts = body.split(separator: "x", omittingEmptySubsequences: false)
@@ -56,9 +58,9 @@ struct MonitorIdentityOptions: ParsableArguments {
     }
 
     /// The EDID to publish for a monitor of this size, or nil when no option asks for one.
-    func edidBytes(preferred size: Size) throws -> [UInt8]? {
+    package func edidBytes(preferred size: Size) throws -> [UInt8]? {
         guard wantsEDID else { return nil }
-        if let path = edid {
+        if let path = edid?.path {
             let bytes = try Self.readEDID(path)
             if let fault = EDID.fault(in: bytes) {
                 throw UsageError(message: "\(path.terminalEscaped) holds no EDID a monitor sends: \(fault)")
@@ -73,7 +75,7 @@ struct MonitorIdentityOptions: ParsableArguments {
     /// An EDID file's bytes, read only when it is a regular file of at most twice the longest EDID: a FIFO
     /// would block the reader, a large file would hold memory and every other client of the socket.
     /// `open`, `fstat`, `read`.
-    static func readEDID(_ path: String) throws -> [UInt8] {
+    package static func readEDID(_ path: String) throws -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else {
             throw UsageError(message: "cannot read the EDID file \(path.terminalEscaped): \(String(cString: strerror(errno)))")

@@ -1,7 +1,7 @@
 /// Every error code the control socket answers with, each with the exit status it carries (the status
 /// the command line exits with for the same fault) and what it means. docs/control-socket.md's table of
 /// error codes is this list; a test holds the two together.
-enum ControlErrorCode: String, CaseIterable, Sendable {
+package enum ControlErrorCode: String, CaseIterable, Sendable {
     // The request itself.
     case malformedRequest, unknownRequest, unknownField, invalidField, requestTooLong, requestTimeout, noLease, usage
     // What the server or a screen cannot take.
@@ -17,7 +17,7 @@ enum ControlErrorCode: String, CaseIterable, Sendable {
     case `internal`
 
     /// The exit status an answer with this code carries (sysexits.h).
-    var status: Int32 {
+    package var status: Int32 {
         switch self {
         case .malformedRequest, .unknownRequest, .unknownField, .invalidField, .requestTooLong, .requestTimeout, .noLease, .usage,
              .invalidMonitor, .invalidInput, .noSuchScreen, .disconnected, .modeNotAvailable, .refused, .invalidOption,

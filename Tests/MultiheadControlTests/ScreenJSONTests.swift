@@ -1,6 +1,6 @@
 import Foundation
 import Multihead
-@testable import multihead
+import MultiheadControl
 import Testing
 
 /// The JSON of one screen, as `screens --json` and `watch --json` print it.

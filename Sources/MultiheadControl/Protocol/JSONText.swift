@@ -1,7 +1,7 @@
 /// Compact JSON with sorted keys, written by hand: `JSONEncoder`'s reflection and generic metadata were a
 /// twentieth of `multihead screens`' start-up. The text is what `JSONEncoder` with `.sortedKeys` and
 /// `.withoutEscapingSlashes` writes (the tests decode it with `JSONDecoder`).
-enum JSONText: Sendable {
+package enum JSONText: Sendable {
     case null
     case bool(Bool)
     case int(Int)
@@ -13,22 +13,22 @@ enum JSONText: Sendable {
     case members([(key: String, value: JSONText)])
 
     /// An object from a literal, `.object(["x": .int(1)])`.
-    static func object(_ pairs: KeyValuePairs<String, JSONText>) -> JSONText {
+    package static func object(_ pairs: KeyValuePairs<String, JSONText>) -> JSONText {
         .members(pairs.map { (key: $0.key, value: $0.value) })
     }
 
     /// The compact text.
-    var text: String { String(decoding: bytes, as: UTF8.self) }
+    package var text: String { String(decoding: bytes, as: UTF8.self) }
 
     /// The compact text as UTF-8: appending bytes is several times cheaper than appending to a `String`.
-    var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(1024)
         write(to: &out)
         return out
     }
 
-    func write(to out: inout [UInt8]) {
+    package func write(to out: inout [UInt8]) {
         switch self {
         case .null: out += "null".utf8
         case .bool(let b): out += (b ? "true" : "false").utf8

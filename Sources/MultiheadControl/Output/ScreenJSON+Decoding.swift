@@ -1,6 +1,6 @@
 /// A screen read back from its JSON (the control socket's answer): the inverse of `ScreenJSON.json`.
-extension ScreenJSON {
-    init?(json v: JSONValue) {
+package extension ScreenJSON {
+    package init?(json v: JSONValue) {
         guard case .string(let name)? = v["name"], case .bool(let main)? = v["main"], case .bool(let primary)? = v["primary"],
               case .bool(let standIn)? = v["standIn"], case .array(let outputs)? = v["outputs"],
               let rotation = v["rotation"]?.int, case .string(let reflection)? = v["reflection"],
@@ -25,37 +25,37 @@ extension ScreenJSON {
     }
 }
 
-extension ScreenJSON.Frame {
-    init?(json v: JSONValue) {
+package extension ScreenJSON.Frame {
+    package init?(json v: JSONValue) {
         guard let x = v["x"]?.int, let y = v["y"]?.int, let w = v["width"]?.int, let h = v["height"]?.int else { return nil }
         self.init(x: x, y: y, width: w, height: h)
     }
 }
 
-extension ScreenJSON.Extent {
-    init?(json v: JSONValue) {
+package extension ScreenJSON.Extent {
+    package init?(json v: JSONValue) {
         guard let w = v["width"]?.int, let h = v["height"]?.int else { return nil }
         self.init(width: w, height: h)
     }
 }
 
-extension ScreenJSON.Mode {
-    init?(json v: JSONValue) {
+package extension ScreenJSON.Mode {
+    package init?(json v: JSONValue) {
         guard let w = v["width"]?.int, let h = v["height"]?.int, case .number(let rate)? = v["refreshRate"],
               case .bool(let interlaced)? = v["interlaced"] else { return nil }
         self.init(width: w, height: h, refreshRate: rate, interlaced: interlaced)
     }
 }
 
-extension JSONValue {
+package extension JSONValue {
     /// A string's text (nil: another kind of value).
-    var string: String? {
+    package var string: String? {
         if case .string(let s) = self { return s }
         return nil
     }
 
     /// A whole number (nil: another kind of value, or a fraction).
-    var int: Int? {
+    package var int: Int? {
         if case .number(let n) = self, n == n.rounded(), abs(n) < 1e15 { return Int(n) }
         return nil
     }

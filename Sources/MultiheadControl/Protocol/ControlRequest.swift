@@ -1,0 +1,161 @@
+import ArgumentParser
+
+/// One request on the control socket, as its line of JSON gave it: which request, its fields, and the
+/// `id` to echo. The fields' names and types are the request's declaration's (`ControlArguments`); their
+/// values are checked by the same declaration's parser and `validate()` as the command line's, so both
+/// front ends refuse a request alike.
+package struct ControlRequest: Sendable, Equatable {
+    /// The requests, by the name a line gives in `"request"`.
+    package enum Name: String, Sendable, CaseIterable {
+        case hello, lease, release, plug, unplug, mode, screens, screenshot, pixel
+
+        /// The declaration of its fields (nil: it takes none).
+        package var declaration: (any ControlArguments.Type)? {
+            switch self {
+            case .hello, .release, .screens: nil
+            case .lease: LeaseRequest.self
+            case .plug: PlugRequest.self
+            case .unplug: UnplugRequest.self
+            case .mode: ModeRequest.self
+            case .screenshot: ScreenshotRequest.self
+            case .pixel: PixelRequest.self
+            }
+        }
+
+        /// Its own fields: positional ones first, in the command line's order, then the options.
+        package var fields: [ControlField] {
+            let all = declaration.map(ControlFields.of) ?? []
+            return all.filter(\.isPositional) + all.filter { !$0.isPositional }
+        }
+
+        /// The fields every request of this name may carry besides its own: the client's `directory`
+        /// where a field is a path, and the `lease` it acts under (all but `hello` and `lease`).
+        package var commonFields: [ControlField] {
+            (fields.contains { $0.type == .path } ? [ControlField(key: "directory", type: .path, isPositional: false)] : [])
+                + (isLeased ? [ControlField(key: "lease", type: .string, isPositional: false)] : [])
+        }
+
+        /// Whether it acts on the lease held, and so may name the lease it means (`"lease"`).
+        package var isLeased: Bool { self != .hello && self != .lease }
+    }
+
+    package var name: Name
+    package var fields: [String: JSONValue]
+    /// The request's `id`, echoed in its answer (absent: none).
+    package var id: JSONValue?
+    /// When it arrived (`MonotonicClock`): its answer is due within the X server's timeout of it, however
+    /// long the requests before it took.
+    package var received: Double = 0
+
+    package init(name: Name, fields: [String: JSONValue], id: JSONValue? = nil) {
+        self.name = name
+        self.fields = fields
+        self.id = id
+    }
+
+    /// The lease it names, if any.
+    package var lease: String? { fields["lease"]?.string }
+
+    /// Reads one line: a JSON object (no key twice) with a known `"request"` and only that request's
+    /// fields, each of its type; else the refusal to answer with (`malformedRequest`, `unknownRequest`,
+    /// `unknownField`, `invalidField`), the `id` when one could be read.
+    package static func parse(_ line: [UInt8]) -> Result<ControlRequest, ControlRefusal> {
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(line)
+        } catch {
+            return .failure(ControlRefusal(code: .malformedRequest,
+                                           message: "the line is not one JSON text (\(error.reason), at byte \(error.offset)): one JSON object a line, such as {\"request\":\"screens\"}"))
+        }
+        guard case .object(var members) = value else {
+            return .failure(ControlRefusal(code: .malformedRequest, message: "a request is a JSON object, such as {\"request\":\"screens\"}"))
+        }
+        let id = members.removeValue(forKey: "id")
+        guard case .string(let text)? = members.removeValue(forKey: "request") else {
+            return .failure(ControlRefusal(code: .malformedRequest, message: "the object has no \"request\" string", id: id))
+        }
+        guard let name = Name(rawValue: text) else {
+            let known = Name.allCases.map(\.rawValue).joined(separator: ", ")
+            return .failure(ControlRefusal(code: .unknownRequest, message: "no request \"\(text.terminalEscaped)\"; the requests are \(known)", id: id))
+        }
+        let declared = name.fields + name.commonFields
+        if let stray = members.keys.sorted().first(where: { key in !declared.contains { $0.key == key } }) {
+            let list = declared.isEmpty ? "none" : declared.map(\.key).sorted().joined(separator: ", ")
+            return .failure(ControlRefusal(code: .unknownField, message: "\(name.rawValue) has no field \"\(stray.terminalEscaped)\"; its fields: \(list)", id: id))
+        }
+        // A value of another type is refused, never converted: "name": 5 is a mistake, not the name "5".
+        // null stands for an option left out.
+        for field in declared {
+            guard let v = members[field.key] else {
+                if field.isPositional {
+                    return .failure(ControlRefusal(code: .invalidField, message: "\(name.rawValue) needs \"\(field.key)\"", id: id))
+                }
+                continue
+            }
+            if v == .null, !field.isPositional { continue }
+            guard field.type.admits(v) else {
+                return .failure(ControlRefusal(code: .invalidField, message: "\(name.rawValue): \"\(field.key)\" must be \(field.type.rawValue)", id: id))
+            }
+        }
+        return .success(ControlRequest(name: name, fields: members, id: id))
+    }
+
+    /// The request's arguments as its declaration reads them, checked by its parser and `validate()` as the
+    /// command line's are (a refusal is `usage`, with the parser's reason); a relative path is made whole
+    /// with `directory`, or refused without one (the server's folder is not the client's).
+    package func decode<A: ControlArguments>(_ type: A.Type) throws -> A {
+        let argv = try arguments()
+        do {
+            return try A.parse(argv)
+        } catch {
+            throw UsageError(message: A.message(for: error))
+        }
+    }
+
+    /// The command line that says the same: the options (`serialNumber` as `--serial-number`, `true` as a
+    /// flag, `false` as nothing, a list as the option once per item), then `--` and the positional
+    /// fields in order, so that a value beginning with "-" is a value, never an option.
+    func arguments() throws(ControlRefusal) -> [String] {
+        var options: [String] = [], positional: [String] = []
+        for field in name.fields {
+            guard let v = fields[field.key] else { continue }
+            switch v {
+            case .bool(true): options.append(field.option)
+            case .bool(false), .null: continue
+            case .array(let items): for item in items { options += [field.option, item.string ?? ""] }
+            case .string(let text):
+                let value = field.type == .path ? try whole(text, field.key) : text
+                if field.isPositional { positional.append(value) } else { options += [field.option, value] }
+            case .number(let n):
+                let value = n == n.rounded() && abs(n) < 1e15 ? String(Int(n)) : String(n)
+                if field.isPositional { positional.append(value) } else { options += [field.option, value] }
+            case .object: continue
+            }
+        }
+        return options + ["--"] + positional
+    }
+
+    /// A path as given when absolute, else within the request's `directory` (the client's working folder).
+    private func whole(_ given: String, _ field: String) throws(ControlRefusal) -> String {
+        if given.hasPrefix("/") { return given }
+        guard let directory = fields["directory"]?.string, directory.hasPrefix("/") else {
+            throw ControlRefusal(code: .invalidField,
+                                 message: "\(name.rawValue): \"\(field)\" must be an absolute path, or come with \"directory\", the client's absolute working folder",
+                                 id: id)
+        }
+        return directory + "/" + given
+    }
+}
+
+/// A request refused before it ran: an answer with status 64, a stable code and the reason.
+package struct ControlRefusal: Error, Sendable, Equatable {
+    package var code: ControlErrorCode
+    package var message: String
+    package var id: JSONValue? = nil
+
+    package init(code: ControlErrorCode, message: String, id: JSONValue? = nil) {
+        self.code = code
+        self.message = message
+        self.id = id
+    }
+}

@@ -1,0 +1,37 @@
+import ArgumentParser
+import Multihead
+import MultiheadServerControl
+
+/// `mode NAME WxH`: an output's mode switched (made if the server has none of that size), or a virtual
+/// monitor resized.
+package struct ModeRequest: ControlArguments {
+    @Argument(help: "The monitor's name (an output such as DUMMY1, or a virtual monitor).")
+    package var name: String
+    @Argument(help: "The size, WxH.")
+    package var size: String
+    @Option(parsing: .unconditional,
+            help: "The refresh rate in Hz: the mode of that size nearest to it, within 0.5 Hz (default: the preferred, else the fastest progressive one).")
+    package var rate: DecimalArgument?
+
+    package init() {}
+
+    package func validate() throws {
+        let r = try pixelGeometry(size, example: "1280x720")
+        guard r.origin == .zero, r.width <= 32767, r.height <= 32767 else {
+            throw ValidationError("\"\(size.terminalEscaped)\" is not a size like 1280x720, at most 32767x32767")
+        }
+        try rate?.check("--rate", in: 1...1000, unit: " Hz")
+        // The kit may resize Xvfb's framebuffer through its output; a person asking for a monitor's mode
+        // means a monitor.
+        guard name != "screen" else {
+            throw ValidationError("\"screen\" is Xvfb's own output, whose modes belong to the framebuffer; plug a named monitor and change that")
+        }
+    }
+
+    /// Sets the mode; the mode set.
+    @MainActor
+    package func perform(_ control: ServerControl) throws -> ScreenMode {
+        let r = try pixelGeometry(size, example: "1280x720")
+        return try control.setMode(name, size: r.size, refreshRate: rate?.value)
+    }
+}

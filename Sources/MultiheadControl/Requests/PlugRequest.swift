@@ -1,0 +1,43 @@
+import ArgumentParser
+import Multihead
+import MultiheadServerControl
+
+/// `plug NAME WxH+X+Y`: a virtual monitor added, or an output lit (with an EDID when asked). The one
+/// declaration of what `multihead plug` and the socket's `plug` take.
+package struct PlugRequest: ControlArguments {
+    @Argument(help: "The monitor's name, such as EXT-1.")
+    package var name: String
+    @Argument(help: "Its geometry, WxH+X+Y.")
+    package var geometry: String
+    @Flag(help: "Make it the primary monitor.")
+    package var primary = false
+    @Option(parsing: .unconditional, help: "For an output: the refresh rate in Hz of the mode to use (nearest within 0.5 Hz).")
+    package var rate: DecimalArgument?
+    @OptionGroup(title: "The monitor's EDID (outputs: --xorg's DP-n, HDMI-n, --xorg-dummy's DUMMYn; a virtual monitor takes --physical-size alone)")
+    package var identity: MonitorIdentityOptions
+
+    package init() {}
+
+    package func validate() throws {
+        try validateMonitorName(name)
+        let r = try pixelGeometry(geometry, example: "1280x720+1920+0")
+        guard r.maxX <= 32767, r.maxY <= 32767 else {
+            throw ValidationError("\(geometry.terminalEscaped) lies outside the largest possible screen, 32767x32767")
+        }
+        try rate?.check("--rate", in: 1...1000, unit: " Hz")
+    }
+
+    /// Plugs the monitor.
+    @MainActor
+    package func perform(_ control: ServerControl) throws {
+        let frame = try pixelGeometry(geometry, example: "1280x720+1920+0")
+        // A size alone: a virtual monitor's millimetres, or an output's EDID of a monitor that size
+        // (`ServerControl.plug`'s rule).
+        if identity.givesOnlySize {
+            try control.plug(name, frame: frame, primary: primary, refreshRate: rate?.value, physicalSize: identity.size())
+            return
+        }
+        try control.plug(name, frame: frame, primary: primary, refreshRate: rate?.value,
+                         edid: identity.edidBytes(preferred: frame.size))
+    }
+}

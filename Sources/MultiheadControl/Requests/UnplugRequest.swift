@@ -1,0 +1,20 @@
+import ArgumentParser
+import MultiheadServerControl
+
+/// `unplug NAME`: a virtual monitor removed, or an output's cable pulled.
+package struct UnplugRequest: ControlArguments {
+    @Argument(help: "The monitor's name.")
+    package var name: String
+    @Flag(help: "Unplugging the primary: keep X's rule (the primary stays on the dark output) instead of making the new main screen's output primary.")
+    package var keepPrimary = false
+
+    package init() {}
+
+    package func validate() throws { try validateMonitorName(name) }
+
+    /// Unplugs the monitor.
+    @MainActor
+    package func perform(_ control: ServerControl) throws {
+        try control.unplug(name, keepPrimary: keepPrimary)
+    }
+}

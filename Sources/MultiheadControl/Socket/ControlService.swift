@@ -1,0 +1,171 @@
+import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Multihead
+import MultiheadProcess
+import MultiheadServerControl
+import MultiheadTesting
+import MultiheadX11
+
+/// What `multihead server` and `multihead run` answer on their control socket (`docs/control-socket.md`):
+/// the leases of their X server (`LeaseSession`) and the requests on it, each decoded by its declaration
+/// (`ControlArguments`) and performed by it on the server. Requests are answered one at a time, in the
+/// order they arrive.
+@MainActor
+package final class ControlService {
+    /// The protocol's version, which `hello` answers: a change that breaks a client changes it.
+    package static let protocolVersion = 1
+
+    package let kind: VirtualServer.Kind
+    package let glx: Bool
+    /// The layout a `lease` without `monitors` gets: the one the server was started with.
+    package let defaultLayout: [VirtualServer.Monitor]
+    /// The leases, and the server they are on.
+    package let session: LeaseSession
+    /// Scales by screen name (`run --scale`): what `screens` answers with.
+    package let scaleFactors: [String: Double]
+
+    /// Told the PID and status of an X server this service ran that ended (a signal, a crash); an end the
+    /// service caused itself is not told.
+    private let serverEnded: @Sendable (_ pid: Int32, _ status: Int32) -> Void
+    /// The PID of the X server whose end is waited for: one wait per X server process, however many leases
+    /// (each a `VirtualServer` of its own) it serves; cleared when that process ends, so that a new server
+    /// given the same PID is waited for too.
+    private var watched: Int32?
+
+    /// The idle servers this process keeps beside the lease: one lease at a time needs no more than the
+    /// servers of the last two layouts it asked for.
+    package nonisolated static let idleServerLimit = 2
+
+    package init(server: VirtualServer, layout: [VirtualServer.Monitor], glx: Bool, scaleFactors: [String: Double] = [:],
+                 serverEnded: @escaping @Sendable (_ pid: Int32, _ status: Int32) -> Void) {
+        self.scaleFactors = scaleFactors
+        // One lease at a time: nothing to spare a server for.
+        VirtualServer.boundIdleServers(to: Self.idleServerLimit, sparingFor: 0)
+        // The kind started, whatever decided it (a flag or the default): `hello` says it, leases start it.
+        kind = server.kind
+        self.glx = glx
+        defaultLayout = layout
+        session = LeaseSession(server: server)
+        self.serverEnded = serverEnded
+        watchRunning()
+    }
+
+    /// The X server running now, leased or idle.
+    package var running: VirtualServer? { session.running }
+
+    /// Whether the X server of this PID is the one running now: the end of another is no news.
+    package func isRunning(_ pid: Int32) -> Bool { session.running?.pid == pid }
+
+    /// The answer to one request, as one line.
+    package func answer(_ request: ControlRequest) async -> [UInt8] {
+        defer { watchRunning() }
+        do {
+            return ControlAnswer.success(try await perform(request), id: request.id).bytes
+        } catch {
+            return ControlAnswer.failure(Self.failure(error), id: request.id).bytes
+        }
+    }
+
+    /// Waits for the end of the X server running now, once per X server process (a lease that replaced it
+    /// with another is watched; a lease of the same process is not waited for twice: each wait holds a thread).
+    private func watchRunning() {
+        guard let running = session.running, running.pid != watched else { return }
+        let pid = running.pid
+        watched = pid
+        let ended = serverEnded
+        Task { @MainActor in
+            let status = await running.waitForExit()
+            if self.watched == pid { self.watched = nil }
+            ended(pid, status)
+        }
+    }
+
+    /// Ends the server whatever its state, without a reset for a next test: the process is ending.
+    package func end() { session.end() }
+
+    private func perform(_ request: ControlRequest) async throws -> [(key: String, value: JSONText)] {
+        switch request.name {
+        case .hello:
+            let running = session.running
+            return [("protocol", .int(Self.protocolVersion)), ("kind", .string(kind.name)),
+                    ("display", running.map { .string($0.display) } ?? .null), ("pid", running.map { .int(Int($0.pid)) } ?? .null),
+                    ("leased", .bool(session.isLeased))]
+        case .lease: return try await lease(request)
+        case .release:
+            _ = try session.held(naming: request.lease, for: request.name.rawValue)
+            let (kept, reason) = session.release(because: "it was released")
+            return [("kept", .bool(kept)), ("reason", reason.map(JSONText.string) ?? .null)]
+        case .plug:
+            let plug = try request.decode(PlugRequest.self)
+            try onServer(request) { try plug.perform($0) }
+            return []
+        case .unplug:
+            let unplug = try request.decode(UnplugRequest.self)
+            try onServer(request) { try unplug.perform($0) }
+            return []
+        case .mode:
+            let change = try request.decode(ModeRequest.self)
+            let mode = try onServer(request) { try change.perform($0) }
+            return [("name", .string(change.name)), ("mode", ScreenJSON.mode(mode).json)]
+        case .screens:
+            let screens = try onServer(request) { try $0.screens(scaleFactors: scaleFactors) }
+            return [("screens", ScreenJSON.rows(screens).json)]
+        case .screenshot:
+            let shot = try request.decode(ScreenshotRequest.self)
+            let size = try onServer(request) { try shot.perform($0) }
+            return [("output", .string(shot.output.path)), ("width", .int(size.width)), ("height", .int(size.height))]
+        case .pixel:
+            let pixel = try request.decode(PixelRequest.self)
+            let value = try onServer(request) { try pixel.perform($0) }
+            let (r, g, b) = (Int(value >> 16 & 0xFF), Int(value >> 8 & 0xFF), Int(value & 0xFF))
+            let hex = String(format: "#%02x%02x%02x", r, g, b)
+            return [("pixel", .string(hex)), ("red", .int(r)), ("green", .int(g)), ("blue", .int(b))]
+        }
+    }
+
+    /// Runs a request's work on the leased server's control connection as one bounded section: a server
+    /// that is stopped, or held by another client's grab, makes it `notResponding` by the server's timeout
+    /// counted from the request's arrival (but never less than `minimumTurn` of its own), so a request
+    /// stuck behind another is not held past its bound, and the next request connects anew.
+    private func onServer<T>(_ request: ControlRequest, _ body: (ServerControl) throws -> T) throws -> T {
+        let server = try session.held(naming: request.lease, for: request.name.rawValue)
+        let deadline = max(request.received + server.timeout, MonotonicClock.now() + Self.minimumTurn)
+        let control = try server.controlConnection(until: deadline)
+        return try control.bounded(until: deadline) { try body(control) }
+    }
+
+    /// The least time a request has on the X server once its turn comes, however long it waited for it.
+    package static let minimumTurn = 1.0
+
+    /// `lease`: ends the lease held, then leases the server again with the layout asked for; a server that
+    /// could not be made fresh is replaced, and the answer says so.
+    private func lease(_ request: ControlRequest) async throws -> [(key: String, value: JSONText)] {
+        let asked = try request.decode(LeaseRequest.self).monitors
+        let layout: [VirtualServer.Monitor]
+        // An empty list given is a mistake (no monitor), not the default.
+        if asked.isEmpty, request.fields["monitors"] == nil || request.fields["monitors"] == .null {
+            layout = defaultLayout
+        } else {
+            do {
+                layout = try MonitorLayout.monitors(asked, kind: kind, label: "lease: \"monitors\"")
+            } catch let e as ValidationError {
+                throw ControlRefusal(code: .invalidField, message: e.message + " (a list of sizes such as [\"1920x1080\", \"1280x720\"])")
+            }
+        }
+        let (kind, glx) = (kind, glx)
+        let grant = try await session.lease { try await VirtualServer.start(kind, monitors: layout, glx: glx) }
+        let next = grant.server
+        return [("lease", .string(grant.id)), ("display", .string(next.display)), ("xauthority", .string(next.authorityFile)),
+                ("pid", .int(Int(next.pid))), ("warm", .bool(next.isWarm)), ("replaced", .bool(grant.replaced)),
+                ("reason", grant.reason.map(JSONText.string) ?? .null)]
+    }
+
+    /// What an error says to a client: the command line's status, code and reason.
+    package nonisolated static func failure(_ error: any Error) -> CommandFailure {
+        if let e = error as? ValidationError { return CommandFailure(.usage, message: e.message) }
+        return CommandFailure(error)
+    }
+}
