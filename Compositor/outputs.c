@@ -192,9 +192,18 @@ const char *mh_output_change(struct mh_output *output, int width, int height, in
 	if ((width > 0 || scale > 0) && !wlr_output_commit(wlr_output)) {
 		return "internal wlroots refused the new mode (see the compositor's stderr)";
 	}
-	if (has_position) {
-		wlr_output_layout_move(output->server->layout, wlr_output, x, y);
+	struct wlr_box box = mh_output_box(output);
+	if (!has_position) {
+		x = box.x;
+		y = box.y;
 	}
+	if (width > 0) {
+		/* wlroots 0.15 sends xdg_output's logical position before wl_output.geometry's (0,0) on a mode
+		 * change, and GTK 4 keeps the last one. A layout change re-sends the position only when it
+		 * differs: one pixel aside and back puts the right one last, before the same `done`. */
+		wlr_output_layout_move(output->server->layout, wlr_output, x == MH_MAX_POSITION ? x - 1 : x + 1, y);
+	}
+	wlr_output_layout_move(output->server->layout, wlr_output, x, y);
 	mh_views_output_changed(output->server, wlr_output);
 	return NULL;
 }
