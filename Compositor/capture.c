@@ -153,7 +153,9 @@ static bool write_chunk(FILE *f, const char *type, const unsigned char *data, ui
 	put32(head, len);
 	memcpy(head + 4, type, 4);
 	uLong crc = crc32(0, (const Bytef *)type, 4);
-	crc = crc32(crc, data, len);
+	if (len > 0) {
+		crc = crc32(crc, data, len); /* zlib's crc32 of a NULL buffer is 0, not the running value */
+	}
 	unsigned char tail[4];
 	put32(tail, (uint32_t)crc);
 	return fwrite(head, 1, 8, f) == 8 && (len == 0 || fwrite(data, 1, len, f) == len)

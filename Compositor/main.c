@@ -180,8 +180,10 @@ out_signals:
 	wl_event_source_remove(sigterm);
 	wl_event_source_remove(sigint);
 out_input:
-	wl_display_destroy_clients(server.display);
+	/* Xwayland first: wlroots restarts an Xwayland whose client is destroyed under it, and a restart
+	 * begun now would outlive us. */
 	mh_xwayland_finish(&server);
+	wl_display_destroy_clients(server.display);
 	mh_input_finish(&server);
 	/* Destroying the display destroys the backend, so the outputs, before the scene and layout go. */
 	wl_display_destroy(server.display);

@@ -166,6 +166,15 @@ def stop_process(proc):
         proc.stdout.close()
 
 
+def zombie(pid):
+    """An ended process not yet reaped (a container's PID 1 may never reap what it inherits)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] == "Z"
+    except OSError:
+        return True
+
+
 def x_server_pids(display):
     """PIDs of processes whose command line names this X display (Xwayland :N …)."""
     pids = []
@@ -177,7 +186,7 @@ def x_server_pids(display):
                 argv = f.read().split(b"\0")
         except OSError:
             continue
-        if argv and argv[0].endswith(b"Xwayland") and display.encode() in argv:
+        if argv and argv[0].endswith(b"Xwayland") and display.encode() in argv and not zombie(entry):
             pids.append(int(entry))
     return pids
 
@@ -217,8 +226,14 @@ def start_compositor(binary, tmp_path):
         return c
 
     yield start
+    failures = []
     for c in made:
-        c.stop()
+        try:
+            c.stop()
+        except Exception as error:  # every compositor is stopped; the first failure is reported
+            failures.append(error)
+    if failures:
+        raise failures[0]
 
 
 def pytest_terminal_summary(terminalreporter):

@@ -2,7 +2,7 @@
 """A GTK 4 client on native Wayland for the compositor's tests: prints one JSON line per change of
 the monitor list (items-changed, or a monitor's property notify), with the CLOCK_MONOTONIC time it saw
 it; with --color RRGGBB it also shows an undecorated 300x200 window of that colour and prints
-{"event": "drawn"} after its first frame. Ends when stdin closes."""
+{"event": "drawn", "connector": …, "scale": …} after each frame painted on a new monitor or scale. Ends when stdin closes."""
 import json
 import os
 import sys
@@ -84,15 +84,26 @@ def main():
         window = Gtk.Window(title="mh-test-%s" % color)
         window.set_decorated(False)
         window.set_default_size(300, 200)
-        drawn = [False]
+        entered = []
+        last = [None]
 
         def after_paint(*_):
-            if not drawn[0]:
-                drawn[0] = True
-                emit({"event": "drawn", "scale": window.get_scale_factor()})
+            # A frame painted while on a monitor: the compositor had mapped the window (it sends
+            # wl_surface.enter only then), so this frame's buffer is what it shows.
+            if entered:
+                state = (entered[-1].get_connector(), window.get_scale_factor())
+                if state != last[0]:
+                    last[0] = state
+                    emit({"event": "drawn", "connector": state[0], "scale": state[1]})
+
+        def on_enter(_surface, monitor):
+            entered.append(monitor)
+            window.queue_draw()
 
         def on_realize(w):
-            w.get_surface().get_frame_clock().connect("after-paint", after_paint)
+            surface = w.get_surface()
+            surface.connect("enter-monitor", on_enter)
+            surface.get_frame_clock().connect("after-paint", after_paint)
 
         window.connect("realize", on_realize)
         window.present()
