@@ -106,7 +106,8 @@ def test_disconnect_clients_ends_every_wayland_client(compositor):
     second.wait(20)
 
 
-def test_x11_clients_see_the_outputs_through_xwayland(compositor):
+def test_x11_clients_see_the_outputs_through_xwayland(start_compositor):
+    compositor = start_compositor(xwayland_starts=True)
     assert compositor.display and compositor.display.startswith(":")
     compositor.ok("plug DP-1 mode=1920x1080")
     compositor.ok("plug HDMI-1 mode=1280x1024 pos=1920,0")
@@ -126,7 +127,7 @@ def test_without_xwayland_the_ready_line_has_no_display(start_compositor):
 
 
 def test_eager_xwayland_is_ready_before_the_ready_line(start_compositor):
-    c = start_compositor("--xwayland=eager")
+    c = start_compositor("--xwayland=eager", xwayland_starts=True)
     number = c.display.lstrip(":")
     assert os.path.exists(f"/tmp/.X11-unix/X{number}")
     assert c.ok("ping") == "pong"
