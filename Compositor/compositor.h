@@ -1,8 +1,8 @@
 /*
  * Multihead's headless Wayland compositor: what its parts share. main.c sets the server up, outputs.c
  * plugs and unplugs outputs, views.c maps xdg-shell toplevels, xwayland.c the X11 windows, input.c is
- * the seat, capture.c reads pixels back, control.c is the line protocol on stdin/stdout, util.c the
- * strict parsers and JSON writers they use.
+ * the seat, capture.c reads pixels back, control.c is the line protocol on stdin/stdout and commands.c
+ * its commands, util.c the strict parsers and JSON writers they use.
  *
  * Copyright (c) 2026 the Multihead authors
  *
@@ -175,6 +175,12 @@ const char *mh_capture_file(struct mh_server *server, struct mh_output *output, 
 bool mh_control_init(struct mh_server *server, int in_fd, int out_fd);
 void mh_control_finish(void);
 void mh_control_write_line(const char *line);
+void mh_control_quit(void);
+void mh_reply(const char *format, ...) __attribute__((format(printf, 1, 2)));
+void mh_reply_error(const char *code_and_reason);
+
+/* commands.c */
+void mh_run_command(struct mh_server *server, char **tokens, int n);
 
 /* util.c */
 bool mh_parse_int(const char *s, long min, long max, long *out);
