@@ -1,0 +1,399 @@
+/*
+ * The control protocol's commands: each checks its words, does its work through outputs.c, views.c,
+ * input.c or capture.c, and answers exactly one line (control.c reads the lines and writes the answers).
+ *
+ * Copyright (c) 2026 the Multihead authors
+ *
+ * Permission is hereby granted, free of charge, to any person obtaining a copy of this software and
+ * associated documentation files (the "Software"), to deal in the Software without restriction,
+ * including without limitation the rights to use, copy, modify, merge, publish, distribute,
+ * sublicense, and/or sell copies of the Software, and to permit persons to whom the Software is
+ * furnished to do so, subject to the following conditions:
+ *
+ * The above copyright notice and this permission notice shall be included in all copies or
+ * substantial portions of the Software.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR IMPLIED, INCLUDING BUT
+ * NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY, FITNESS FOR A PARTICULAR PURPOSE AND
+ * NONINFRINGEMENT. IN NO EVENT SHALL THE AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES
+ * OR OTHER LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM, OUT OF OR IN
+ * CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE SOFTWARE.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "compositor.h"
+
+/* The server the command being run is for (set by mh_run_command). */
+static struct mh_server *server_;
+
+/* An identity string: printable, valid UTF-8, and short enough for wlroots' fixed field. */
+static bool identity_ok(const char *s, size_t field) {
+	if (strlen(s) >= field) {
+		return false;
+	}
+	char json[256];
+	mh_json_string(json, sizeof(json), s);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p < 0x20 || *p == 0x7f) {
+			return false;
+		}
+	}
+	/* The JSON writer turns bad UTF-8 into \ufffd: if it had to, the string is not UTF-8. */
+	return strstr(json, "\\ufffd") == NULL || strstr(s, "\\ufffd") != NULL;
+}
+
+/* key=value options after the positional words; each at most once. */
+static const char *option(char **tokens, int n, int first, const char *key, const char **error) {
+	const char *found = NULL;
+	size_t klen = strlen(key);
+	for (int i = first; i < n; i++) {
+		if (strncmp(tokens[i], key, klen) == 0 && tokens[i][klen] == '=') {
+			if (found != NULL) {
+				*error = "usage an option is given twice";
+			}
+			found = tokens[i] + klen + 1;
+		}
+	}
+	return found;
+}
+
+static bool options_known(char **tokens, int n, int first, const char *const *keys) {
+	for (int i = first; i < n; i++) {
+		bool known = false;
+		for (const char *const *k = keys; *k && !known; k++) {
+			size_t klen = strlen(*k);
+			known = strncmp(tokens[i], *k, klen) == 0 && tokens[i][klen] == '=';
+		}
+		if (!known) {
+			return false;
+		}
+	}
+	return true;
+}
+
+static void cmd_plug(char **t, int n) {
+	static const char *const keys[] = {"mode", "pos", "scale", "make", "model", "serial", "size-mm", NULL};
+	if (n < 2 || !options_known(t, n, 2, keys)) {
+		mh_reply_error("usage plug NAME [mode=WxH[@HZ]] [pos=X,Y] [scale=N] [make=S] [model=S] [serial=S] [size-mm=WxH]");
+		return;
+	}
+	if (!mh_output_name_valid(t[1])) {
+		mh_reply_error("bad-value the output name is DP-1…DP-8 or HDMI-1…HDMI-8");
+		return;
+	}
+	const char *error = NULL;
+	const char *mode = option(t, n, 2, "mode", &error), *pos = option(t, n, 2, "pos", &error);
+	const char *scale = option(t, n, 2, "scale", &error), *make = option(t, n, 2, "make", &error);
+	const char *model = option(t, n, 2, "model", &error), *serial = option(t, n, 2, "serial", &error);
+	const char *mm = option(t, n, 2, "size-mm", &error);
+	if (error != NULL) {
+		mh_reply_error(error);
+		return;
+	}
+	struct mh_output_spec spec = { .name = t[1], .width = 1920, .height = 1080, .refresh_mhz = 60000,
+		.scale = 1 };
+	long a, b, s;
+	if (mode != NULL && !mh_parse_mode(mode, &spec.width, &spec.height, &spec.refresh_mhz)) {
+		mh_reply_error("bad-value mode is WxH or WxH@HZ: sides 1…8192, at most 7680×4320 pixels, 1…1000 Hz");
+		return;
+	}
+	if (pos != NULL) {
+		if (!mh_parse_pair(pos, ',', -MH_MAX_POSITION, MH_MAX_POSITION, &a, &b)) {
+			mh_reply_error("bad-value pos is X,Y with each within ±32767");
+			return;
+		}
+		spec.has_position = true;
+		spec.x = (int)a;
+		spec.y = (int)b;
+	}
+	if (scale != NULL) {
+		if (!mh_parse_int(scale, 1, MH_MAX_SCALE, &s)) {
+			mh_reply_error("bad-value scale is an integer 1…4");
+			return;
+		}
+		spec.scale = (int)s;
+	}
+	if (mm != NULL) {
+		if (!mh_parse_pair(mm, 'x', 1, 10000, &a, &b)) {
+			mh_reply_error("bad-value size-mm is WxH in millimetres, 1…10000");
+			return;
+		}
+		spec.mm_width = (int)a;
+		spec.mm_height = (int)b;
+	}
+	if ((make && !identity_ok(make, sizeof(spec.make))) || (model && !identity_ok(model, sizeof(spec.model)))
+			|| (serial && !identity_ok(serial, sizeof(spec.serial)))) {
+		mh_reply_error("bad-value make (≤55 bytes), model and serial (≤15 bytes) are printable UTF-8");
+		return;
+	}
+	snprintf(spec.make, sizeof(spec.make), "%s", make ? make : "Multihead");
+	snprintf(spec.model, sizeof(spec.model), "%s", model ? model : "Virtual Monitor");
+	snprintf(spec.serial, sizeof(spec.serial), "%s", serial ? serial : "");
+	struct mh_output *output = NULL;
+	error = mh_output_plug(server_, &spec, &output);
+	if (error != NULL) {
+		mh_reply_error(error);
+		return;
+	}
+	char json[1024];
+	mh_output_json(output, json, sizeof(json));
+	mh_reply("ok %s", json);
+}
+
+static struct mh_output *named_output(const char *name) {
+	struct mh_output *output = mh_output_find(server_, name);
+	if (output == NULL) {
+		mh_reply_error("no-such-output no output of that name is plugged");
+	}
+	return output;
+}
+
+static void cmd_mode(char **t, int n) {
+	static const char *const keys[] = {"mode", "pos", "scale", NULL};
+	if (n < 3 || !options_known(t, n, 2, keys)) {
+		mh_reply_error("usage mode NAME [mode=WxH[@HZ]] [pos=X,Y] [scale=N] (at least one)");
+		return;
+	}
+	const char *error = NULL;
+	const char *mode = option(t, n, 2, "mode", &error), *pos = option(t, n, 2, "pos", &error);
+	const char *scale = option(t, n, 2, "scale", &error);
+	if (error != NULL) {
+		mh_reply_error(error);
+		return;
+	}
+	int width = 0, height = 0, refresh = 0;
+	long x = 0, y = 0, s = 0;
+	if (mode != NULL && !mh_parse_mode(mode, &width, &height, &refresh)) {
+		mh_reply_error("bad-value mode is WxH or WxH@HZ: sides 1…8192, at most 7680×4320 pixels, 1…1000 Hz");
+		return;
+	}
+	if (pos != NULL && !mh_parse_pair(pos, ',', -MH_MAX_POSITION, MH_MAX_POSITION, &x, &y)) {
+		mh_reply_error("bad-value pos is X,Y with each within ±32767");
+		return;
+	}
+	if (scale != NULL && !mh_parse_int(scale, 1, MH_MAX_SCALE, &s)) {
+		mh_reply_error("bad-value scale is an integer 1…4");
+		return;
+	}
+	struct mh_output *output = named_output(t[1]);
+	if (output == NULL) {
+		return;
+	}
+	error = mh_output_change(output, width, height, refresh, pos != NULL, (int)x, (int)y, (int)s);
+	if (error != NULL) {
+		mh_reply_error(error);
+		return;
+	}
+	char json[1024];
+	mh_output_json(output, json, sizeof(json));
+	mh_reply("ok %s", json);
+}
+
+/* `outputs` and `toplevels`: a JSON array on the answer line. */
+static void cmd_list(bool outputs) {
+	char *text = NULL;
+	size_t size = 0;
+	FILE *m = open_memstream(&text, &size);
+	if (m == NULL) {
+		mh_reply_error("internal out of memory");
+		return;
+	}
+	char json[1400];
+	bool first = true;
+	fputc('[', m);
+	if (outputs) {
+		struct mh_output *output;
+		wl_list_for_each(output, &server_->outputs, link) {
+			mh_output_json(output, json, sizeof(json));
+			fprintf(m, "%s%s", first ? "" : ",", json);
+			first = false;
+		}
+	} else {
+		struct mh_view *view;
+		wl_list_for_each(view, &server_->views, link) {
+			if (view->mapped) {
+				mh_view_json(view, json, sizeof(json));
+				fprintf(m, "%s%s", first ? "" : ",", json);
+				first = false;
+			}
+		}
+	}
+	fputc(']', m);
+	fclose(m);
+	/* Not through mh_reply(): a long list may pass MH_LINE_MAX, and the answer is still one line. */
+	char *line = malloc(size + 4);
+	if (line != NULL) {
+		snprintf(line, size + 4, "ok %s", text);
+		mh_control_write_line(line);
+	} else {
+		mh_reply_error("internal out of memory");
+	}
+	free(line);
+	free(text);
+}
+
+/* TARGET is an output's name or "layout" (NULL output). */
+static bool target(const char *name, struct mh_output **output) {
+	*output = NULL;
+	if (strcmp(name, "layout") == 0) {
+		return true;
+	}
+	*output = named_output(name);
+	return *output != NULL;
+}
+
+static void cmd_pixel(char **t, int n) {
+	long x, y;
+	if (n != 4) {
+		mh_reply_error("usage pixel OUTPUT|layout X Y");
+		return;
+	}
+	if (!mh_parse_int(t[2], -1000000, 1000000, &x) || !mh_parse_int(t[3], -1000000, 1000000, &y)) {
+		mh_reply_error("bad-value X and Y are integers");
+		return;
+	}
+	struct mh_output *output;
+	if (!target(t[1], &output)) {
+		return;
+	}
+	uint32_t argb;
+	const char *error = mh_capture_pixel(server_, output, (int)x, (int)y, &argb);
+	if (error != NULL) {
+		mh_reply_error(error);
+		return;
+	}
+	mh_reply("ok #%06x", argb & 0xffffff);
+}
+
+static void cmd_screenshot(char **t, int n) {
+	static const char *const keys[] = {"format", NULL};
+	if (n < 3 || !options_known(t, n, 3, keys)) {
+		mh_reply_error("usage screenshot OUTPUT|layout PATH [format=png|ppm]");
+		return;
+	}
+	const char *error = NULL;
+	const char *format = option(t, n, 3, "format", &error);
+	if (error != NULL) {
+		mh_reply_error(error);
+		return;
+	}
+	struct mh_output *output;
+	if (!target(t[1], &output)) {
+		return;
+	}
+	int width = 0, height = 0;
+	error = mh_capture_file(server_, output, t[2], format ? format : "png", &width, &height);
+	if (error != NULL) {
+		mh_reply_error(error);
+		return;
+	}
+	char path[1100];
+	mh_json_string(path, sizeof(path), t[2]);
+	mh_reply("ok {\"path\":%s,\"width\":%d,\"height\":%d}", path, width, height);
+}
+
+/* Destroys every client but Xwayland (its X clients stay: see README); returns how many went. */
+static int disconnect_clients(void) {
+	struct wl_client *xwayland = mh_xwayland_client(server_);
+	struct wl_list *list = wl_display_get_client_list(server_->display);
+	int count = 0;
+	for (struct wl_list *link = list->next, *next; link != list; link = next) {
+		next = link->next;
+		struct wl_client *client = wl_client_from_link(link);
+		if (client != xwayland) {
+			wl_client_destroy(client);
+			count++;
+		}
+	}
+	return count;
+}
+
+static int count_clients(void) {
+	struct wl_client *xwayland = mh_xwayland_client(server_);
+	int count = 0;
+	struct wl_client *client;
+	wl_client_for_each(client, wl_display_get_client_list(server_->display)) {
+		count += client != xwayland;
+	}
+	return count;
+}
+
+void mh_run_command(struct mh_server *server, char **t, int n) {
+	server_ = server;
+	const char *error = NULL;
+	const char *c = t[0];
+	if (strcmp(c, "ping") == 0 && n == 1) {
+		mh_reply("ok pong");
+	} else if (strcmp(c, "plug") == 0) {
+		cmd_plug(t, n);
+	} else if (strcmp(c, "unplug") == 0) {
+		struct mh_output *output = n == 2 ? named_output(t[1]) : NULL;
+		if (n != 2) {
+			mh_reply_error("usage unplug NAME");
+		} else if (output != NULL) {
+			wlr_output_destroy(output->wlr_output);
+			mh_reply("ok");
+		}
+	} else if (strcmp(c, "mode") == 0) {
+		cmd_mode(t, n);
+	} else if (strcmp(c, "outputs") == 0 && n == 1) {
+		cmd_list(true);
+	} else if (strcmp(c, "toplevels") == 0 && n == 1) {
+		cmd_list(false);
+	} else if (strcmp(c, "pixel") == 0) {
+		cmd_pixel(t, n);
+	} else if (strcmp(c, "screenshot") == 0) {
+		cmd_screenshot(t, n);
+	} else if (strcmp(c, "pointer") == 0) {
+		double x, y;
+		if (n != 3) {
+			mh_reply_error("usage pointer X Y");
+		} else if (!mh_parse_double(t[1], -1e6, 1e6, &x) || !mh_parse_double(t[2], -1e6, 1e6, &y)) {
+			mh_reply_error("bad-value X and Y are finite numbers within ±1000000");
+		} else {
+			mh_pointer_move(server, x, y);
+			mh_reply("ok %.2f,%.2f", server->pointer_x, server->pointer_y);
+		}
+	} else if (strcmp(c, "button") == 0 || strcmp(c, "key") == 0) {
+		bool button = c[0] == 'b';
+		if (n != 2 && n != 3) {
+			mh_reply_error(button ? "usage button left|right|middle [press|release|click]"
+				: "usage key KEYSYM [press|release|tap]");
+			return;
+		}
+		const char *action = n == 3 ? t[2] : button ? "click" : "tap";
+		error = button ? mh_pointer_button(server, t[1], action) : mh_key(server, t[1], action);
+		error != NULL ? mh_reply_error(error) : mh_reply("ok");
+	} else if (strcmp(c, "type") == 0) {
+		if (n != 2) {
+			mh_reply_error("usage type TEXT (quoted when it has spaces)");
+			return;
+		}
+		error = mh_type_text(server, t[1]);
+		error != NULL ? mh_reply_error(error) : mh_reply("ok");
+	} else if (strcmp(c, "clients") == 0 && n == 1) {
+		mh_reply("ok %d", count_clients());
+	} else if (strcmp(c, "disconnect-clients") == 0 && n == 1) {
+		mh_reply("ok %d", disconnect_clients());
+	} else if (strcmp(c, "reset") == 0 && n == 1) {
+		/* A lease's release: its clients go, then its outputs; the pointer returns to the origin. */
+		int count = disconnect_clients();
+		while (!wl_list_empty(&server->outputs)) {
+			struct mh_output *output = wl_container_of(server->outputs.next, output, link);
+			wlr_output_destroy(output->wlr_output);
+		}
+		mh_pointer_move(server, 0, 0);
+		mh_reply("ok %d", count);
+	} else if (strcmp(c, "quit") == 0 && n == 1) {
+		mh_reply("ok");
+		mh_control_quit();
+	} else if (strcmp(c, "ping") == 0 || strcmp(c, "outputs") == 0 || strcmp(c, "toplevels") == 0
+			|| strcmp(c, "clients") == 0 || strcmp(c, "disconnect-clients") == 0
+			|| strcmp(c, "reset") == 0 || strcmp(c, "quit") == 0) {
+		mh_reply("error usage %s takes no arguments", c);
+	} else {
+		mh_reply_error("unknown-command see Compositor/README.md for the commands");
+	}
+}
+

@@ -1,0 +1,193 @@
+/*
+ * Multihead's headless Wayland compositor: what its parts share. main.c sets the server up, outputs.c
+ * plugs and unplugs outputs, views.c maps xdg-shell toplevels, xwayland.c the X11 windows, input.c is
+ * the seat, capture.c reads pixels back, control.c is the line protocol on stdin/stdout and commands.c
+ * its commands, util.c the strict parsers and JSON writers they use.
+ *
+ * Copyright (c) 2026 the Multihead authors
+ *
+ * Permission is hereby granted, free of charge, to any person obtaining a copy of this software and
+ * associated documentation files (the "Software"), to deal in the Software without restriction,
+ * including without limitation the rights to use, copy, modify, merge, publish, distribute,
+ * sublicense, and/or sell copies of the Software, and to permit persons to whom the Software is
+ * furnished to do so, subject to the following conditions:
+ *
+ * The above copyright notice and this permission notice shall be included in all copies or
+ * substantial portions of the Software.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR IMPLIED, INCLUDING BUT
+ * NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY, FITNESS FOR A PARTICULAR PURPOSE AND
+ * NONINFRINGEMENT. IN NO EVENT SHALL THE AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES
+ * OR OTHER LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM, OUT OF OR IN
+ * CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE SOFTWARE.
+ */
+#ifndef MH_COMPOSITOR_H
+#define MH_COMPOSITOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <wayland-server-core.h>
+#include <wlr/backend.h>
+#include <wlr/render/allocator.h>
+#include <wlr/render/wlr_renderer.h>
+#include <wlr/types/wlr_compositor.h>
+#include <wlr/types/wlr_output.h>
+#include <wlr/types/wlr_output_layout.h>
+#include <wlr/types/wlr_scene.h>
+#include <wlr/types/wlr_seat.h>
+#include <wlr/types/wlr_xdg_shell.h>
+
+struct wlr_xwayland;
+struct wlr_xwayland_surface;
+struct xkb_context;
+struct xkb_keymap;
+
+/* Limits of the control protocol (Compositor/README.md states them). */
+#define MH_LINE_MAX 4096
+#define MH_MAX_SIDE 8192
+#define MH_MAX_PIXELS (7680 * 4320)
+#define MH_MAX_POSITION 32767
+#define MH_MAX_SCALE 4
+
+enum mh_xwayland_mode { MH_XWAYLAND_OFF, MH_XWAYLAND_LAZY, MH_XWAYLAND_EAGER };
+
+struct mh_server {
+	struct wl_display *display;
+	struct wl_event_loop *loop;
+	struct wlr_backend *backend;
+	struct wlr_renderer *renderer;
+	struct wlr_allocator *allocator;
+	struct wlr_compositor *compositor;
+	struct wlr_output_layout *layout;
+	struct wlr_scene *scene;
+	struct wlr_xdg_shell *xdg_shell;
+	struct wlr_seat *seat;
+	struct wlr_input_device *keyboard;
+	struct xkb_context *xkb;
+	struct wlr_xwayland *xwayland; /* NULL when off */
+	enum mh_xwayland_mode xwayland_mode;
+	const char *socket;
+	bool ready_sent;
+
+	struct wl_list outputs; /* mh_output.link, in plug order */
+	struct wl_list views;   /* mh_view.link, front first */
+
+	double pointer_x, pointer_y; /* layout coordinates */
+
+	struct wl_listener new_output;
+	struct wl_listener new_xdg_surface;
+	struct wl_listener key;
+	struct wl_listener modifiers;
+	struct wl_listener xwayland_ready;
+	struct wl_listener new_xwayland_surface;
+
+	/* The output being plugged: wlroots announces it from inside wlr_headless_add_output. */
+	const struct mh_output_spec *plugging;
+	struct mh_output *plugged;
+};
+
+/* What `plug` asks for; make, model and serial fit wlroots' fixed fields. */
+struct mh_output_spec {
+	const char *name;
+	int width, height, refresh_mhz;
+	int x, y;
+	bool has_position;
+	int scale;
+	char make[56], model[16], serial[16];
+	int mm_width, mm_height; /* 0: derived at 96 dpi */
+};
+
+struct mh_output {
+	struct wl_list link;
+	struct mh_server *server;
+	struct wlr_output *wlr_output;
+	struct wl_listener frame;
+	struct wl_listener destroy;
+};
+
+enum mh_view_kind { MH_VIEW_XDG, MH_VIEW_X11 };
+
+struct mh_view {
+	struct wl_list link;
+	struct mh_server *server;
+	enum mh_view_kind kind;
+	struct wlr_xdg_surface *xdg;            /* MH_VIEW_XDG */
+	struct wlr_xwayland_surface *xsurface;  /* MH_VIEW_X11 */
+	struct wlr_scene_node *node;            /* NULL while unmapped */
+	struct wlr_output *output;              /* the output it was placed on, or NULL */
+	bool mapped, fullscreen;
+	int x, y; /* layout coordinates of its window geometry */
+	struct wl_listener map, unmap, destroy;
+	struct wl_listener request_fullscreen, request_maximize, new_popup;
+	struct wl_listener request_configure, set_geometry; /* X11 */
+};
+
+/* main.c */
+void mh_send_ready(struct mh_server *server);
+
+/* outputs.c */
+void mh_outputs_init(struct mh_server *server);
+struct mh_output *mh_output_find(struct mh_server *server, const char *name);
+struct mh_output *mh_output_at(struct mh_server *server, double lx, double ly);
+struct wlr_box mh_output_box(struct mh_output *output);
+const char *mh_output_plug(struct mh_server *server, const struct mh_output_spec *spec,
+	struct mh_output **result);
+const char *mh_output_change(struct mh_output *output, int width, int height, int refresh_mhz,
+	bool has_position, int x, int y, int scale);
+void mh_output_json(struct mh_output *output, char *buf, size_t size);
+bool mh_output_name_valid(const char *name);
+
+/* views.c */
+void mh_views_init(struct mh_server *server);
+void mh_view_place(struct mh_view *view);
+void mh_view_put(struct mh_view *view, struct mh_output *output);
+void mh_views_output_gone(struct mh_server *server, struct wlr_output *gone);
+void mh_views_output_changed(struct mh_server *server, struct wlr_output *output);
+void mh_view_focus(struct mh_view *view);
+struct mh_view *mh_view_at(struct mh_server *server, double lx, double ly,
+	struct wlr_surface **surface, double *sx, double *sy);
+void mh_view_json(struct mh_view *view, char *buf, size_t size);
+
+/* xwayland.c */
+bool mh_xwayland_init(struct mh_server *server);
+void mh_xwayland_finish(struct mh_server *server);
+void mh_x11_view_move(struct mh_view *view, int x, int y, int width, int height);
+void mh_x11_view_focus(struct mh_view *view);
+const char *mh_x11_view_title(struct mh_view *view);
+struct wl_client *mh_xwayland_client(struct mh_server *server);
+
+/* input.c */
+bool mh_input_init(struct mh_server *server);
+void mh_input_finish(struct mh_server *server);
+void mh_pointer_move(struct mh_server *server, double lx, double ly);
+const char *mh_pointer_button(struct mh_server *server, const char *name, const char *action);
+const char *mh_key(struct mh_server *server, const char *name, const char *action);
+const char *mh_type_text(struct mh_server *server, const char *text);
+
+/* capture.c: NULL output means the whole layout. Errors are "CODE reason" strings. */
+const char *mh_capture_pixel(struct mh_server *server, struct mh_output *output, int x, int y,
+	uint32_t *argb);
+const char *mh_capture_file(struct mh_server *server, struct mh_output *output, const char *path,
+	const char *format, int *width, int *height);
+
+/* control.c */
+bool mh_control_init(struct mh_server *server, int in_fd, int out_fd);
+void mh_control_finish(void);
+void mh_control_write_line(const char *line);
+void mh_control_quit(void);
+void mh_reply(const char *format, ...) __attribute__((format(printf, 1, 2)));
+void mh_reply_error(const char *code_and_reason);
+
+/* commands.c */
+void mh_run_command(struct mh_server *server, char **tokens, int n);
+
+/* util.c */
+bool mh_parse_int(const char *s, long min, long max, long *out);
+bool mh_parse_double(const char *s, double min, double max, double *out);
+bool mh_parse_mode(const char *s, int *width, int *height, int *refresh_mhz);
+bool mh_parse_pair(const char *s, char sep, long min, long max, long *a, long *b);
+size_t mh_json_string(char *buf, size_t size, const char *s);
+bool mh_write_all(int fd, const void *data, size_t len);
+
+#endif

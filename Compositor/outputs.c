@@ -1,0 +1,231 @@
+/*
+ * Outputs: plugged as headless outputs named as a desktop's connectors (DP-1…DP-8, HDMI-1…HDMI-8) with
+ * the monitor's identity, mode, position and integer scale; unplugged by destroying them (the wl_output
+ * global goes); each renders the scene on its frame event.
+ *
+ * Copyright (c) 2026 the Multihead authors
+ *
+ * Permission is hereby granted, free of charge, to any person obtaining a copy of this software and
+ * associated documentation files (the "Software"), to deal in the Software without restriction,
+ * including without limitation the rights to use, copy, modify, merge, publish, distribute,
+ * sublicense, and/or sell copies of the Software, and to permit persons to whom the Software is
+ * furnished to do so, subject to the following conditions:
+ *
+ * The above copyright notice and this permission notice shall be included in all copies or
+ * substantial portions of the Software.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR IMPLIED, INCLUDING BUT
+ * NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY, FITNESS FOR A PARTICULAR PURPOSE AND
+ * NONINFRINGEMENT. IN NO EVENT SHALL THE AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES
+ * OR OTHER LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM, OUT OF OR IN
+ * CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE SOFTWARE.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <wlr/backend/headless.h>
+#include <wlr/util/log.h>
+#include "compositor.h"
+
+bool mh_output_name_valid(const char *name) {
+	const char *digits = NULL;
+	if (strncmp(name, "DP-", 3) == 0) {
+		digits = name + 3;
+	} else if (strncmp(name, "HDMI-", 5) == 0) {
+		digits = name + 5;
+	}
+	return digits != NULL && digits[0] >= '1' && digits[0] <= '8' && digits[1] == '\0';
+}
+
+struct mh_output *mh_output_find(struct mh_server *server, const char *name) {
+	struct mh_output *output;
+	wl_list_for_each(output, &server->outputs, link) {
+		if (strcmp(output->wlr_output->name, name) == 0) {
+			return output;
+		}
+	}
+	return NULL;
+}
+
+struct wlr_box mh_output_box(struct mh_output *output) {
+	struct wlr_box *box = wlr_output_layout_get_box(output->server->layout, output->wlr_output);
+	return box != NULL ? *box : (struct wlr_box){0};
+}
+
+struct mh_output *mh_output_at(struct mh_server *server, double lx, double ly) {
+	struct wlr_output *at = wlr_output_layout_output_at(server->layout, lx, ly);
+	return at != NULL ? at->data : NULL;
+}
+
+static void handle_frame(struct wl_listener *listener, void *data) {
+	(void)data;
+	struct mh_output *output = wl_container_of(listener, output, frame);
+	struct wlr_scene_output *scene_output =
+		wlr_scene_get_scene_output(output->server->scene, output->wlr_output);
+	if (scene_output == NULL) {
+		return;
+	}
+	/* The scene tracks damage: an unchanged output costs no rendering. */
+	wlr_scene_output_commit(scene_output);
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	wlr_scene_output_send_frame_done(scene_output, &now);
+}
+
+static void handle_destroy(struct wl_listener *listener, void *data) {
+	(void)data;
+	struct mh_output *output = wl_container_of(listener, output, destroy);
+	struct mh_server *server = output->server;
+	/* Our listener runs before the layout's: the windows move while every box is still known. */
+	wl_list_remove(&output->link);
+	mh_views_output_gone(server, output->wlr_output);
+	wl_list_remove(&output->frame.link);
+	wl_list_remove(&output->destroy.link);
+	output->wlr_output->data = NULL;
+	free(output);
+}
+
+/* The physical size a client reads from wl_output.geometry: 96 dpi unless given. */
+static int mm_at_96_dpi(int pixels) {
+	return (int)lround(pixels * 25.4 / 96.0);
+}
+
+static void handle_new_output(struct wl_listener *listener, void *data) {
+	struct mh_server *server = wl_container_of(listener, server, new_output);
+	struct wlr_output *wlr_output = data;
+	const struct mh_output_spec *spec = server->plugging;
+	if (spec == NULL) {
+		/* Only `plug` creates outputs; anything else is not ours to show. */
+		return;
+	}
+	if (!wlr_output_init_render(wlr_output, server->allocator, server->renderer)) {
+		return;
+	}
+	struct mh_output *output = calloc(1, sizeof(*output));
+	if (output == NULL) {
+		return;
+	}
+	output->server = server;
+	output->wlr_output = wlr_output;
+	wlr_output->data = output;
+	/* Identity first: the wl_output global is created when the output joins the layout, and a client
+	 * reads name, make, model and serial only once, when it binds. */
+	wlr_output_set_name(wlr_output, spec->name);
+	snprintf(wlr_output->make, sizeof(wlr_output->make), "%s", spec->make);
+	snprintf(wlr_output->model, sizeof(wlr_output->model), "%s", spec->model);
+	snprintf(wlr_output->serial, sizeof(wlr_output->serial), "%s", spec->serial);
+	wlr_output->phys_width = spec->mm_width > 0 ? spec->mm_width : mm_at_96_dpi(spec->width);
+	wlr_output->phys_height = spec->mm_height > 0 ? spec->mm_height : mm_at_96_dpi(spec->height);
+	char description[128];
+	snprintf(description, sizeof(description), "%s %s %s (%s)", spec->make, spec->model, spec->serial,
+		spec->name);
+	wlr_output_set_description(wlr_output, description);
+
+	wlr_output_set_custom_mode(wlr_output, spec->width, spec->height, spec->refresh_mhz);
+	wlr_output_set_scale(wlr_output, (float)spec->scale);
+	/* Headless outputs start enabled, and their commit refuses an `enabled` state: none is set. */
+	if (!wlr_output_commit(wlr_output)) {
+		wlr_output->data = NULL;
+		free(output);
+		return;
+	}
+	output->frame.notify = handle_frame;
+	wl_signal_add(&wlr_output->events.frame, &output->frame);
+	output->destroy.notify = handle_destroy;
+	wl_signal_add(&wlr_output->events.destroy, &output->destroy);
+	wl_list_insert(server->outputs.prev, &output->link);
+	server->plugged = output;
+}
+
+/* Right of everything plugged, top-aligned: where `plug` puts an output not given a position. */
+static void next_free_position(struct mh_server *server, int *x, int *y) {
+	*x = 0;
+	*y = 0;
+	struct mh_output *output;
+	wl_list_for_each(output, &server->outputs, link) {
+		struct wlr_box box = mh_output_box(output);
+		if (box.x + box.width > *x) {
+			*x = box.x + box.width;
+		}
+	}
+}
+
+const char *mh_output_plug(struct mh_server *server, const struct mh_output_spec *spec,
+		struct mh_output **result) {
+	if (mh_output_find(server, spec->name) != NULL) {
+		return "output-exists an output of that name is plugged";
+	}
+	server->plugging = spec;
+	server->plugged = NULL;
+	struct wlr_output *wlr_output = wlr_headless_add_output(server->backend, (unsigned)spec->width,
+		(unsigned)spec->height);
+	server->plugging = NULL;
+	struct mh_output *output = server->plugged;
+	server->plugged = NULL;
+	if (output == NULL) {
+		if (wlr_output != NULL) {
+			wlr_output_destroy(wlr_output);
+		}
+		return "internal wlroots refused the output (see the compositor's stderr)";
+	}
+	int x = spec->x, y = spec->y;
+	if (!spec->has_position) {
+		/* The new output is already in our list, but not in the layout: it does not count. */
+		next_free_position(server, &x, &y);
+	}
+	wlr_output_layout_add(server->layout, wlr_output, x, y);
+	*result = output;
+	return NULL;
+}
+
+const char *mh_output_change(struct mh_output *output, int width, int height, int refresh_mhz,
+		bool has_position, int x, int y, int scale) {
+	struct wlr_output *wlr_output = output->wlr_output;
+	if (width > 0) {
+		wlr_output_set_custom_mode(wlr_output, width, height, refresh_mhz);
+	}
+	if (scale > 0) {
+		wlr_output_set_scale(wlr_output, (float)scale);
+	}
+	if ((width > 0 || scale > 0) && !wlr_output_commit(wlr_output)) {
+		return "internal wlroots refused the new mode (see the compositor's stderr)";
+	}
+	struct wlr_box box = mh_output_box(output);
+	if (!has_position) {
+		x = box.x;
+		y = box.y;
+	}
+	if (width > 0) {
+		/* wlroots 0.15 sends xdg_output's logical position before wl_output.geometry's (0,0) on a mode
+		 * change, and GTK 4 keeps the last one. A layout change re-sends the position only when it
+		 * differs: one pixel aside and back puts the right one last, before the same `done`. */
+		wlr_output_layout_move(output->server->layout, wlr_output, x == MH_MAX_POSITION ? x - 1 : x + 1, y);
+	}
+	wlr_output_layout_move(output->server->layout, wlr_output, x, y);
+	mh_views_output_changed(output->server, wlr_output);
+	return NULL;
+}
+
+void mh_output_json(struct mh_output *output, char *buf, size_t size) {
+	struct wlr_output *o = output->wlr_output;
+	struct wlr_box box = mh_output_box(output);
+	char name[64], make[128], model[64], serial[64];
+	mh_json_string(name, sizeof(name), o->name);
+	mh_json_string(make, sizeof(make), o->make);
+	mh_json_string(model, sizeof(model), o->model);
+	mh_json_string(serial, sizeof(serial), o->serial);
+	snprintf(buf, size,
+		"{\"name\":%s,\"make\":%s,\"model\":%s,\"serial\":%s,"
+		"\"mode\":{\"width\":%d,\"height\":%d,\"refreshRate\":%.3f},\"scale\":%d,"
+		"\"frame\":{\"x\":%d,\"y\":%d,\"width\":%d,\"height\":%d},"
+		"\"physicalSize\":{\"width\":%d,\"height\":%d}}",
+		name, make, model, serial, o->width, o->height, o->refresh / 1000.0, (int)o->scale,
+		box.x, box.y, box.width, box.height, o->phys_width, o->phys_height);
+}
+
+void mh_outputs_init(struct mh_server *server) {
+	server->new_output.notify = handle_new_output;
+	wl_signal_add(&server->backend->events.new_output, &server->new_output);
+}

@@ -1,0 +1,121 @@
+#!/usr/bin/python3
+"""A GTK 4 client on native Wayland for the compositor's tests: prints one JSON line per change of
+the monitor list (items-changed, or a monitor's property notify), with the CLOCK_MONOTONIC time it saw
+it; with --color RRGGBB it also shows an undecorated 300x200 window of that colour and prints
+{"event": "drawn", "connector": …, "scale": …} after each frame painted on a new monitor or scale. Ends when stdin closes."""
+import json
+import os
+import sys
+import time
+
+import gi
+
+gi.require_version("Gdk", "4.0")
+gi.require_version("Gtk", "4.0")
+from gi.repository import Gdk, GLib, Gtk  # noqa: E402
+
+
+def emit(obj):
+    obj["t"] = time.monotonic()
+    sys.stdout.write(json.dumps(obj) + "\n")
+    sys.stdout.flush()
+
+
+def monitor_info(m):
+    g = m.get_geometry()
+    return {
+        "connector": m.get_connector(),
+        "manufacturer": m.get_manufacturer(),
+        "model": m.get_model(),
+        "scale": m.get_scale_factor(),
+        "geometry": [g.x, g.y, g.width, g.height],
+        "refresh": m.get_refresh_rate(),
+    }
+
+
+def main():
+    color = None
+    if len(sys.argv) == 3 and sys.argv[1] == "--color":
+        color = sys.argv[2]
+    Gtk.init()
+    display = Gdk.Display.get_default()
+    if display is None:
+        emit({"event": "error", "reason": "no display"})
+        return 1
+    monitors = display.get_monitors()
+    watched = set()
+    pending = [False]
+
+    def dump(reason):
+        emit({"event": "monitors", "reason": reason, "backend": type(display).__name__,
+              "monitors": [monitor_info(monitors.get_item(i)) for i in range(monitors.get_n_items())]})
+
+    def watch_all():
+        for i in range(monitors.get_n_items()):
+            m = monitors.get_item(i)
+            if id(m) not in watched:
+                watched.add(id(m))
+                m.connect("notify", on_notify)
+
+    def flush_notify():
+        pending[0] = False
+        dump("notify")
+        return False
+
+    def on_notify(*_):
+        # A monitor's properties may change one by one: one line for the batch.
+        if not pending[0]:
+            pending[0] = True
+            GLib.idle_add(flush_notify)
+
+    def on_items_changed(*_):
+        watch_all()
+        dump("items-changed")
+
+    monitors.connect("items-changed", on_items_changed)
+    watch_all()
+    dump("start")
+
+    loop = GLib.MainLoop()
+    if color is not None:
+        provider = Gtk.CssProvider()
+        provider.load_from_data(("window { background: #%s; }" % color).encode())
+        Gtk.StyleContext.add_provider_for_display(display, provider, Gtk.STYLE_PROVIDER_PRIORITY_USER)
+        window = Gtk.Window(title="mh-test-%s" % color)
+        window.set_decorated(False)
+        window.set_default_size(300, 200)
+        entered = []
+        last = [None]
+
+        def after_paint(*_):
+            # A frame painted while on a monitor: the compositor had mapped the window (it sends
+            # wl_surface.enter only then), so this frame's buffer is what it shows.
+            if entered:
+                state = (entered[-1].get_connector(), window.get_scale_factor())
+                if state != last[0]:
+                    last[0] = state
+                    emit({"event": "drawn", "connector": state[0], "scale": state[1]})
+
+        def on_enter(_surface, monitor):
+            entered.append(monitor)
+            window.queue_draw()
+
+        def on_realize(w):
+            surface = w.get_surface()
+            surface.connect("enter-monitor", on_enter)
+            surface.get_frame_clock().connect("after-paint", after_paint)
+
+        window.connect("realize", on_realize)
+        window.present()
+
+    def on_stdin(*_):
+        loop.quit()
+        return False
+
+    GLib.io_add_watch(GLib.IOChannel.unix_new(0), GLib.PRIORITY_DEFAULT, GLib.IO_IN | GLib.IO_HUP, on_stdin)
+    loop.run()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,204 @@
+/*
+ * Xwayland inside the compositor, so X11 clients (and Multihead's X11 backend) run on its outputs.
+ * Override-redirect windows stay where their client puts them, in layout coordinates; managed windows
+ * keep a position their client chose (not 0,0), else go where views.c places xdg toplevels.
+ *
+ * Copyright (c) 2026 the Multihead authors
+ *
+ * Permission is hereby granted, free of charge, to any person obtaining a copy of this software and
+ * associated documentation files (the "Software"), to deal in the Software without restriction,
+ * including without limitation the rights to use, copy, modify, merge, publish, distribute,
+ * sublicense, and/or sell copies of the Software, and to permit persons to whom the Software is
+ * furnished to do so, subject to the following conditions:
+ *
+ * The above copyright notice and this permission notice shall be included in all copies or
+ * substantial portions of the Software.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR IMPLIED, INCLUDING BUT
+ * NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY, FITNESS FOR A PARTICULAR PURPOSE AND
+ * NONINFRINGEMENT. IN NO EVENT SHALL THE AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES
+ * OR OTHER LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM, OUT OF OR IN
+ * CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE SOFTWARE.
+ */
+#include <stdlib.h>
+#include <wlr/xwayland.h>
+#include "compositor.h"
+
+void mh_x11_view_move(struct mh_view *view, int x, int y, int width, int height) {
+	struct wlr_xwayland_surface *xs = view->xsurface;
+	if (xs->override_redirect) {
+		return;
+	}
+	/* X11 sizes are 16-bit: clamp before the narrowing. */
+	int w = width > 0 ? width : xs->width;
+	int h = height > 0 ? height : xs->height;
+	w = w < 1 ? 1 : w > 32767 ? 32767 : w;
+	h = h < 1 ? 1 : h > 32767 ? 32767 : h;
+	wlr_xwayland_surface_configure(xs, (int16_t)x, (int16_t)y, (uint16_t)w, (uint16_t)h);
+}
+
+void mh_x11_view_focus(struct mh_view *view) {
+	if (!view->xsurface->override_redirect) {
+		wlr_xwayland_surface_activate(view->xsurface, true);
+	}
+}
+
+const char *mh_x11_view_title(struct mh_view *view) {
+	return view->xsurface->title;
+}
+
+struct wl_client *mh_xwayland_client(struct mh_server *server) {
+	if (server->xwayland == NULL || server->xwayland->server == NULL) {
+		return NULL;
+	}
+	return server->xwayland->server->client;
+}
+
+static void x11_map(struct wl_listener *listener, void *data) {
+	(void)data;
+	struct mh_view *view = wl_container_of(listener, view, map);
+	struct mh_server *server = view->server;
+	struct wlr_xwayland_surface *xs = view->xsurface;
+	view->node = wlr_scene_subsurface_tree_create(&server->scene->node, xs->surface);
+	if (view->node == NULL) {
+		return;
+	}
+	view->node->data = view;
+	view->mapped = true;
+	view->fullscreen = xs->fullscreen;
+	if (xs->override_redirect || (!xs->fullscreen && (xs->x != 0 || xs->y != 0))) {
+		view->x = xs->x;
+		view->y = xs->y;
+		wlr_scene_node_set_position(view->node, view->x, view->y);
+		struct mh_output *at = mh_output_at(server, view->x, view->y);
+		view->output = xs->override_redirect || at == NULL ? NULL : at->wlr_output;
+	} else {
+		mh_view_place(view);
+	}
+	if (!xs->override_redirect || wlr_xwayland_or_surface_wants_focus(xs)) {
+		mh_view_focus(view);
+	}
+}
+
+static void x11_unmap(struct wl_listener *listener, void *data) {
+	(void)data;
+	struct mh_view *view = wl_container_of(listener, view, unmap);
+	view->mapped = false;
+	if (view->node != NULL) {
+		wlr_scene_node_destroy(view->node);
+		view->node = NULL;
+	}
+}
+
+static void x11_destroy(struct wl_listener *listener, void *data) {
+	(void)data;
+	struct mh_view *view = wl_container_of(listener, view, destroy);
+	if (view->node != NULL) {
+		wlr_scene_node_destroy(view->node);
+	}
+	wl_list_remove(&view->map.link);
+	wl_list_remove(&view->unmap.link);
+	wl_list_remove(&view->destroy.link);
+	wl_list_remove(&view->request_configure.link);
+	wl_list_remove(&view->request_fullscreen.link);
+	wl_list_remove(&view->set_geometry.link);
+	wl_list_remove(&view->link);
+	free(view);
+}
+
+static void x11_request_configure(struct wl_listener *listener, void *data) {
+	struct mh_view *view = wl_container_of(listener, view, request_configure);
+	struct wlr_xwayland_surface_configure_event *event = data;
+	/* Not yet shown, or shown and asking: the client's geometry stands, as under a plain X server. */
+	wlr_xwayland_surface_configure(view->xsurface, event->x, event->y, event->width, event->height);
+	view->x = event->x;
+	view->y = event->y;
+	if (view->node != NULL) {
+		wlr_scene_node_set_position(view->node, view->x, view->y);
+	}
+}
+
+static void x11_set_geometry(struct wl_listener *listener, void *data) {
+	(void)data;
+	struct mh_view *view = wl_container_of(listener, view, set_geometry);
+	/* Override-redirect windows move themselves. */
+	if (view->xsurface->override_redirect) {
+		view->x = view->xsurface->x;
+		view->y = view->xsurface->y;
+		if (view->node != NULL) {
+			wlr_scene_node_set_position(view->node, view->x, view->y);
+		}
+	}
+}
+
+static void x11_request_fullscreen(struct wl_listener *listener, void *data) {
+	(void)data;
+	struct mh_view *view = wl_container_of(listener, view, request_fullscreen);
+	struct wlr_xwayland_surface *xs = view->xsurface;
+	bool want = !xs->fullscreen;
+	wlr_xwayland_surface_set_fullscreen(xs, want);
+	view->fullscreen = want;
+	if (view->mapped) {
+		/* Fullscreen on the output under the window's centre, as a window manager would. */
+		struct mh_output *at = mh_output_at(view->server, view->x + xs->width / 2.0,
+			view->y + xs->height / 2.0);
+		mh_view_put(view, at);
+	}
+}
+
+static void handle_new_surface(struct wl_listener *listener, void *data) {
+	struct mh_server *server = wl_container_of(listener, server, new_xwayland_surface);
+	struct wlr_xwayland_surface *xs = data;
+	struct mh_view *view = calloc(1, sizeof(*view));
+	if (view == NULL) {
+		return;
+	}
+	view->server = server;
+	view->kind = MH_VIEW_X11;
+	view->xsurface = xs;
+	view->map.notify = x11_map;
+	wl_signal_add(&xs->events.map, &view->map);
+	view->unmap.notify = x11_unmap;
+	wl_signal_add(&xs->events.unmap, &view->unmap);
+	view->destroy.notify = x11_destroy;
+	wl_signal_add(&xs->events.destroy, &view->destroy);
+	view->request_configure.notify = x11_request_configure;
+	wl_signal_add(&xs->events.request_configure, &view->request_configure);
+	view->request_fullscreen.notify = x11_request_fullscreen;
+	wl_signal_add(&xs->events.request_fullscreen, &view->request_fullscreen);
+	view->set_geometry.notify = x11_set_geometry;
+	wl_signal_add(&xs->events.set_geometry, &view->set_geometry);
+	wl_list_insert(server->views.prev, &view->link);
+}
+
+static void handle_ready(struct wl_listener *listener, void *data) {
+	(void)data;
+	struct mh_server *server = wl_container_of(listener, server, xwayland_ready);
+	wlr_xwayland_set_seat(server->xwayland, server->seat);
+	mh_send_ready(server);
+}
+
+bool mh_xwayland_init(struct mh_server *server) {
+	server->xwayland = wlr_xwayland_create(server->display, server->compositor,
+		server->xwayland_mode == MH_XWAYLAND_LAZY);
+	if (server->xwayland == NULL) {
+		return false;
+	}
+	server->xwayland_ready.notify = handle_ready;
+	wl_signal_add(&server->xwayland->events.ready, &server->xwayland_ready);
+	server->new_xwayland_surface.notify = handle_new_surface;
+	wl_signal_add(&server->xwayland->events.new_surface, &server->new_xwayland_surface);
+	/* X clients see the seat from their first request, lazy or not. */
+	wlr_xwayland_set_seat(server->xwayland, server->seat);
+	return true;
+}
+
+void mh_xwayland_finish(struct mh_server *server) {
+	if (server->xwayland == NULL) {
+		return;
+	}
+	wl_list_remove(&server->xwayland_ready.link);
+	wl_list_remove(&server->new_xwayland_surface.link);
+	wlr_xwayland_destroy(server->xwayland);
+	server->xwayland = NULL;
+}
