@@ -7,8 +7,8 @@ import MultiheadX11
 /// The program's entry. `multihead screens`, the command scripts run most, is answered on the main thread
 /// before anything else starts: no argument parser (its reflection over every command was a third of the
 /// start-up) and no concurrency runtime (its first task costs a thread); so are `plug`, `unplug` and `mode`
-/// with `MULTIHEAD_CONTROL` set (the server parses them). Anything else, help and mistakes included, goes
-/// to the parser, which says the same things as before.
+/// with `MULTIHEAD_CONTROL` set (parsed by their own command alone, the request sent to the server).
+/// Anything else, help and mistakes included, goes to the whole parser, which says the same things as before.
 @main
 enum Entry {
     static func main() {
@@ -30,7 +30,7 @@ enum Entry {
             printError(message)
             exit(ExitStatus.usage)
         }
-        // plug, unplug and mode inside `multihead run` (or beside `multihead server`): the server parses them.
+        // plug, unplug and mode inside `multihead run` (or beside `multihead server`): the server performs them.
         if let status = ControlForwarding.forward(arguments()) { exit(status) }
         runParser()
     }

@@ -18,11 +18,11 @@ struct ControlRequestTests {
     func arguments() throws {
         let plug = try parse(#"{"request":"plug","name":"HDMI-1","geometry":"1280x720+0+0","primary":true,"rate":59.94,"serialNumber":"A1","id":3}"#).get()
         #expect(plug.name == .plug && plug.id == .number(3))
-        #expect(try plug.arguments() == ["--primary", "--rate", "59.94", "--serial-number", "A1", "--", "HDMI-1", "1280x720+0+0"])
+        #expect(try plug.arguments() == ["--primary", "--rate=59.94", "--serial-number=A1", "--", "HDMI-1", "1280x720+0+0"])
         let off = try parse(#"{"request":"unplug","name":"EXT-1","keepPrimary":false}"#).get()
         #expect(try off.arguments() == ["--", "EXT-1"])
         let mode = try parse(#"{"request":"mode","name":"DP-1","size":"800x600","rate":60}"#).get()
-        #expect(try mode.arguments() == ["--rate", "60", "--", "DP-1", "800x600"])
+        #expect(try mode.arguments() == ["--rate=60", "--", "DP-1", "800x600"])
         let lease = try parse(#"{"request":"lease","monitors":["1920x1080","800x600"]}"#).get()
         #expect(try lease.decode(LeaseRequest.self).monitors == ["1920x1080", "800x600"])
     }
@@ -37,6 +37,16 @@ struct ControlRequestTests {
         #expect(ControlRequest.Name.screenshot.commonFields.map(\.key) == ["directory", "lease"])
         #expect(ControlRequest.Name.unplug.commonFields.map(\.key) == ["lease"])
         #expect(ControlRequest.Name.lease.commonFields.isEmpty && ControlRequest.Name.hello.fields.isEmpty)
+        // Each option a field names is one the declaration's help lists (reading a declaration's fields
+        // stops the program at a property of no field type, so none is left out unseen).
+        for name in ControlRequest.Name.allCases {
+            guard let declaration = name.declaration else { continue }
+            let help = declaration.helpMessage(columns: 1000)
+            for field in name.fields where !field.isPositional {
+                #expect(help.contains(field.option + " ") || help.contains(field.option + "\n"), "\(name): \(field.option)")
+            }
+            #expect(name.fields.filter(\.isPositional).allSatisfy { help.contains("<\($0.key)>") }, "\(name)")
+        }
     }
 
     @Test("the command line's arguments and the socket's fields are one declaration: parsed, sent and decoded, a request is the same")
@@ -69,6 +79,12 @@ struct ControlRequestTests {
         #expect(throws: UsageError.self) { try plug.decode(PlugRequest.self) }
         let named = try parse(#"{"request":"unplug","name":"--help"}"#).get()
         #expect(try named.decode(UnplugRequest.self).name == "--help")
+        let shot = try parse(#"{"request":"screenshot","screen":"-X","output":"/tmp/a.png"}"#).get()
+        #expect(try shot.decode(ScreenshotRequest.self).screen == "-X")
+        let identity = try parse(#"{"request":"plug","name":"A","geometry":"1x1+0+0","serialNumber":"--help","model":"-h"}"#).get()
+        #expect(try identity.decode(PlugRequest.self).identity.serialNumber == "--help")
+        let lease = try parse(#"{"request":"lease","monitors":["-1x1"]}"#).get()
+        #expect(try lease.decode(LeaseRequest.self).monitors == ["-1x1"])
     }
 
     @Test("a relative path is made whole with the client's directory, refused without one")

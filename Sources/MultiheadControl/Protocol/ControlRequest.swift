@@ -23,10 +23,13 @@ package struct ControlRequest: Sendable, Equatable {
         }
 
         /// Its own fields: positional ones first, in the command line's order, then the options.
-        package var fields: [ControlField] {
-            let all = declaration.map(ControlFields.of) ?? []
-            return all.filter(\.isPositional) + all.filter { !$0.isPositional }
-        }
+        package var fields: [ControlField] { Self.declared[self] ?? [] }
+
+        /// Every request's fields, read off its declaration once.
+        private static let declared: [Name: [ControlField]] = Dictionary(uniqueKeysWithValues: allCases.map { name in
+            let all = name.declaration.map(ControlFields.of) ?? []
+            return (name, all.filter(\.isPositional) + all.filter { !$0.isPositional })
+        })
 
         /// The fields every request of this name may carry besides its own: the client's `directory`
         /// where a field is a path, and the `lease` it acts under (all but `hello` and `lease`).
@@ -112,9 +115,10 @@ package struct ControlRequest: Sendable, Equatable {
         }
     }
 
-    /// The command line that says the same: the options (`serialNumber` as `--serial-number`, `true` as a
-    /// flag, `false` as nothing, a list as the option once per item), then `--` and the positional
-    /// fields in order, so that a value beginning with "-" is a value, never an option.
+    /// The command line that says the same: the options, each with its value attached
+    /// (`--serial-number=A1`; `true` as a flag, `false` as nothing, a list as the option once per item),
+    /// then `--` and the positional fields in order, so that a value beginning with "-" is a value, never
+    /// an option.
     func arguments() throws(ControlRefusal) -> [String] {
         var options: [String] = [], positional: [String] = []
         for field in name.fields {
@@ -122,13 +126,13 @@ package struct ControlRequest: Sendable, Equatable {
             switch v {
             case .bool(true): options.append(field.option)
             case .bool(false), .null: continue
-            case .array(let items): for item in items { options += [field.option, item.string ?? ""] }
+            case .array(let items): for item in items { options.append(field.option + "=" + (item.string ?? "")) }
             case .string(let text):
                 let value = field.type == .path ? try whole(text, field.key) : text
-                if field.isPositional { positional.append(value) } else { options += [field.option, value] }
+                if field.isPositional { positional.append(value) } else { options.append(field.option + "=" + value) }
             case .number(let n):
                 let value = n == n.rounded() && abs(n) < 1e15 ? String(Int(n)) : String(n)
-                if field.isPositional { positional.append(value) } else { options += [field.option, value] }
+                if field.isPositional { positional.append(value) } else { options.append(field.option + "=" + value) }
             case .object: continue
             }
         }

@@ -16,7 +16,7 @@ import MultiheadX11
 @MainActor
 package final class ControlService {
     /// The protocol's version, which `hello` answers: a change that breaks a client changes it.
-    package static let protocolVersion = 1
+    package static let protocolVersion = 2
 
     package let kind: VirtualServer.Kind
     package let glx: Bool
@@ -143,17 +143,17 @@ package final class ControlService {
     /// `lease`: ends the lease held, then leases the server again with the layout asked for; a server that
     /// could not be made fresh is replaced, and the answer says so.
     private func lease(_ request: ControlRequest) async throws -> [(key: String, value: JSONText)] {
-        let asked = try request.decode(LeaseRequest.self).monitors
+        // The sizes as given, not through the parser: an empty entry is MonitorLayout's to refuse, with its
+        // reason (`invalidField`), as `--monitors` refuses it.
         let layout: [VirtualServer.Monitor]
-        // An empty list given is a mistake (no monitor), not the default.
-        if asked.isEmpty, request.fields["monitors"] == nil || request.fields["monitors"] == .null {
-            layout = defaultLayout
-        } else {
+        if case .array(let items)? = request.fields["monitors"] {
             do {
-                layout = try MonitorLayout.monitors(asked, kind: kind, label: "lease: \"monitors\"")
+                layout = try MonitorLayout.monitors(items.compactMap(\.string), kind: kind, label: "lease: \"monitors\"")
             } catch let e as ValidationError {
                 throw ControlRefusal(code: .invalidField, message: e.message + " (a list of sizes such as [\"1920x1080\", \"1280x720\"])")
             }
+        } else {
+            layout = defaultLayout
         }
         let (kind, glx) = (kind, glx)
         let grant = try await session.lease { try await VirtualServer.start(kind, monitors: layout, glx: glx) }

@@ -47,7 +47,7 @@ def raw(path, *lines):
 def test_requests_and_their_answers(server):
     c = Control(server._control.path)
     hello = c.request("hello")
-    assert hello["protocol"] == 1 and hello["kind"] == "xvfb" and hello["pid"] == server.pid and hello["leased"]
+    assert hello["protocol"] == 2 and hello["kind"] == "xvfb" and hello["pid"] == server.pid and hello["leased"]
     c.request("plug", name="EXT-1", geometry="1280x720+1920+0")
     assert [s["name"] for s in c.request("screens")["screens"]] == ["VIRTUAL-1", "EXT-1"]
     assert c.request("mode", name="EXT-1", size="800x600")["mode"]["width"] == 800
