@@ -161,8 +161,7 @@ extension Application {
     }
 
     private func nonEmpty(_ snapshot: [ScreenDescription]) -> [ScreenDescription] {
-        if !snapshot.isEmpty { return snapshot }
-        return [.standIn(size: screens.first?.frame.size ?? Size(width: 1920, height: 1080))]
+        ScreenDescription.nonEmpty(snapshot, standInSize: screens.first?.frame.size ?? DetachedBackend.standInSize)
     }
 
     private func updateMirrors() {

@@ -1,6 +1,6 @@
-/// What `Application.shared` has until a real backend is attached: no display at all. It reports one
-/// stand-in screen (never announced) so that `Screen.main` exists, shows nothing, and says so once in
-/// the log when windows would have been shown. Not a test double: that is `MultiheadInMemory`'s
+/// What `Application.shared` has until a real backend is attached: no display at all. It reports no
+/// monitor, so the application stands one screen in (never announced) and `Screen.main` exists; it shows
+/// nothing, and says so once in the log when windows would have been shown. Not a test double: that is `MultiheadInMemory`'s
 /// `InMemoryBackend`.
 @MainActor
 final class DetachedBackend: DisplayBackend {
@@ -9,8 +9,9 @@ final class DetachedBackend: DisplayBackend {
     /// The stand-in's size: a common desktop's, so that layout written for a screen sees one.
     static let standInSize = Size(width: 1920, height: 1080)
 
-    func start(input: BackendInput) throws -> [ScreenDescription] { [.standIn(size: Self.standInSize)] }
-    func readScreens() throws -> [ScreenDescription] { [.standIn(size: Self.standInSize)] }
+    /// No monitor: the application stands its one screen in (`ScreenDescription.nonEmpty`, of `standInSize`).
+    func start(input: BackendInput) throws -> [ScreenDescription] { [] }
+    func readScreens() throws -> [ScreenDescription] { [] }
     func processPendingEvents() {}
     func stop() {}
 

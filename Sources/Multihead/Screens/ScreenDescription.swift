@@ -78,6 +78,12 @@ public struct ScreenDescription: Hashable, Sendable {
         ScreenDescription(name: standInName, frame: Rect(origin: .zero, size: size), isStandIn: true)
     }
 
+    /// The one rule for a server with no active monitor: the screens as read, or else the stand-in, of
+    /// `size` (the desktop's: the root window's on X, the last screen's for a model that had one).
+    public static func nonEmpty(_ screens: [ScreenDescription], standInSize size: @autoclosure () throws -> Size) rethrows -> [ScreenDescription] {
+        screens.isEmpty ? [standIn(size: try size())] : screens
+    }
+
     /// Whether what makes up the mode (frame, modes, current and preferred mode, outputs) differs. The
     /// physical size alone is not a mode: servers derive it from the screen's DPI, and it shifts by a
     /// millimetre when another monitor grows the screen.

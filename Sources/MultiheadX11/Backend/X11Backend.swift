@@ -16,16 +16,9 @@ public final class X11Backend: DisplayBackend {
     var connection: XConnection?
     var reader: MonitorReader?
     var input: BackendInput?
-    /// The read source: what wakes the backend when the server sends.
-    private var watcher: ConnectionWatch?
+    /// When the connection's events are read: the read source, the frames, or a waiting caller.
+    private var pump: EventPump?
     var randrEventBase: Int32 = 0
-    var reportedLoss = false
-    /// Whether `waitForEvents` reads the connection on this thread (the source rests for good).
-    private var waitsOnItsOwn = false
-    /// Whether a frame clock runs: the application reads the events once a frame.
-    private var framesRead = false
-    /// Whether a turn of the main queue is on its way to handle what a frame's flush read.
-    private var eventTurnScheduled = false
     package var presenter: X11Presenter?
     /// Whether pixels may travel through MIT-SHM (when the server offers it).
     public let useSharedMemory: Bool
@@ -65,11 +58,14 @@ public final class X11Backend: DisplayBackend {
     public var isUsingSharedMemory: Bool { presenter?.useSharedMemory ?? false }
 
     /// Times the read source woke for the connection: while frames are clocked, none.
-    private(set) var sourceWakeups = 0
+    var sourceWakeups: Int { pump?.sourceWakeups ?? 0 }
 
     /// Main-queue turns asked for to handle what a frame's flush read: one for frames flushed back to
     /// back before it runs.
-    private(set) var eventTurnsScheduled = 0
+    var eventTurnsScheduled: Int { pump?.turnsScheduled ?? 0 }
+
+    /// Whether the connection's loss was reported (or the backend stopped): nothing is read any more.
+    private var hasEnded: Bool { pump?.hasEnded ?? true }
 
     /// Waits until the server has read every frame sent so far: a change's pixels are on the server.
     package func waitForReads() { presenter?.waitForReads() }
@@ -151,19 +147,9 @@ public final class X11Backend: DisplayBackend {
         let p = X11Presenter(connection: c, useSharedMemory: useSharedMemory)
         p.onFailure = { input.failed($0) }
         presenter = p
-        reportedLoss = false
-        watch(c)
+        // Weak: a read already queued on the main queue may run after the backend's last reference went.
+        pump = EventPump(c) { [weak self] in self?.processPendingEvents() }
         return snapshot
-    }
-
-    private func watch(_ c: XConnection) {
-        // Weak: a handler already queued on the main queue may run after the backend's last reference went
-        // (its deinit cancels the source, but cannot take back a turn that was scheduled).
-        watcher = ConnectionWatch(c) { [weak self] in
-            guard let self else { return }
-            self.sourceWakeups += 1
-            self.processPendingEvents()
-        }
     }
 
     /// Drains the events Xlib has (never blocking: `XNextEvent` only when `XPending` says one is queued,
@@ -171,7 +157,8 @@ public final class X11Backend: DisplayBackend {
     /// again while the re-read itself took events off the socket: waiting for its replies, XCB queues
     /// the events that came first, and those would never wake the read source again.
     public func processPendingEvents() {
-        guard let c = connection, !reportedLoss else { return }
+        guard let c = connection, !hasEnded else { return }
+        let perFrame = pump?.readsPerFrame ?? false
         repeat {
             var changed = false
             // While frames read the events, one read of the socket a frame: asking `XPending` again after
@@ -184,7 +171,7 @@ public final class X11Backend: DisplayBackend {
                 XNextEvent(c.display, &e)
                 if handle(&e) { changed = true }
                 queued -= 1
-                if queued == 0, !c.isLost { queued = framesRead ? mh_q_length(c.display) : XPending(c.display) }
+                if queued == 0, !c.isLost { queued = perFrame ? mh_q_length(c.display) : XPending(c.display) }
             }
             if c.isLost { return lost(c) }
             // The frames' own errors first (a put the server refused fails the app); the rest are strays.
@@ -206,14 +193,13 @@ public final class X11Backend: DisplayBackend {
     /// ends the wait (a streaming command's stdout, whose reader may leave while no event comes). Returns
     /// false once the connection is lost. `poll`.
     public func waitForEvents(timeout: Double, orHangUpOf hangUp: Int32? = nil) -> Bool {
-        guard let c = connection, !reportedLoss else { return false }
+        guard let c = connection, !hasEnded else { return false }
         // A loss seen elsewhere first (a read on the XCB side) is still reported, once, before saying so.
         if c.isLost {
             lost(c)
             return false
         }
-        waitsOnItsOwn = true
-        watcher?.setResting(true)
+        pump?.callerWaits()
         if XPending(c.display) == 0 && !c.isLost {
             // No events asked of the other descriptor: poll reports its POLLHUP and POLLERR regardless.
             var p = [pollfd(fd: c.fileDescriptor, events: Int16(POLLIN), revents: 0)]
@@ -223,7 +209,7 @@ public final class X11Backend: DisplayBackend {
             _ = poll(&p, nfds_t(p.count), ms)
         }
         processPendingEvents()
-        return connection != nil && !c.isLost && !reportedLoss
+        return connection != nil && !c.isLost && !hasEnded
     }
 
     /// Whether the event may have changed the monitors. RandR's events also say the screen resources
@@ -292,9 +278,8 @@ public final class X11Backend: DisplayBackend {
     }
 
     private func lost(_ c: XConnection) {
-        guard !reportedLoss else { return }
-        reportedLoss = true
-        watcher?.cancel()
+        guard let pump, !pump.hasEnded else { return }
+        pump.end()
         input?.connectionLost(c.lostError)
     }
 
@@ -309,26 +294,17 @@ public final class X11Backend: DisplayBackend {
         input = nil
         // The descriptor must outlive its read source (libdispatch): the display closes once the source's
         // cancellation is done, whether `stop()` or a lost connection cancelled it.
-        if let watcher {
-            watcher.cancel(closing: c)
+        if let pump {
+            pump.end(closing: c)
         } else {
             c?.close()
         }
-        watcher = nil
+        pump = nil
     }
 
-    /// While a frame clock runs, the application reads the events once a frame: the read source
-    /// rests, so that a frame's completion event wakes no thread (with it, each event woke libdispatch's
-    /// manager thread twice and the main queue once). Once the clock stops the source watches again, and
-    /// what the last frame read and left queued is handled in the next turn (the socket may be empty).
+    /// While a frame clock runs, the application reads the events once a frame (`EventPump.Reader.frames`).
     public func frameClockChanged(isRunning: Bool) {
-        framesRead = isRunning
-        watcher?.setResting(isRunning || waitsOnItsOwn)
-        if !isRunning {
-            // Strong, as in `present`: a weak reference gives the backend a side table LeakSanitizer cannot
-            // see is referenced; a stopped backend's `processPendingEvents` does nothing.
-            DispatchQueue.main.async { MainActor.assumeIsolated { self.processPendingEvents() } }
-        }
+        pump?.frameClockChanged(isRunning: isRunning)
     }
 
     isolated deinit { stop() }
@@ -339,20 +315,8 @@ public final class X11Backend: DisplayBackend {
         guard let p = presenter, let c = connection else { return }
         p.present(scene)
         c.flush()
-        // `XFlush` reads after it writes (and a frame waiting for the server's read of a buffer reads):
-        // what it took off the socket is handled in the next turn, as the read source would have (it will
-        // not fire for it). Queued already: the flush read. One turn at a time: frames drawn back to back
-        // before it runs (a loop that flushes) need no turn each, as it handles all that is queued.
-        if !eventTurnScheduled, !c.isLost, mh_q_length(c.display) > 0 {
-            eventTurnScheduled = true
-            eventTurnsScheduled += 1
-            DispatchQueue.main.async {
-                MainActor.assumeIsolated {
-                    self.eventTurnScheduled = false
-                    self.processPendingEvents()
-                }
-            }
-        }
+        // A frame waiting for the server's read of a buffer reads too: queued already is what was read.
+        pump?.flushed(leavingQueued: !c.isLost && mh_q_length(c.display) > 0)
     }
 
     /// True: a frame lists only the windows that changed.

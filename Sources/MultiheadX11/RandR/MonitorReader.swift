@@ -57,7 +57,7 @@ struct MonitorReader {
         // A read that failed on the XCB side (the server went, or the watchdog cut it) is a lost connection.
         try c.checkAlive()
         // No monitor active: a stand-in the size of the root window, which the model never announces.
-        if screens.isEmpty { return [.standIn(size: c.rootSize())] }
+        if screens.isEmpty { return ScreenDescription.nonEmpty(screens, standInSize: c.rootSize()) }
         // Each screen's own scale, read again with every snapshot: a new mode can change a panel's density.
         let policy = scalePolicy
         return screens.map { d in
