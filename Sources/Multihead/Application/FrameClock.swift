@@ -47,6 +47,10 @@ final class FrameClock {
         schedule()
     }
 
+    /// A screen disconnected: its links are no longer valid, and leave the list now (the timer stops if
+    /// nothing else wants frames).
+    func screenDisconnected() { schedule() }
+
     /// Animations started: frames at the grid's rate from the next boundary on, until none runs.
     func animationsChanged() {
         if animator.isAnimating, animationTarget == nil {

@@ -48,15 +48,19 @@ public final class DisplayLink {
     /// in charge.
     public var preferredFrameRateRange: FrameRateRange = .default
 
-    /// Whether it is in a run loop (`add(to:forMode:)`, or made by `Screen.displayLink(_:)`).
-    public private(set) var isScheduled = false
+    /// Whether it is in a run loop (`add(to:forMode:)`, or made by `Screen.displayLink(_:)`) and valid.
+    public var isScheduled: Bool { isAdded && isValid }
+    /// Whether it was added to a run loop and not removed since.
+    private var isAdded = false
 
     /// While true, no callbacks come; setting it false resumes on the next frame boundary.
     public var isPaused = false {
         didSet { if oldValue != isPaused { clockChanged(from: now()) } }
     }
-    /// Whether it still calls back.
-    public private(set) var isValid = true
+    /// Whether it still calls back: not invalidated, and its screen still connected (a screen that
+    /// disconnects ends its links, and the frame clock, which keeps them, lets them go).
+    public var isValid: Bool { !isInvalidated && screen?.isConnected == true }
+    private var isInvalidated = false
 
     private let callback: @MainActor (DisplayLink) -> Void
     /// The time of its next frame, on its application's frame clock, while it is scheduled.
@@ -67,21 +71,19 @@ public final class DisplayLink {
     public init(screen: Screen, handler: @escaping @MainActor (DisplayLink) -> Void) {
         self.screen = screen
         self.callback = handler
-        screen.displayLinks.append(WeakDisplayLink(link: self))
-        if !screen.isConnected { isValid = false }
     }
 
     /// Starts the callbacks on the main run loop (the only one this package drives; any mode).
     public func add(to runLoop: RunLoop, forMode mode: RunLoop.Mode) {
-        guard isValid, !isScheduled else { return }
-        isScheduled = true
+        guard isValid, !isAdded else { return }
+        isAdded = true
         clockChanged(from: now())
     }
 
     /// Stops the callbacks until it is added again.
     public func remove(from runLoop: RunLoop, forMode mode: RunLoop.Mode) {
-        guard isScheduled else { return }
-        isScheduled = false
+        guard isAdded else { return }
+        isAdded = false
         clockChanged(from: now())
     }
 
@@ -106,8 +108,8 @@ public final class DisplayLink {
     /// Stops the callbacks for good and lets the link go.
     public func invalidate() {
         guard isValid else { return }
-        isValid = false
-        isScheduled = false
+        isInvalidated = true
+        isAdded = false
         clockChanged(from: now())
     }
 
@@ -120,7 +122,7 @@ public final class DisplayLink {
 
     /// Whether its application's clock keeps it (as the run loop retains a CADisplayLink): valid, added,
     /// its screen connected.
-    var isInRunLoop: Bool { isValid && isScheduled && screen?.isConnected == true }
+    var isInRunLoop: Bool { isScheduled }
 
     /// The application's frame clock, which calls it back.
     private var clock: FrameClock? { screen?.application?.frameClock }
@@ -154,15 +156,4 @@ extension Screen {
         link.add(to: .main, forMode: .common)
         return link
     }
-
-    /// Stops every display link of this screen (it disconnected).
-    func invalidateDisplayLinks() {
-        for l in displayLinks { l.link?.invalidate() }
-        displayLinks.removeAll()
-    }
-}
-
-/// A weak reference to a display link.
-struct WeakDisplayLink {
-    weak var link: DisplayLink?
 }

@@ -24,7 +24,6 @@ public final class Screen {
     private var brightnessStorage: Double
     /// The brightness our own drawing applies (1 when the hardware dims).
     public private(set) var softwareBrightness: Double = 1
-    var displayLinks: [WeakDisplayLink] = []
 
     init(_ snapshot: ScreenDescription, application: Application) {
         self.snapshot = snapshot
@@ -174,7 +173,8 @@ public final class Screen {
 
     func markDisconnected() {
         isConnected = false
-        invalidateDisplayLinks()
+        // Its display links are no longer valid: the clock, their one registry, lets them go now.
+        application?.frameClock.screenDisconnected()
     }
 }
 
