@@ -20,10 +20,7 @@ public struct Color: Hashable, Sendable {
     /// A component within 0…1: out-of-range values are ordinary (a computed blend), a non-finite one is a
     /// mistake worth a line in the log.
     private static func clamp(_ v: Double) -> Double {
-        guard v.isFinite else {
-            Application.logger.warning("refused non-finite colour component \(v); using 0")
-            return 0
-        }
+        guard FiniteInput.accepts(v.isFinite, "colour component \(v); using 0") else { return 0 }
         return Swift.min(1, Swift.max(0, v))
     }
 

@@ -129,10 +129,7 @@ public final class Screen {
     public var brightness: Double {
         get { brightnessStorage }
         set {
-            guard newValue.isFinite else {
-                Application.logger.warning("refused non-finite brightness \(newValue) for screen \(name)")
-                return
-            }
+            guard FiniteInput.accepts(newValue.isFinite, "brightness \(newValue) for screen \(name)") else { return }
             let clamped = min(1, max(0, newValue))
             guard clamped != brightnessStorage else { return }
             applyBrightness(clamped)

@@ -23,12 +23,7 @@ open class View: Responder {
 
     /// Makes a view with a frame in its future superview's coordinates; a non-finite frame becomes `.zero`.
     public init(frame: Rect) {
-        if frame.isFinite {
-            frameStorage = frame.standardized
-        } else {
-            Application.logger.warning("refused non-finite frame \(frame); using .zero")
-            frameStorage = .zero
-        }
+        frameStorage = FiniteInput.accepts(frame.isFinite, "frame \(frame); using .zero") ? frame.standardized : .zero
         super.init()
     }
 
@@ -38,10 +33,7 @@ open class View: Responder {
     open var frame: Rect {
         get { frameStorage }
         set {
-            guard newValue.isFinite else {
-                Application.logger.warning("refused non-finite frame \(newValue)")
-                return
-            }
+            guard FiniteInput.accepts(newValue.isFinite, "frame \(newValue)") else { return }
             let new = newValue.standardized
             guard new != frameStorage else { return }
             let old = frameStorage
@@ -68,10 +60,7 @@ open class View: Responder {
     open var bounds: Rect {
         get { Rect(origin: boundsOrigin, size: frameStorage.size) }
         set {
-            guard newValue.isFinite else {
-                Application.logger.warning("refused non-finite bounds \(newValue)")
-                return
-            }
+            guard FiniteInput.accepts(newValue.isFinite, "bounds \(newValue)") else { return }
             let new = newValue.standardized
             let c = center
             boundsOrigin = new.origin
@@ -85,10 +74,7 @@ open class View: Responder {
     open var center: Point {
         get { Point(x: frameStorage.midX, y: frameStorage.midY) }
         set {
-            guard newValue.isFinite else {
-                Application.logger.warning("refused non-finite center \(newValue)")
-                return
-            }
+            guard FiniteInput.accepts(newValue.isFinite, "center \(newValue)") else { return }
             frame = Rect(origin: Point(x: newValue.x - frameStorage.width / 2, y: newValue.y - frameStorage.height / 2),
                          size: frameStorage.size)
         }
@@ -107,10 +93,7 @@ open class View: Responder {
     open var alpha: Double {
         get { alphaStorage }
         set {
-            guard newValue.isFinite else {
-                Application.logger.warning("refused non-finite alpha \(newValue)")
-                return
-            }
+            guard FiniteInput.accepts(newValue.isFinite, "alpha \(newValue)") else { return }
             let old = alphaStorage
             alphaStorage = min(1, max(0, newValue))
             if alphaStorage != old {

@@ -65,10 +65,7 @@ open class Window: View {
 
     /// Sets the level from a raw number; non-finite values are refused (logged, the old level stays).
     public func setWindowLevel(_ raw: Double) {
-        guard let level = WindowLevel(raw) else {
-            Application.logger.warning("refused non-finite window level \(raw)")
-            return
-        }
+        guard FiniteInput.accepts(raw.isFinite, "window level \(raw)"), let level = WindowLevel(raw) else { return }
         windowLevel = level
     }
 
