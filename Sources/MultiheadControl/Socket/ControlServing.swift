@@ -15,6 +15,7 @@ package protocol ControlServing: AnyObject {
 }
 
 extension ControlService: ControlServing {
+    /// "the X server at :3", while one runs.
     package var runningDescription: String? { running.map { "the X server at \($0.display)" } }
 }
 

@@ -44,16 +44,20 @@ package final class WaylandControlService: ControlServing {
         watchRunning()
     }
 
+    /// "the Wayland compositor wayland-0 (PID n)", while one runs.
     package var runningDescription: String? { compositor.map { "the Wayland compositor \($0.waylandDisplay) (PID \($0.pid))" } }
 
+    /// Whether `pid` is the compositor running now.
     package func isRunning(_ pid: Int32) -> Bool { compositor?.pid == pid }
 
+    /// Ends the compositor (its clients, Xwayland and its folder with it): the process is ending.
     package func end() {
         compositor?.stop()
         compositor = nil
         isLeased = false
     }
 
+    /// The answer to one request, as one line.
     package func answer(_ request: ControlRequest) async -> [UInt8] {
         defer { watchRunning() }
         do {
