@@ -66,7 +66,7 @@ struct ControlContractTests {
             VirtualServerError.invalidOption("x"), VirtualServerError.systemCall("fork", reason: "no"),
             VirtualServerError.commandFailed(command: "x", output: ""), VirtualServerError.xorgDriverMismatch(headers: "1", server: "2"),
             BitmapError.cannotWrite(path: "/x", reason: "no"), BitmapError.cannotRead(path: "/x", reason: "no"),
-            ServerEnded(display: ":9", pid: 1, status: 143), OutputError(reason: "no", readerGone: false), UsageError(message: "no"),
+            ServerEnded(server: "the X server at :9", pid: 1, status: 143), OutputError(reason: "no", readerGone: false), UsageError(message: "no"),
             ValidationError("no"), ControlRefusal(code: .noLease, message: "no"),
         ]
         for error in errors {

@@ -12,6 +12,8 @@ package struct ModeRequest: ControlArguments {
     @Option(parsing: .unconditional,
             help: "The refresh rate in Hz: the mode of that size nearest to it, within 0.5 Hz (default: the preferred, else the fastest progressive one).")
     package var rate: DecimalArgument?
+    @Option(help: "The output's new scale, a whole number from 1 to 4 (Wayland: wl_output.scale; X has no per-output scale).")
+    package var scale: Int?
 
     package init() {}
 
@@ -21,6 +23,7 @@ package struct ModeRequest: ControlArguments {
             throw ValidationError("\"\(size.terminalEscaped)\" is not a size like 1280x720, at most 32767x32767")
         }
         try rate?.check("--rate", in: 1...1000, unit: " Hz")
+        try checkScale(scale)
         // The kit may resize Xvfb's framebuffer through its output; a person asking for a monitor's mode
         // means a monitor.
         guard name != "screen" else {
@@ -31,6 +34,7 @@ package struct ModeRequest: ControlArguments {
     /// Sets the mode; the mode set.
     @MainActor
     package func perform(_ control: ServerControl) throws -> ScreenMode {
+        try refuseScaleOnX(scale)
         let r = try pixelGeometry(size, example: "1280x720")
         return try control.setMode(name, size: r.size, refreshRate: rate?.value)
     }

@@ -38,3 +38,14 @@ package enum MonitorLayout {
         }
     }
 }
+
+extension MonitorLayout {
+    /// The layout for a server of any kind: the compositor's outputs are named as Multihead's Xorg driver's
+    /// (DP-1…DP-8, then HDMI-1…HDMI-8, left to right; 16 at most).
+    package static func monitors(_ text: String, kind: ServerKind, label: String = "--monitors") throws -> [VirtualServer.Monitor] {
+        switch kind {
+        case .x(let x): try monitors(text, kind: x, label: label)
+        case .wayland: try monitors(text, kind: .xorg, label: label)
+        }
+    }
+}

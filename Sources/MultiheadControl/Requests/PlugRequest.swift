@@ -13,6 +13,8 @@ package struct PlugRequest: ControlArguments {
     package var primary = false
     @Option(parsing: .unconditional, help: "For an output: the refresh rate in Hz of the mode to use (nearest within 0.5 Hz).")
     package var rate: DecimalArgument?
+    @Option(help: "The output's scale, a whole number from 1 to 4 (Wayland: wl_output.scale; X has no per-output scale).")
+    package var scale: Int?
     @OptionGroup(title: "The monitor's EDID (outputs: --xorg's DP-n, HDMI-n, --xorg-dummy's DUMMYn; a virtual monitor takes --physical-size alone)")
     package var identity: MonitorIdentityOptions
 
@@ -25,11 +27,13 @@ package struct PlugRequest: ControlArguments {
             throw ValidationError("\(geometry.terminalEscaped) lies outside the largest possible screen, 32767x32767")
         }
         try rate?.check("--rate", in: 1...1000, unit: " Hz")
+        try checkScale(scale)
     }
 
     /// Plugs the monitor.
     @MainActor
     package func perform(_ control: ServerControl) throws {
+        try refuseScaleOnX(scale)
         let frame = try pixelGeometry(geometry, example: "1280x720+1920+0")
         // A size alone: a virtual monitor's millimetres, or an output's EDID of a monitor that size
         // (`ServerControl.plug`'s rule).

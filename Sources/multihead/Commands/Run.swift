@@ -23,7 +23,9 @@ extension MultiheadCommand {
                 130, 143, 129). If the X server dies, the command gets SIGTERM and run exits 69. A command \
                 that cannot be started exits 127 (126 if it is not executable). When the command ends, \
                 whatever it left running (in the background, or detached with setsid) gets SIGTERM, and \
-                SIGKILL 2 s later.
+                SIGKILL 2 s later. --wayland runs the command on Multihead's Wayland compositor instead, with \
+                WAYLAND_DISPLAY, XDG_RUNTIME_DIR (a private folder) and DISPLAY (Xwayland) set; the compositor \
+                and its folder end with the command, or with run however it ends.
                 """)
 
         @OptionGroup var server: ServerOptions
@@ -78,21 +80,24 @@ extension MultiheadCommand {
                 ProcessSignals.intercept { events.continuation.yield(.signal($0)) }
                 // What the command leaves running in the background comes to this process, which ends it.
                 ProcessControl.becomeSubreaper()
-                let server = try await self.server.start()
                 let factors = try scaleFactors()
-                let service = try ControlService(server: server, layout: try self.server.layout(), glx: self.server.glx, scaleFactors: factors) { serverPID, status in
+                let served = try await self.server.startServed(scaleFactors: factors) { serverPID, status in
                     events.continuation.yield(.serverEnded(pid: serverPID, status: status))
                 }
+                let service = served.service
                 defer { service.end() }
                 let listener = try ControlListener(in: VirtualServer.holdSessionDirectory()) { request, reply in
                     events.continuation.yield(.request(request, reply))
                 }
                 if printEnv {
-                    FileHandle.standardError.write(Data("DISPLAY=\(server.display)\nXAUTHORITY=\(server.authorityFile)\nPID=\(server.pid)\nMULTIHEAD_CONTROL=\(listener.path)\n".utf8))
+                    let lines = served.variables.map { "\($0.key)=\($0.value)\n" }.joined()
+                    FileHandle.standardError.write(Data((lines + "PID=\(served.pid)\nMULTIHEAD_CONTROL=\(listener.path)\n").utf8))
                 }
+                // On Wayland the compositor gives each output its scale: the toolkits' variables would scale twice.
+                let scaleVariables = self.server.wayland ? [:] : Self.scaleEnvironment(scale ?? "", factors)
                 let child = try ChildProcess.spawn(path, Array(argv.dropFirst()),
-                                                   environment: server.environment.merging(["MULTIHEAD_CONTROL": listener.path]) { $1 }
-                                                       .merging(Self.scaleEnvironment(scale ?? "", factors)) { $1 },
+                                                   environment: served.environment.merging(["MULTIHEAD_CONTROL": listener.path]) { $1 }
+                                                       .merging(scaleVariables) { $1 },
                                                    diesWithParent: true, inheritsStdio: true)
                 let pid = child.pid
                 Thread.detachNewThread { events.continuation.yield(.commandEnded(Self.waitForExit(pid))) }
@@ -111,10 +116,10 @@ extension MultiheadCommand {
                     case .request(let request, let reply):
                         reply.send(await service.answer(request))
                     case .serverEnded(let serverPID, let status):
-                        guard outcome == nil, service.isRunning(serverPID), let running = service.running else { continue }
+                        guard outcome == nil, service.isRunning(serverPID), let running = service.runningDescription else { continue }
                         kill(pid, SIGTERM)
                         outcome = ExitCode(ExitStatus.unavailable)
-                        printError(ServerEnded(display: running.display, pid: serverPID, status: status).description
+                        printError(ServerEnded(server: running, pid: serverPID, status: status).description
                                    + "; the command was sent SIGTERM")
                     }
                 }

@@ -11,7 +11,7 @@ extension MultiheadCommand {
     /// `multihead server`: a private X server for trying things out, until interrupted.
     struct Server: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "server", abstract: "Start a private X server with a monitor layout, in the foreground: Xorg with Multihead's driver where it can start, else Xvfb with one line on stderr saying why (--xvfb, --xorg, --xorg-dummy choose); print DISPLAY=, XAUTHORITY=, PID= (the X server), MULTIHEAD_CONTROL= (its control socket) and MULTIHEAD_PID= (this process); stop it on SIGINT or SIGTERM; exit 69 when the X server ends.")
+            commandName: "server", abstract: "Start a private X server with a monitor layout, in the foreground: Xorg with Multihead's driver where it can start, else Xvfb with one line on stderr saying why (--xvfb, --xorg, --xorg-dummy choose); print DISPLAY=, XAUTHORITY=, PID= (the X server), MULTIHEAD_CONTROL= (its control socket) and MULTIHEAD_PID= (this process); stop it on SIGINT or SIGTERM; exit 69 when the X server ends. --wayland starts Multihead's Wayland compositor instead and prints WAYLAND_DISPLAY=, XDG_RUNTIME_DIR=, DISPLAY= (Xwayland), PID= (the compositor), MULTIHEAD_CONTROL=, MULTIHEAD_PID=.")
 
         @OptionGroup var server: ServerOptions
         @Flag(help: "Keep running when the process that started this one ends (by default the server stops with it, as a test's would).")
@@ -27,16 +27,15 @@ extension MultiheadCommand {
                     throw ExitCode(ExitStatus.unavailable)
                 }
                 let events = AsyncStream<ServerEvent>.makeStream()
-                let server = try await self.server.start()
-                let service = try ControlService(server: server, layout: try self.server.layout(), glx: self.server.glx) { pid, status in
+                let served = try await self.server.startServed { pid, status in
                     events.continuation.yield(.serverEnded(pid: pid, status: status))
                 }
+                let service = served.service
                 let listener = try ControlListener(in: VirtualServer.holdSessionDirectory()) { request, reply in
                     events.continuation.yield(.request(request, reply))
                 }
-                try StandardOutput.line("DISPLAY=\(server.display)")
-                try StandardOutput.line("XAUTHORITY=\(server.authorityFile)")
-                try StandardOutput.line("PID=\(server.pid)")
+                for (key, value) in served.variables { try StandardOutput.line("\(key)=\(value)") }
+                try StandardOutput.line("PID=\(served.pid)")
                 try StandardOutput.line("MULTIHEAD_CONTROL=\(listener.path)")
                 try StandardOutput.line("MULTIHEAD_PID=\(getpid())")
                 // Runs until a signal (the kit's handler stops the server, removes its files and exits with
@@ -47,9 +46,9 @@ extension MultiheadCommand {
                     case .request(let request, let reply):
                         reply.send(await service.answer(request))
                     case .serverEnded(let pid, let status):
-                        guard service.isRunning(pid), let display = service.running?.display else { continue }
+                        guard service.isRunning(pid), let running = service.runningDescription else { continue }
                         service.end()
-                        throw ServerEnded(display: display, pid: pid, status: status)
+                        throw ServerEnded(server: running, pid: pid, status: status)
                     }
                 }
             }
@@ -67,13 +66,14 @@ enum ServerEvent: Sendable {
 
 /// The X server of `multihead server` ended by itself: nothing is left to serve (exit 69, the reason on stderr).
 struct ServerEnded: ControlCodedError {
-    let display: String
+    /// The server in a person's words ("the X server at :3").
+    let server: String
     let pid: Int32
     let status: Int32
 
     var description: String {
         let how = status > 128 ? "was ended by signal \(status - 128)" : "exited with status \(status)"
-        return "the X server at \(display) (PID \(pid)) \(how); its files are removed"
+        return "\(server) (PID \(pid)) \(how); its files are removed"
     }
     var controlCode: ControlErrorCode { .serverEnded }
 }

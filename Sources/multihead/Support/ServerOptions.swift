@@ -12,11 +12,13 @@ struct ServerOptions: ParsableArguments {
     var xorg = false
     @Flag(help: "Run Xorg with the dummy driver (real outputs DUMMY0…DUMMY15 with mode lists).")
     var xorgDummy = false
+    @Flag(help: "Run Multihead's headless Wayland compositor (Compositor/, built by Scripts/build-compositor) with Xwayland inside: outputs DP-1…DP-8, HDMI-1…HDMI-8 with a per-output scale (plug --scale), seen by GTK 4, Qt 6 and the other toolkits on native Wayland; its clients get WAYLAND_DISPLAY, XDG_RUNTIME_DIR and DISPLAY (Xwayland).")
+    var wayland = false
     @Flag(help: "Keep the GLX extension (off by default: it is over a third of Xvfb's start), for apps that draw with OpenGL on GLX.")
     var glx = false
 
     /// The layout: the sizes placed left to right from (0, 0); at least one (`MonitorLayout`).
-    func layout() throws -> [VirtualServer.Monitor] { try MonitorLayout.monitors(monitors, kind: kind) }
+    func layout() throws -> [VirtualServer.Monitor] { try MonitorLayout.monitors(monitors, kind: serverKind) }
 
     /// The kind a flag names (nil: none does, and `DefaultKind` decides).
     var requestedKind: VirtualServer.Kind? { xvfb ? .xvfb : xorg ? .xorg : xorgDummy ? .xorgDummy : nil }
@@ -24,9 +26,13 @@ struct ServerOptions: ParsableArguments {
     /// The server kind to start: the flag's, else the default (`DefaultKind.here`).
     var kind: VirtualServer.Kind { requestedKind ?? DefaultKind.here.kind }
 
+    /// The kind to start, Wayland included: `--wayland` is no X server, and never the default.
+    var serverKind: ServerKind { wayland ? .wayland : .x(kind) }
+
     func validate() throws {
-        let named = [("--xvfb", xvfb), ("--xorg", xorg), ("--xorg-dummy", xorgDummy)].filter(\.1).map(\.0)
+        let named = [("--xvfb", xvfb), ("--xorg", xorg), ("--xorg-dummy", xorgDummy), ("--wayland", wayland)].filter(\.1).map(\.0)
         if named.count > 1 { throw ValidationError("\(named.joined(separator: " and ")): each names the kind of server, pick one") }
+        if wayland && glx { throw ValidationError("--glx is an X server's extension; under --wayland, Xwayland has its own GLX") }
         _ = try layout()
     }
 

@@ -31,7 +31,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
         "multihead(monitors=None, kind=None, glx=False, fresh=False): the monitor sizes (\"1920x1080,1280x720\" "
-        "or a list of sizes, left to right, the first primary), the kind of server (xorg, xvfb, xorg-dummy; default "
+        "or a list of sizes, left to right, the first primary), the kind of server (xorg, xvfb, xorg-dummy, or wayland: Multihead's Wayland compositor, whose env has WAYLAND_DISPLAY, XDG_RUNTIME_DIR and DISPLAY for Xwayland; default "
         "--multihead-kind, else the CLI's default) of this test's multihead_server, whether it "
         "keeps the GLX extension, and whether it is a server of the test's own instead of a lease of the "
         "worker's warm one")

@@ -17,7 +17,28 @@ from typing import Any, Iterator, Sequence
 
 #: The kinds of server, as `--multihead-kind` and the marker's `kind` name them, and the flag of each. Without
 #: a kind the CLI starts its default: Xorg with Multihead's driver where it can start, else Xvfb (saying why).
-KINDS = {"xvfb": ["--xvfb"], "xorg-dummy": ["--xorg-dummy"], "xorg": ["--xorg"]}
+KINDS = {"xvfb": ["--xvfb"], "xorg-dummy": ["--xorg-dummy"], "xorg": ["--xorg"], "wayland": ["--wayland"]}
+
+
+def _client_env(values: dict[str, Any]) -> dict[str, str]:
+    """A copy of `os.environ` for a client of the server `values` describe (what `multihead server` printed,
+    or a `lease` answer): DISPLAY and XAUTHORITY on X; WAYLAND_DISPLAY, XDG_RUNTIME_DIR and DISPLAY
+    (Xwayland) on Wayland, where no XAUTHORITY of the caller's is passed on. Never MULTIHEAD_CONTROL."""
+    env = dict(os.environ)
+    env.pop("MULTIHEAD_CONTROL", None)
+    wayland = values.get("WAYLAND_DISPLAY") or values.get("waylandDisplay")
+    if wayland:
+        for key in ("XAUTHORITY", "WAYLAND_DISPLAY", "XDG_RUNTIME_DIR", "DISPLAY"):
+            env.pop(key, None)
+        env["WAYLAND_DISPLAY"] = wayland
+        env["XDG_RUNTIME_DIR"] = values.get("XDG_RUNTIME_DIR") or values["runtimeDirectory"]
+    xauthority = values.get("XAUTHORITY") or values.get("xauthority")
+    if xauthority:
+        env["XAUTHORITY"] = xauthority
+    display = values.get("DISPLAY") or values.get("display")
+    if display:
+        env["DISPLAY"] = display
+    return env
 
 #: What the CLI's line on stderr says when its default kind is Xvfb for want of Xorg or its driver.
 _XVFB_NOTICE = "starting Xvfb, not Xorg"
@@ -310,7 +331,8 @@ class _Screens:
 
     def plug(self, name: str, geometry: str, primary: bool = False, rate: float | None = None, **monitor: Any) -> None:
         """Plugs a monitor: `geometry` is WxH+X+Y. `monitor` keywords are the EDID's (`manufacturer`,
-        `model`, `serial_number`, `physical_size`, `edid`: a file), for a kind whose outputs take one."""
+        `model`, `serial_number`, `physical_size`, `edid`: a file), for a kind whose outputs take one, and
+        `scale` (1…4, the output's scale: `wayland` only; X has none)."""
         fields = {"".join(w.capitalize() if i else w for i, w in enumerate(k.split("_"))): v for k, v in monitor.items()}
         if "edid" in fields:
             fields["edid"] = os.path.abspath(os.fspath(fields["edid"]))
@@ -320,9 +342,9 @@ class _Screens:
         """Unplugs a monitor."""
         self._request("unplug", name=name, keepPrimary=keep_primary)
 
-    def mode(self, name: str, size: str, rate: float | None = None) -> dict[str, Any]:
-        """Sets a monitor's mode (WxH, and the rate nearest `rate`); returns the mode set."""
-        return self._request("mode", name=name, size=size, rate=rate)["mode"]
+    def mode(self, name: str, size: str, rate: float | None = None, scale: int | None = None) -> dict[str, Any]:
+        """Sets a monitor's mode (WxH, and the rate nearest `rate`; `scale` on `wayland`); returns the mode set."""
+        return self._request("mode", name=name, size=size, rate=rate, scale=scale)["mode"]
 
     def screens(self) -> list[dict[str, Any]]:
         """The screens as `multihead screens --json` lists them, main first."""
@@ -398,17 +420,20 @@ class MultiheadServer(_Screens):
             raise
         # Written before the server started, so there by now.
         self.notice = next((line for line in self._stderr_text().splitlines() if _XVFB_NOTICE in line), None)
-        self._set(values["DISPLAY"], values["XAUTHORITY"], int(values["PID"]))
+        self._set(values)
 
-    def _set(self, display: str, xauthority: str, pid: int) -> None:
-        self.display: str = display
-        self.xauthority: str = xauthority
-        #: The X server's process ID.
-        self.pid = pid
+    def _set(self, values: dict[str, str]) -> None:
+        self.display: str = values.get("DISPLAY", "")
+        #: The authority file (None on `wayland`, whose Xwayland takes none).
+        self.xauthority: str | None = values.get("XAUTHORITY")
+        #: On `wayland`: the compositor's socket name and its private runtime folder (else None).
+        self.wayland_display: str | None = values.get("WAYLAND_DISPLAY")
+        self.runtime_directory: str | None = values.get("XDG_RUNTIME_DIR")
+        #: The X server's process ID (the compositor's on `wayland`).
+        self.pid = int(values["PID"])
         #: The X server running now (a lease may have replaced the first): its display and PID.
-        self._xserver = (display, pid)
-        self.env: dict[str, str] = dict(os.environ, DISPLAY=display, XAUTHORITY=xauthority)
-        self.env.pop("MULTIHEAD_CONTROL", None)
+        self._xserver = (self.display, self.pid)
+        self.env: dict[str, str] = _client_env(values)
 
     def alive(self) -> bool:
         """Whether the `multihead server` process still runs."""
@@ -423,7 +448,7 @@ class MultiheadServer(_Screens):
         server again with `monitors` (sizes as a list, or one string separated by commas; default: the
         layout it started with). A layout the server refuses is its MultiheadError."""
         answer = self._control.request("lease", monitors=_layout(monitors))
-        self._xserver = (answer["display"], answer["pid"])
+        self._xserver = (answer.get("display") or "", answer["pid"])
         return Lease(self, answer)
 
     def check(self, timeout: float = HELLO_TIMEOUT) -> str | None:
@@ -494,15 +519,16 @@ class Lease(_Screens):
         self._control = host._control
         #: This lease's identity (the `lease` answer's "lease"), sent with every request it makes.
         self.lease_id: str | None = answer.get("lease")
-        self.display: str = answer["display"]
-        self.xauthority: str = answer["xauthority"]
-        #: The X server's process ID.
+        self.display: str = answer.get("display") or ""
+        self.xauthority: str | None = answer.get("xauthority")
+        self.wayland_display: str | None = answer.get("waylandDisplay")
+        self.runtime_directory: str | None = answer.get("runtimeDirectory")
+        #: The X server's process ID (the compositor's on `wayland`).
         self.pid: int = answer["pid"]
         self.warm: bool = answer["warm"]
         self.replaced: bool = answer["replaced"]
         self.reason: str | None = answer.get("reason")
-        self.env: dict[str, str] = dict(os.environ, DISPLAY=self.display, XAUTHORITY=self.xauthority)
-        self.env.pop("MULTIHEAD_CONTROL", None)
+        self.env: dict[str, str] = _client_env(answer)
         self._released = False
 
     def stop(self) -> None:

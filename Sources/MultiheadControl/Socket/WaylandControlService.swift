@@ -1,0 +1,241 @@
+import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Multihead
+import MultiheadTesting
+
+/// What `multihead server --wayland` and `multihead run --wayland` answer on their control socket: the
+/// leases of one Wayland compositor and the requests on it, decoded by the same declarations as on X
+/// (`PlugRequest`, `ModeRequest`…) and said in the compositor's words (`compositorCommand()`). A lease
+/// is the compositor's `reset` (its Wayland clients disconnected, every output unplugged, the pointer
+/// home) and the lease's layout plugged, DP-1… then HDMI-1… left to right; a compositor that does not
+/// answer is replaced by a new one.
+@MainActor
+package final class WaylandControlService: ControlServing {
+    /// The compositor running now (nil when a failed reset ended it and no lease started another).
+    package private(set) var compositor: WaylandServer?
+    /// The layout a `lease` without `monitors` gets: the one the server was started with.
+    package let defaultLayout: [VirtualServer.Monitor]
+    /// Scales by output name (`run --scale`): whole factors from 1 to 4 become the output's scale when it is
+    /// plugged without one.
+    package let scaleFactors: [String: Double]
+    /// Whether a test holds the compositor now (false between `release` and the next `lease`).
+    private var isLeased = true
+    /// The lease held now; the first (the server as started) has one too, which no client is told.
+    private var leaseID = WaylandControlService.newID()
+    /// How the earlier leases ended, for the refusal a request naming one gets.
+    private var endedLeases: [String: String] = [:]
+    /// Why the last compositor was ended by a release, told to the next lease.
+    private var endedBecause: String?
+    private let serverEnded: @Sendable (_ pid: Int32, _ status: Int32) -> Void
+    /// The PID whose end is waited for (one wait per compositor process).
+    private var watched: Int32?
+
+    /// Serves `server`, plugging `layout` as the first lease's.
+    package init(server: WaylandServer, layout: [VirtualServer.Monitor], scaleFactors: [String: Double] = [:],
+                 serverEnded: @escaping @Sendable (_ pid: Int32, _ status: Int32) -> Void) throws {
+        compositor = server
+        defaultLayout = layout
+        self.scaleFactors = scaleFactors
+        self.serverEnded = serverEnded
+        try plugLayout(layout, on: server)
+        watchRunning()
+    }
+
+    /// "the Wayland compositor wayland-0 (PID n)", while one runs.
+    package var runningDescription: String? { compositor.map { "the Wayland compositor \($0.waylandDisplay) (PID \($0.pid))" } }
+
+    /// Whether `pid` is the compositor running now.
+    package func isRunning(_ pid: Int32) -> Bool { compositor?.pid == pid }
+
+    /// Ends the compositor (its clients, Xwayland and its folder with it): the process is ending.
+    package func end() {
+        compositor?.stop()
+        compositor = nil
+        isLeased = false
+    }
+
+    /// The answer to one request, as one line.
+    package func answer(_ request: ControlRequest) async -> [UInt8] {
+        defer { watchRunning() }
+        do {
+            return ControlAnswer.success(try await perform(request), id: request.id).bytes
+        } catch {
+            return ControlAnswer.failure(ControlService.failure(error), id: request.id).bytes
+        }
+    }
+
+    /// Waits for the end of the compositor running now, once per process.
+    private func watchRunning() {
+        guard let running = compositor, running.pid != watched else { return }
+        let pid = running.pid
+        watched = pid
+        let ended = serverEnded
+        Task { @MainActor in
+            let status = await running.waitForExit()
+            if self.watched == pid { self.watched = nil }
+            ended(pid, status)
+        }
+    }
+
+    private func perform(_ request: ControlRequest) async throws -> [(key: String, value: JSONText)] {
+        switch request.name {
+        case .hello:
+            return [("protocol", .int(ControlService.protocolVersion)), ("kind", .string(ServerKind.wayland.name)),
+                    ("display", compositor?.display.map(JSONText.string) ?? .null),
+                    ("waylandDisplay", compositor.map { .string($0.waylandDisplay) } ?? .null),
+                    ("pid", compositor.map { .int(Int($0.pid)) } ?? .null), ("leased", .bool(isLeased))]
+        case .lease: return try await lease(request)
+        case .release:
+            _ = try held(request)
+            let (kept, reason) = release(because: "it was released")
+            return [("kept", .bool(kept)), ("reason", reason.map(JSONText.string) ?? .null)]
+        case .plug:
+            var plug = try request.decode(PlugRequest.self)
+            if plug.scale == nil { plug.scale = wholeScale(plug.name) }
+            try held(request).send(try plug.compositorCommand())
+            return []
+        case .unplug:
+            let unplug = try request.decode(UnplugRequest.self)
+            try held(request).send(["unplug", unplug.name])
+            return []
+        case .mode:
+            let change = try request.decode(ModeRequest.self)
+            let answer = try held(request).send(try change.compositorCommand())
+            guard let screen = ScreenJSON(compositorOutput: try Self.json(answer, of: "mode"), isMain: false),
+                  let mode = screen.currentMode else { throw WaylandServerError.malformedAnswer(command: "mode", answer: answer) }
+            return [("name", .string(change.name)), ("mode", mode.json)]
+        case .screens:
+            return [("screens", try screens(held(request)).json)]
+        case .screenshot:
+            let shot = try request.decode(ScreenshotRequest.self)
+            let answer = try held(request).send(["screenshot", shot.screen ?? "layout", shot.output.path, "format=png"])
+            let v = try Self.json(answer, of: "screenshot")
+            guard let w = v["width"]?.int, let h = v["height"]?.int else {
+                throw WaylandServerError.malformedAnswer(command: "screenshot", answer: answer)
+            }
+            return [("output", .string(shot.output.path)), ("width", .int(w)), ("height", .int(h))]
+        case .pixel:
+            let pixel = try request.decode(PixelRequest.self)
+            let answer = try held(request).send(["pixel", pixel.screen ?? "layout", String(pixel.x), String(pixel.y)])
+            guard answer.hasPrefix("#"), answer.count == 7, let value = UInt32(answer.dropFirst(), radix: 16) else {
+                throw WaylandServerError.malformedAnswer(command: "pixel", answer: answer)
+            }
+            let (r, g, b) = (Int(value >> 16 & 0xFF), Int(value >> 8 & 0xFF), Int(value & 0xFF))
+            return [("pixel", .string(answer.lowercased())), ("red", .int(r)), ("green", .int(g)), ("blue", .int(b))]
+        }
+    }
+
+    /// The outputs as `multihead screens --json` lists screens: in plug order, the first main.
+    package func screens(_ compositor: WaylandServer) throws -> [ScreenJSON] {
+        let answer = try compositor.send(["outputs"])
+        guard case .array(let items) = try Self.json(answer, of: "outputs") else {
+            throw WaylandServerError.malformedAnswer(command: "outputs", answer: answer)
+        }
+        return try items.enumerated().map { i, item in
+            guard let s = ScreenJSON(compositorOutput: item, isMain: i == 0) else {
+                throw WaylandServerError.malformedAnswer(command: "outputs", answer: answer)
+            }
+            return s
+        }
+    }
+
+    /// `run --scale`'s factor for an output, when it is a whole scale the compositor takes.
+    private func wholeScale(_ name: String) -> Int? {
+        guard let f = scaleFactors[name], f == f.rounded(), outputScales.contains(Int(f)) else { return nil }
+        return Int(f)
+    }
+
+    /// The compositor of the lease held, when `request` names none or names it; else `noLease`.
+    private func held(_ request: ControlRequest) throws -> WaylandServer {
+        if let named = request.lease, !(isLeased && named == leaseID) {
+            let how = endedLeases[named].map { "it ended: \($0)" } ?? "no lease of that name was given out"
+            throw CommandFailure(.noLease, message: "\(request.name.rawValue): lease \"\(named.terminalEscaped)\" is not the one held now (\(how)); nothing was done")
+        }
+        guard isLeased, let compositor else {
+            throw CommandFailure(.noLease, message: "no lease is held: send {\"request\":\"lease\"} first")
+        }
+        return compositor
+    }
+
+    /// Ends the lease held: the compositor reset (clients disconnected, outputs unplugged). Kept when the
+    /// reset answered; else the compositor is ended and the reason given.
+    private func release(because how: String) -> (kept: Bool, reason: String?) {
+        guard isLeased, let running = compositor else { return (compositor != nil, compositor == nil ? endedBecause ?? "no compositor is running" : nil) }
+        isLeased = false
+        if endedLeases.count >= 64 { endedLeases.removeAll() }
+        endedLeases[leaseID] = how
+        do {
+            try running.send(["reset"])
+            return (true, nil)
+        } catch {
+            let why = "its reset failed: \(error)"
+            running.stop()
+            compositor = nil
+            endedBecause = why
+            return (false, why)
+        }
+    }
+
+    /// `lease`: ends the lease held, then plugs the layout asked for into the reset compositor (a new one
+    /// when the last could not be reset).
+    private func lease(_ request: ControlRequest) async throws -> [(key: String, value: JSONText)] {
+        let layout: [VirtualServer.Monitor]
+        if case .array(let items)? = request.fields["monitors"] {
+            do {
+                layout = try MonitorLayout.monitors(items.compactMap(\.string), kind: .xorg, label: "lease: \"monitors\"")
+            } catch let e as ValidationError {
+                throw ControlRefusal(code: .invalidField, message: e.message + " (a list of sizes such as [\"1920x1080\", \"1280x720\"])")
+            }
+        } else {
+            layout = defaultLayout
+        }
+        let before = compositor?.pid
+        let (_, failed) = release(because: "a later lease replaced it")
+        var reason = failed ?? endedBecause
+        if compositor == nil {
+            compositor = try await WaylandServer.start()
+            reason = reason ?? "the compositor had ended"
+        }
+        guard let running = compositor else { throw WaylandServerError.ended(pid: before ?? 0) }
+        do {
+            try plugLayout(layout, on: running)
+        } catch let e as WaylandServerError where e.compositorCode == nil {
+            // Not answering, or ended: a new compositor, once.
+            running.stop()
+            let next = try await WaylandServer.start()
+            compositor = next
+            reason = "it did not take the layout: \(e)"
+            try plugLayout(layout, on: next)
+        }
+        guard let now = compositor else { throw WaylandServerError.ended(pid: before ?? 0) }
+        isLeased = true
+        leaseID = Self.newID()
+        endedBecause = nil
+        let replaced = before != now.pid
+        return [("lease", .string(leaseID)), ("waylandDisplay", .string(now.waylandDisplay)),
+                ("runtimeDirectory", .string(now.runtimeDirectory)), ("display", now.display.map(JSONText.string) ?? .null),
+                ("pid", .int(Int(now.pid))), ("warm", .bool(!replaced)), ("replaced", .bool(replaced)),
+                ("reason", replaced ? .string(reason ?? "the compositor had ended") : .null)]
+    }
+
+    /// Plugs a layout's monitors, left to right, with `run --scale`'s factors.
+    private func plugLayout(_ layout: [VirtualServer.Monitor], on compositor: WaylandServer) throws {
+        for m in layout {
+            var words = ["plug", m.name, "mode=\(Int(m.frame.width))x\(Int(m.frame.height))", "pos=\(Int(m.frame.minX)),\(Int(m.frame.minY))"]
+            if let s = wholeScale(m.name) { words.append("scale=\(s)") }
+            try compositor.send(words)
+        }
+    }
+
+    /// An answer's JSON.
+    private static func json(_ answer: String, of command: String) throws -> JSONValue {
+        guard let v = JSONValue.parse(Array(answer.utf8)) else { throw WaylandServerError.malformedAnswer(command: command, answer: answer) }
+        return v
+    }
+
+    /// A lease's identity.
+    private static func newID() -> String { "L-" + String(UInt64.random(in: 0...UInt64.max), radix: 16) }
+}

@@ -1,0 +1,170 @@
+import Foundation
+import MultiheadControl
+import MultiheadTesting
+@testable import multihead
+import Testing
+
+/// The `wayland` kind: `multihead server --wayland` and `run --wayland` on Multihead's compositor, its
+/// control socket, and nothing left behind however they end.
+@MainActor
+@Suite("The wayland kind: server --wayland, run --wayland, the socket on a compositor", .timeLimit(.minutes(3)))
+struct WaylandServerTests {
+    /// One request on a connection of its own; the answer.
+    func ask(_ path: String, _ line: String) async throws -> JSONValue {
+        try await onOwnThread {
+            let lines = ControlLines(try ControlSocket.connect(to: path, timeout: 30))
+            defer { lines.close() }
+            guard lines.write(Array(line.utf8)), case .line(let answer) = lines.next(), let v = JSONValue.parse(answer) else {
+                throw CommandFailure(status: 70, code: "test", message: "no answer to \(line)")
+            }
+            return v
+        }
+    }
+
+    /// After a SIGKILL nothing of the dead process could remove its folder: the next kit start sweeps it.
+    func sweep() async throws {
+        try await WaylandServer.start(xwayland: .off).stop()
+    }
+
+    /// Xwayland started by an X client (`multihead screens` on its DISPLAY, not through the socket), and its PID.
+    func startXwayland(display: String, compositor: Int32) async throws -> Int32 {
+        let screens = try await multihead(["screens"], environment: ["DISPLAY": display])
+        #expect(screens.status == 0, "\(screens.stderr)")
+        // wlroots forks Xwayland off twice: it is found by its command line, which names the display.
+        let pids = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { Int32($0) }
+        return try #require(pids.first { pid in
+            let argv = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline")))?.split(separator: 0).map { String(decoding: $0, as: UTF8.self) } ?? []
+            return argv.first?.hasSuffix("Xwayland") == true && argv.contains(display)
+        }, "no Xwayland on \(display) (compositor \(compositor))")
+    }
+
+    @Test("server --wayland prints its lines; the socket plugs, scales, changes modes, lists, reads pixels and unplugs; SIGTERM leaves nothing")
+    func serverAndSocket() async throws {
+        let (p, out) = try launchMultihead(["server", "--wayland", "--monitors", "1280x720"], environment: [:])
+        let reader = LineReader(out)
+        var keys: [String] = [], values: [String: String] = [:]
+        while values["MULTIHEAD_PID"] == nil, let line = await reader.nextLine() {
+            let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2 else { continue }
+            keys.append(parts[0])
+            values[parts[0]] = parts[1]
+        }
+        #expect(keys == ["WAYLAND_DISPLAY", "XDG_RUNTIME_DIR", "DISPLAY", "PID", "MULTIHEAD_CONTROL", "MULTIHEAD_PID"])
+        let path = try #require(values["MULTIHEAD_CONTROL"]), runtime = try #require(values["XDG_RUNTIME_DIR"])
+        let compositor = try #require(values["PID"].flatMap { Int32($0) })
+        #expect(FileManager.default.fileExists(atPath: runtime + "/" + (values["WAYLAND_DISPLAY"] ?? "")))
+        #expect(try await ask(path, #"{"request":"hello"}"#)["kind"] == .string("wayland"))
+        let plug = try await ask(path, #"{"request":"plug","name":"HDMI-1","geometry":"2560x1440+1280+0","scale":2,"manufacturer":"DEL","model":"U2720Q"}"#)
+        #expect(plug["ok"] == .bool(true), "\(plug)")
+        var screens = try await ask(path, #"{"request":"screens"}"#)
+        guard case .array(let list)? = screens["screens"] else { Issue.record("\(screens)"); return }
+        let rows = list.compactMap(ScreenJSON.init(json:))
+        #expect(rows.map(\.name) == ["DP-1", "HDMI-1"])
+        #expect(rows.last?.scale == 2 && rows.last?.manufacturer == "DEL" && rows.last?.model == "U2720Q")
+        #expect(rows.last?.frame == ScreenJSON.Frame(x: 1280, y: 0, width: 1280, height: 720))
+        let mode = try await ask(path, #"{"request":"mode","name":"HDMI-1","size":"1920x1080","scale":1}"#)
+        #expect(mode["mode"]?["width"]?.int == 1920, "\(mode)")
+        #expect(try await ask(path, #"{"request":"pixel","x":5,"y":5,"screen":"DP-1"}"#)["pixel"] == .string("#000000"))
+        #expect(try await ask(path, #"{"request":"unplug","name":"HDMI-1"}"#)["ok"] == .bool(true))
+        let missing = try await ask(path, #"{"request":"unplug","name":"HDMI-1"}"#)
+        #expect(missing["error"]?["code"] == .string("noSuchScreen") && missing["error"]?["status"]?.int == 64, "\(missing)")
+        let bad = try await ask(path, #"{"request":"plug","name":"DP-2","geometry":"800x600+0+0","scale":5}"#)
+        #expect(bad["error"]?["code"] == .string("usage"), "\(bad)")
+        screens = try await ask(path, #"{"request":"screens"}"#)
+        if case .array(let left)? = screens["screens"] { #expect(left.count == 1) }
+        // The CLI inside: plug and screens go through the socket.
+        let cli = try await multihead(["plug", "DP-2", "800x600+1280+0", "--scale", "2"], environment: ["MULTIHEAD_CONTROL": path])
+        #expect(cli.status == 0, "\(cli.stderr)")
+        let xwayland = try await startXwayland(display: try #require(values["DISPLAY"]), compositor: compositor)
+        kill(p.processIdentifier, SIGTERM)
+        await exited(p)
+        #expect(p.terminationStatus == 143)
+        #expect(await waitUntilEnded(compositor))
+        #expect(await waitUntilEnded(xwayland))
+        #expect(!FileManager.default.fileExists(atPath: runtime))
+        #expect(sessionDirectories(of: p.processIdentifier).isEmpty)
+    }
+
+    @Test("server --wayland killed with SIGKILL: no compositor, no Xwayland, no runtime folder left")
+    func serverKilled() async throws {
+        let (p, out) = try launchMultihead(["server", "--wayland", "--monitors", "640x480"], environment: [:])
+        let values = await LineReader(out).serverAssignments()
+        let compositor = try #require(values["PID"].flatMap { Int32($0) }), runtime = try #require(values["XDG_RUNTIME_DIR"])
+        let xwayland = try await startXwayland(display: try #require(values["DISPLAY"]), compositor: compositor)
+        kill(p.processIdentifier, SIGKILL)
+        await exited(p)
+        #expect(await waitUntilEnded(compositor), "the compositor outlived its owner")
+        #expect(await waitUntilEnded(xwayland), "Xwayland outlived its compositor")
+        try await sweep()
+        #expect(!FileManager.default.fileExists(atPath: runtime))
+        #expect(sessionDirectories(of: p.processIdentifier).isEmpty)
+    }
+
+    /// `multihead run ARGS` with its output on pipes, the built binary first on PATH.
+    func run(_ args: [String]) throws -> ChildProcess {
+        try ChildProcess.spawn(RunCommandTests.binary, ["run"] + args, environment: ["PATH": RunCommandTests.path], diesWithParent: false)
+    }
+
+    /// The `NAME=value` lines `--print-env` wrote to a child's stderr, up to MULTIHEAD_CONTROL=.
+    func printedEnvironment(_ child: ChildProcess) async -> [String: String] {
+        await onOwnThread {
+            var values: [String: String] = [:], bytes: [UInt8] = [], b: UInt8 = 0
+            while values["MULTIHEAD_CONTROL"] == nil, read(child.stderr, &b, 1) == 1 {
+                if b != UInt8(ascii: "\n") { bytes.append(b); continue }
+                let parts = String(decoding: bytes, as: UTF8.self).split(separator: "=", maxSplits: 1).map(String.init)
+                if parts.count == 2 { values[parts[0]] = parts[1] }
+                bytes.removeAll()
+            }
+            return values
+        }
+    }
+
+    @Test("run --wayland: the command gets WAYLAND_DISPLAY, XDG_RUNTIME_DIR and DISPLAY, plugs with --scale; its end ends the compositor")
+    func runEndsWithCommand() async throws {
+        let child = try run(["--wayland", "--print-env", "--monitors", "800x600", "--", "/bin/sh", "-c",
+                             "echo \"w=$WAYLAND_DISPLAY r=$XDG_RUNTIME_DIR d=$DISPLAY\"; multihead plug HDMI-1 1280x720+800+0 --scale 2 && multihead screens --json; exit 4"])
+        let env = await printedEnvironment(child)
+        let compositor = try #require(env["PID"].flatMap { Int32($0) }), runtime = try #require(env["XDG_RUNTIME_DIR"])
+        let (status, out, err) = await onOwnThread { child.collect() }
+        let text = String(decoding: out, as: UTF8.self)
+        #expect(status == 4, "\(String(decoding: err, as: UTF8.self))")
+        #expect(text.contains("w=\(env["WAYLAND_DISPLAY"] ?? "?") r=\(runtime) d=\(env["DISPLAY"] ?? "?")"), "\(text)")
+        #expect(text.contains("\"name\":\"HDMI-1\"") && text.contains("\"scale\":2"), "\(text)")
+        #expect(await waitUntilEnded(compositor))
+        #expect(!FileManager.default.fileExists(atPath: runtime))
+        #expect(sessionDirectories(of: child.pid).isEmpty)
+    }
+
+    @Test("run --wayland killed with SIGKILL: its command, compositor and runtime folder go")
+    func runKilled() async throws {
+        let child = try run(["--wayland", "--print-env", "--", "/bin/sh", "-c", "echo ready; exec sleep 300"])
+        let env = await printedEnvironment(child)
+        let compositor = try #require(env["PID"].flatMap { Int32($0) }), runtime = try #require(env["XDG_RUNTIME_DIR"])
+        let ready = await onOwnThread { () -> Bool in
+            var bytes: [UInt8] = [], b: UInt8 = 0
+            while read(child.stdout, &b, 1) == 1 { bytes.append(b); if b == UInt8(ascii: "\n") { break } }
+            return String(decoding: bytes, as: UTF8.self) == "ready\n"
+        }
+        #expect(ready)
+        let command = ProcessControl.children(of: child.pid).filter { $0 != compositor }
+        child.terminate(grace: 0, signal: SIGKILL)
+        #expect(await waitUntilEnded(compositor), "the compositor outlived run")
+        for pid in command { #expect(await waitUntilEnded(pid), "the command \(pid) outlived run") }
+        try await sweep()
+        #expect(!FileManager.default.fileExists(atPath: runtime))
+        #expect(sessionDirectories(of: child.pid).isEmpty)
+    }
+
+    @Test("--scale: 1…4 by the declaration; on an X server a scale other than 1 is refused with 64, pointing to run --scale")
+    func scaleOnX() async throws {
+        let range = try await multihead(["plug", "EXT", "640x480+0+0", "--scale", "5"])
+        #expect(range.status == 64 && range.stderr.contains("from 1 to 4"), "\(range.stderr)")
+        let child = try run(["--xvfb", "--monitors", "800x600", "--", "/bin/sh", "-c",
+                             "multihead plug EXT 640x480+800+0 --scale 2; echo plug=$?; multihead mode VIRTUAL-1 800x600 --scale 2; echo mode=$?"])
+        let (status, out, err) = await onOwnThread { child.collect() }
+        let text = String(decoding: out, as: UTF8.self), said = String(decoding: err, as: UTF8.self)
+        #expect(status == 0)
+        #expect(text.contains("plug=64") && text.contains("mode=64"), "\(text) \(said)")
+        #expect(said.contains("X has no per-output scale") && said.contains("multihead run --scale"), "\(said)")
+    }
+}
