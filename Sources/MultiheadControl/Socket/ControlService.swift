@@ -23,7 +23,7 @@ package final class ControlService {
     /// The layout a `lease` without `monitors` gets: the one the server was started with.
     package let defaultLayout: [VirtualServer.Monitor]
     /// The leases, and the server they are on.
-    package let session: LeaseSession
+    package let session: LeaseSession<VirtualServer>
     /// Scales by screen name (`run --scale`): what `screens` answers with.
     package let scaleFactors: [String: Double]
 
@@ -156,7 +156,8 @@ package final class ControlService {
             layout = defaultLayout
         }
         let (kind, glx) = (kind, glx)
-        let grant = try await session.lease { try await VirtualServer.start(kind, monitors: layout, glx: glx) }
+        // A server the release kept went back to the pool, which the start takes it from.
+        let grant = try await session.lease { _ in (try await VirtualServer.start(kind, monitors: layout, glx: glx), nil) }
         let next = grant.server
         return [("lease", .string(grant.id)), ("display", .string(next.display)), ("xauthority", .string(next.authorityFile)),
                 ("pid", .int(Int(next.pid))), ("warm", .bool(next.isWarm)), ("replaced", .bool(grant.replaced)),

@@ -1,26 +1,40 @@
 import Multihead
 import MultiheadTesting
 
+/// A server a lease is held on: the kit's X server or Multihead's compositor.
+@MainActor
+package protocol LeasableServer: AnyObject {
+    /// The server process.
+    var pid: Int32 { get }
+    /// Where clients reach it (a display name or a Wayland socket name): with the PID, what tells one
+    /// server from the next.
+    var address: String { get }
+    /// Ends a lease on it: nil when it can serve the next lease (reset, kept), else why it was ended.
+    func endLease() -> String?
+    /// Ends it whatever its state, without a reset: the process is ending.
+    func endNow()
+}
+
 /// The leases of one `multihead server`: the one owner of which lease is held, on which server, how the
 /// earlier ones ended, and why a server was not kept. A lease is a test's hold on the server: `lease`
-/// ends the one held (its clients closed, the server reset and checked) and gives out the next, with an
-/// identity requests may name so that a test never acts on a server another test now holds.
+/// ends the one held (its clients closed, the server reset) and gives out the next, with an identity
+/// requests may name so that a test never acts on a server another test now holds.
 @MainActor
-package final class LeaseSession {
-    /// The X server running now, leased or idle (nil when a release ended it and no lease started another).
-    package private(set) var running: VirtualServer?
+package final class LeaseSession<Server: LeasableServer> {
+    /// The server running now, leased or idle (nil when a release ended it and no lease started another).
+    package private(set) var running: Server?
     /// Whether a test holds `running` now (false between `release` and the next `lease`).
     package private(set) var isLeased: Bool
     /// The identity of the lease held now. The first lease (the server as started) has one too, which no
     /// client is told.
-    package private(set) var id = LeaseSession.newID()
+    package private(set) var id = newLeaseID()
     /// How the leases before the current one ended, for the refusal a request naming one gets.
     private var endedLeases: [String: String] = [:]
     /// The server a release ended rather than kept, and why: the next lease compares with it and says it.
-    private var ended: (display: String, pid: Int32, reason: String)?
+    private var ended: (address: String, pid: Int32, reason: String)?
 
     /// A session whose first lease is held on `server`, as started.
-    package init(server: VirtualServer) {
+    package init(server: Server) {
         running = server
         isLeased = true
     }
@@ -28,8 +42,8 @@ package final class LeaseSession {
     /// What a new lease gives out.
     package struct Grant {
         package var id: String
-        package var server: VirtualServer
-        /// Whether it is another server than the last lease's (another display or process).
+        package var server: Server
+        /// Whether it is another server than the last lease's (another address or process).
         package var replaced: Bool
         /// Why it was replaced (nil when it was not).
         package var reason: String?
@@ -37,7 +51,7 @@ package final class LeaseSession {
 
     /// The server of the lease held, when `named` is nil or names it; else `noLease` saying how the named
     /// one ended.
-    package func held(naming named: String?, for request: String) throws(CommandFailure) -> VirtualServer {
+    package func held(naming named: String?, for request: String) throws(CommandFailure) -> Server {
         if let named, !(isLeased && named == id) {
             let how = endedLeases[named].map { "it ended: \($0)" } ?? "no lease of that name was given out"
             throw CommandFailure(.noLease, message: "\(request): lease \"\(named.terminalEscaped)\" is not the one held now (\(how)); nothing was done")
@@ -48,49 +62,84 @@ package final class LeaseSession {
         return running
     }
 
-    /// Ends the lease held (its clients closed, the server reset and checked) and starts the next on a
-    /// server `start` gives (from the pool: the same one when it could be made fresh).
-    package func lease(start: () async throws -> VirtualServer) async throws -> Grant {
-        let before = running.map { ($0.display, $0.pid) } ?? ended.map { ($0.display, $0.pid) }
-        let (_, reason) = release(because: "a later lease replaced it")
+    /// Ends the lease held and starts the next on the server `start` gives: it is handed the server the
+    /// release kept (nil when there was none, or it was ended) and gives the one to lease, with `why` a
+    /// replacement needs no other reason for (nil: the session's own).
+    package func lease(start: @MainActor (_ kept: Server?) async throws -> (server: Server, why: String?)) async throws -> Grant {
+        let before = running.map { ($0.address, $0.pid) } ?? ended.map { ($0.address, $0.pid) }
+        let (kept, reason) = release(because: "a later lease replaced it")
+        let keptServer = kept ? running : nil
         running = nil
-        let next = try await start()
+        let (next, why) = try await start(keptServer)
         running = next
         isLeased = true
-        id = Self.newID()
-        let replaced = before.map { $0.0 != next.display || $0.1 != next.pid } ?? true
+        id = newLeaseID()
+        let replaced = before.map { $0.0 != next.address || $0.1 != next.pid } ?? true
         // Not ended but not taken again either: the layout needs a framebuffer the last server does not have.
-        let why = reason ?? ended?.reason ?? "the layout asked for needs a server of another framebuffer size"
+        let because = why ?? reason ?? ended?.reason ?? "the layout asked for needs a server of another framebuffer size"
         ended = nil
-        return Grant(id: id, server: next, replaced: replaced, reason: replaced ? why : nil)
+        return Grant(id: id, server: next, replaced: replaced, reason: replaced ? because : nil)
     }
 
     /// Ends the lease held, if any (`how` is what a request that still names it is told): kept when the
-    /// server went back to the pool; else the reason it was ended.
+    /// server can serve the next; else the reason it was ended.
     package func release(because how: String) -> (kept: Bool, reason: String?) {
         guard isLeased, let held = running else { return (running != nil, running == nil ? ended?.reason ?? "no server is running" : nil) }
         isLeased = false
         // A bounded memory of ended leases: enough to tell a test what happened to its own.
         if endedLeases.count >= 64 { endedLeases.removeAll() }
         endedLeases[id] = how
-        held.stop()
-        if held.wasPooled { return (true, nil) }
-        let left = VirtualServer.lastPoolRefusal
-        let why = left.isEmpty ? "the server could not be reset" : "a reset left: " + left.joined(separator: "; ")
-        ended = (held.display, held.pid, why)
+        guard let why = held.endLease() else { return (true, nil) }
+        ended = (held.address, held.pid, why)
         running = nil
         return (false, why)
     }
 
     /// Ends the server whatever its state, without a reset for a next test: the process is ending.
     package func end() {
-        running?.end()
+        running?.endNow()
         running = nil
         isLeased = false
     }
+}
 
-    /// A lease's identity: unguessable enough that two clients never name each other's by mistake.
-    private static func newID() -> String {
-        "L-" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
+/// A lease's identity: unguessable enough that two clients never name each other's by mistake.
+private func newLeaseID() -> String {
+    "L-" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
+}
+
+extension VirtualServer: LeasableServer {
+    /// The display name.
+    package var address: String { display }
+
+    /// Stops it: back to the pool when it was reset and found fresh, else ended with what the reset left.
+    package func endLease() -> String? {
+        stop()
+        if wasPooled { return nil }
+        let left = VirtualServer.lastPoolRefusal
+        return left.isEmpty ? "the server could not be reset" : "a reset left: " + left.joined(separator: "; ")
     }
+
+    /// Ends it at once.
+    package func endNow() { end() }
+}
+
+extension WaylandServer: LeasableServer {
+    /// The Wayland socket's name.
+    package var address: String { waylandDisplay }
+
+    /// The compositor's `reset` (its Wayland clients disconnected, every output unplugged, the pointer
+    /// home); a compositor whose reset fails is stopped.
+    package func endLease() -> String? {
+        do {
+            try send(["reset"])
+            return nil
+        } catch {
+            stop()
+            return "its reset failed: \(error)"
+        }
+    }
+
+    /// Stops it at once.
+    package func endNow() { stop() }
 }

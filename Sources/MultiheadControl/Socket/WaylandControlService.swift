@@ -14,21 +14,13 @@ import MultiheadTesting
 /// answer is replaced by a new one.
 @MainActor
 package final class WaylandControlService: ControlServing {
-    /// The compositor running now (nil when a failed reset ended it and no lease started another).
-    package private(set) var compositor: WaylandServer?
+    /// The leases, and the compositor they are on.
+    package let session: LeaseSession<WaylandServer>
     /// The layout a `lease` without `monitors` gets: the one the server was started with.
     package let defaultLayout: [VirtualServer.Monitor]
     /// Scales by output name (`run --scale`): whole factors from 1 to 4 become the output's scale when it is
     /// plugged without one.
     package let scaleFactors: [String: Double]
-    /// Whether a test holds the compositor now (false between `release` and the next `lease`).
-    private var isLeased = true
-    /// The lease held now; the first (the server as started) has one too, which no client is told.
-    private var leaseID = WaylandControlService.newID()
-    /// How the earlier leases ended, for the refusal a request naming one gets.
-    private var endedLeases: [String: String] = [:]
-    /// Why the last compositor was ended by a release, told to the next lease.
-    private var endedBecause: String?
     private let serverEnded: @Sendable (_ pid: Int32, _ status: Int32) -> Void
     /// The PID whose end is waited for (one wait per compositor process).
     private var watched: Int32?
@@ -36,13 +28,16 @@ package final class WaylandControlService: ControlServing {
     /// Serves `server`, plugging `layout` as the first lease's.
     package init(server: WaylandServer, layout: [VirtualServer.Monitor], scaleFactors: [String: Double] = [:],
                  serverEnded: @escaping @Sendable (_ pid: Int32, _ status: Int32) -> Void) throws {
-        compositor = server
+        session = LeaseSession(server: server)
         defaultLayout = layout
         self.scaleFactors = scaleFactors
         self.serverEnded = serverEnded
         try plugLayout(layout, on: server)
         watchRunning()
     }
+
+    /// The compositor running now, leased or idle.
+    package var compositor: WaylandServer? { session.running }
 
     /// "the Wayland compositor wayland-0 (PID n)", while one runs.
     package var runningDescription: String? { compositor.map { "the Wayland compositor \($0.waylandDisplay) (PID \($0.pid))" } }
@@ -51,11 +46,7 @@ package final class WaylandControlService: ControlServing {
     package func isRunning(_ pid: Int32) -> Bool { compositor?.pid == pid }
 
     /// Ends the compositor (its clients, Xwayland and its folder with it): the process is ending.
-    package func end() {
-        compositor?.stop()
-        compositor = nil
-        isLeased = false
-    }
+    package func end() { session.end() }
 
     /// The answer to one request, as one line.
     package func answer(_ request: ControlRequest) async -> [UInt8] {
@@ -86,11 +77,11 @@ package final class WaylandControlService: ControlServing {
             return [("protocol", .int(ControlService.protocolVersion)), ("kind", .string(ServerKind.wayland.name)),
                     ("display", compositor?.display.map(JSONText.string) ?? .null),
                     ("waylandDisplay", compositor.map { .string($0.waylandDisplay) } ?? .null),
-                    ("pid", compositor.map { .int(Int($0.pid)) } ?? .null), ("leased", .bool(isLeased))]
+                    ("pid", compositor.map { .int(Int($0.pid)) } ?? .null), ("leased", .bool(session.isLeased))]
         case .lease: return try await lease(request)
         case .release:
             _ = try held(request)
-            let (kept, reason) = release(because: "it was released")
+            let (kept, reason) = session.release(because: "it was released")
             return [("kept", .bool(kept)), ("reason", reason.map(JSONText.string) ?? .null)]
         case .plug:
             var plug = try request.decode(PlugRequest.self)
@@ -150,33 +141,7 @@ package final class WaylandControlService: ControlServing {
 
     /// The compositor of the lease held, when `request` names none or names it; else `noLease`.
     private func held(_ request: ControlRequest) throws -> WaylandServer {
-        if let named = request.lease, !(isLeased && named == leaseID) {
-            let how = endedLeases[named].map { "it ended: \($0)" } ?? "no lease of that name was given out"
-            throw CommandFailure(.noLease, message: "\(request.name.rawValue): lease \"\(named.terminalEscaped)\" is not the one held now (\(how)); nothing was done")
-        }
-        guard isLeased, let compositor else {
-            throw CommandFailure(.noLease, message: "no lease is held: send {\"request\":\"lease\"} first")
-        }
-        return compositor
-    }
-
-    /// Ends the lease held: the compositor reset (clients disconnected, outputs unplugged). Kept when the
-    /// reset answered; else the compositor is ended and the reason given.
-    private func release(because how: String) -> (kept: Bool, reason: String?) {
-        guard isLeased, let running = compositor else { return (compositor != nil, compositor == nil ? endedBecause ?? "no compositor is running" : nil) }
-        isLeased = false
-        if endedLeases.count >= 64 { endedLeases.removeAll() }
-        endedLeases[leaseID] = how
-        do {
-            try running.send(["reset"])
-            return (true, nil)
-        } catch {
-            let why = "its reset failed: \(error)"
-            running.stop()
-            compositor = nil
-            endedBecause = why
-            return (false, why)
-        }
+        try session.held(naming: request.lease, for: request.name.rawValue)
     }
 
     /// `lease`: ends the lease held, then plugs the layout asked for into the reset compositor (a new one
@@ -192,33 +157,25 @@ package final class WaylandControlService: ControlServing {
         } else {
             layout = defaultLayout
         }
-        let before = compositor?.pid
-        let (_, failed) = release(because: "a later lease replaced it")
-        var reason = failed ?? endedBecause
-        if compositor == nil {
-            compositor = try await WaylandServer.start()
-            reason = reason ?? "the compositor had ended"
+        let grant = try await session.lease { kept in
+            let running: WaylandServer
+            if let kept { running = kept } else { running = try await WaylandServer.start() }
+            do {
+                try self.plugLayout(layout, on: running)
+                return (running, kept == nil ? "the compositor had ended" : nil)
+            } catch let e as WaylandServerError where e.compositorCode == nil {
+                // Not answering, or ended: a new compositor, once.
+                running.stop()
+                let next = try await WaylandServer.start()
+                try self.plugLayout(layout, on: next)
+                return (next, "it did not take the layout: \(e)")
+            }
         }
-        guard let running = compositor else { throw WaylandServerError.ended(pid: before ?? 0) }
-        do {
-            try plugLayout(layout, on: running)
-        } catch let e as WaylandServerError where e.compositorCode == nil {
-            // Not answering, or ended: a new compositor, once.
-            running.stop()
-            let next = try await WaylandServer.start()
-            compositor = next
-            reason = "it did not take the layout: \(e)"
-            try plugLayout(layout, on: next)
-        }
-        guard let now = compositor else { throw WaylandServerError.ended(pid: before ?? 0) }
-        isLeased = true
-        leaseID = Self.newID()
-        endedBecause = nil
-        let replaced = before != now.pid
-        return [("lease", .string(leaseID)), ("waylandDisplay", .string(now.waylandDisplay)),
+        let now = grant.server
+        return [("lease", .string(grant.id)), ("waylandDisplay", .string(now.waylandDisplay)),
                 ("runtimeDirectory", .string(now.runtimeDirectory)), ("display", now.display.map(JSONText.string) ?? .null),
-                ("pid", .int(Int(now.pid))), ("warm", .bool(!replaced)), ("replaced", .bool(replaced)),
-                ("reason", replaced ? .string(reason ?? "the compositor had ended") : .null)]
+                ("pid", .int(Int(now.pid))), ("warm", .bool(!grant.replaced)), ("replaced", .bool(grant.replaced)),
+                ("reason", grant.reason.map(JSONText.string) ?? .null)]
     }
 
     /// Plugs a layout's monitors, left to right, with `run --scale`'s factors.
@@ -236,6 +193,4 @@ package final class WaylandControlService: ControlServing {
         return v
     }
 
-    /// A lease's identity.
-    private static func newID() -> String { "L-" + String(UInt64.random(in: 0...UInt64.max), radix: 16) }
 }

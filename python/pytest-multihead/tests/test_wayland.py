@@ -1,6 +1,6 @@
 """The `wayland` kind (issue 56's "done when"): a test leases the worker's warm `multihead server --wayland`,
-plugs HDMI-1 at scale 2 with a make and model, a GTK 4 client on native Wayland sees it with that scale and
-identity and sees its monitor list shrink at the unplug; the next test on the same server sees none of it,
+plugs HDMI-1 at scale 2 with a make and model, a GTK 4 and a Qt 6 client on native Wayland see it with that
+scale and identity and see their monitor lists shrink at the unplug; the next test on the same server sees none of it,
 and the last test's client has been disconnected."""
 
 import re
@@ -8,7 +8,9 @@ from pathlib import Path
 
 from test_plugin import alive, run
 
-GTK4 = Path(__file__).resolve().parents[3] / "Compositor" / "tests" / "clients" / "gtk4_monitors.py"
+CLIENTS = Path(__file__).resolve().parents[3] / "Compositor" / "tests" / "clients"
+GTK4 = CLIENTS / "gtk4_monitors.py"
+QT6 = CLIENTS / "qt6_screens.py"
 
 
 def test_wayland_lease_plug_scale_unplug_and_isolation(pytester):
@@ -22,7 +24,11 @@ def test_wayland_lease_plug_scale_unplug_and_isolation(pytester):
             return subprocess.Popen(["/usr/bin/python3", {str(GTK4)!r}], env=dict(env, GDK_BACKEND="wayland"),
                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
 
-        def wait_for(client, predicate, bound=20.0):
+        def qt6(env):
+            return subprocess.Popen(["/usr/bin/python3", {str(QT6)!r}], env=dict(env, QT_QPA_PLATFORM="wayland"),
+                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+
+        def wait_for(client, predicate, bound=20.0, event_name="monitors", key="connector"):
             # The client's JSON lines until one whose monitors satisfy `predicate` (a bound, not a sleep).
             deadline = time.monotonic() + bound
             seen = []
@@ -35,7 +41,7 @@ def test_wayland_lease_plug_scale_unplug_and_isolation(pytester):
                     break
                 event = json.loads(line)
                 seen.append(event)
-                if event.get("event") == "monitors" and predicate({{m["connector"]: m for m in event["monitors"]}}):
+                if event.get("event") == event_name and predicate({{m[key]: m for m in event[event_name]}}):
                     return event
             raise AssertionError(f"no such monitor list within {{bound}} s: {{seen}}")
 
@@ -46,16 +52,24 @@ def test_wayland_lease_plug_scale_unplug_and_isolation(pytester):
             for key in ("WAYLAND_DISPLAY", "XDG_RUNTIME_DIR", "DISPLAY"):
                 assert s.env.get(key), key
             client = gtk4(s.env)
+            qt = qt6(s.env)
             wait_for(client, lambda ms: list(ms) == ["DP-1"])
+            wait_for(qt, lambda ss: list(ss) == ["DP-1"], event_name="screens", key="name")
             start = time.monotonic()
             s.plug("HDMI-1", "2560x1440+1920+0", scale=2, manufacturer="DEL", model="U2720Q")
             wait_for(client, lambda ms: "HDMI-1" in ms and ms["HDMI-1"]["scale"] == 2
                      and ms["HDMI-1"]["manufacturer"] == "DEL" and ms["HDMI-1"]["model"] == "U2720Q")
             print("PLUG-SEEN-MS", round((time.monotonic() - start) * 1000, 1))
+            wait_for(qt, lambda ss: "HDMI-1" in ss and ss["HDMI-1"]["dpr"] == 2
+                     and ss["HDMI-1"]["manufacturer"] == "DEL" and ss["HDMI-1"]["model"] == "U2720Q",
+                     event_name="screens", key="name")
             hdmi = [x for x in s.screens() if x["name"] == "HDMI-1"]
             assert hdmi and hdmi[0]["scale"] == 2 and hdmi[0]["frame"]["width"] == 1280
             s.unplug("HDMI-1")
             wait_for(client, lambda ms: list(ms) == ["DP-1"])
+            wait_for(qt, lambda ss: list(ss) == ["DP-1"], event_name="screens", key="name")
+            qt.stdin.close()
+            qt.wait(timeout=10)
             # Left running: the lease's end must disconnect it.
             with open("client.pid", "w") as f:
                 f.write(str(client.pid))
