@@ -133,6 +133,12 @@ class Compositor:
         return self.start_client(["/usr/bin/python3", os.path.join(HERE, "clients", "qt6_screens.py")],
                                  QT_QPA_PLATFORM="wayland")
 
+    def sdl2(self, binary, *args):
+        return self.start_client([binary, *args], SDL_VIDEODRIVER="wayland")
+
+    def chromium(self):
+        return self.start_client(["/usr/bin/python3", os.path.join(HERE, "clients", "chromium_screens.py")])
+
     def stop(self):
         """Ends the clients, then the compositor (end of its stdin), each by PID; returns its stderr."""
         for proc in self.clients:
@@ -213,6 +219,21 @@ def wait_x_server_gone(display, timeout=10.0):
 @pytest.fixture(scope="session")
 def binary():
     return compositor_binary()
+
+
+@pytest.fixture(scope="session")
+def sdl2_client():
+    """clients/sdl2_displays.c built against Debian's libsdl2-dev, in a temporary folder removed at the end."""
+    folder = tempfile.mkdtemp(prefix="mhc-sdl2.")
+    try:
+        flags = subprocess.run(["pkg-config", "--cflags", "--libs", "sdl2"], check=True, stdout=subprocess.PIPE,
+                               text=True).stdout.split()
+        out = os.path.join(folder, "sdl2_displays")
+        subprocess.run(["cc", "-O1", "-Wall", "-Wextra", "-Werror", "-o", out,
+                        os.path.join(HERE, "clients", "sdl2_displays.c"), *flags], check=True)
+        yield out
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture
