@@ -78,6 +78,30 @@ struct ControlContractTests {
         #expect(ControlService.failure(CancellationError()).code == "internal")
     }
 
+    @Test("the requests table lists every member each request's typed answer has, on X and on Wayland")
+    func answerTable() throws {
+        let mode = ScreenJSON.Mode(width: 1, height: 1, refreshRate: 60, interlaced: false)
+        let answers: [ControlRequest.Name: [any ControlAnswerBody]] = [
+            .hello: [HelloAnswer(protocolVersion: 2, kind: "xvfb", display: ":1", pid: 1, leased: true),
+                     HelloAnswer(protocolVersion: 2, kind: "wayland", display: nil, waylandDisplay: .some("wayland-0"), pid: 1, leased: true)],
+            .lease: [LeaseAnswer(lease: "L", address: .x(display: ":1", xauthority: "/a"), pid: 1, warm: true, replaced: false, reason: nil),
+                     LeaseAnswer(lease: "L", address: .wayland(waylandDisplay: "w", runtimeDirectory: "/r", display: ":2"), pid: 1,
+                                 warm: true, replaced: false, reason: nil)],
+            .release: [ReleaseAnswer(kept: true, reason: nil)], .plug: [DoneAnswer()], .unplug: [DoneAnswer()],
+            .mode: [ModeAnswer(name: "A", mode: mode)], .screens: [ScreensAnswer(screens: [])],
+            .screenshot: [ScreenshotAnswer(output: "/a.png", width: 1, height: 1)], .pixel: [PixelAnswer(0x102030)],
+        ]
+        for row in try Self.table(after: "## Requests", in: Self.page()) {
+            guard let name = Self.quoted(row[0]).first.flatMap(ControlRequest.Name.init(rawValue:)) else { continue }
+            let listed = Set(Self.quoted(row[2]))
+            for answer in answers[name] ?? [] {
+                let keys = Set(answer.members.map(\.key))
+                #expect(keys.isSubset(of: listed), "\(name): \(keys.subtracting(listed)) not in the table")
+            }
+        }
+        #expect(PixelAnswer(0x102030).hex == "#102030")
+    }
+
     @Test("the requests table names every request and each one's fields")
     func requestTable() throws {
         let rows = try Self.table(after: "## Requests", in: Self.page())

@@ -63,7 +63,7 @@ package final class ControlService {
     package func answer(_ request: ControlRequest) async -> [UInt8] {
         defer { watchRunning() }
         do {
-            return ControlAnswer.success(try await perform(request), id: request.id).bytes
+            return ControlAnswer.success(try await perform(request).members, id: request.id).bytes
         } catch {
             return ControlAnswer.failure(Self.failure(error), id: request.id).bytes
         }
@@ -86,43 +86,39 @@ package final class ControlService {
     /// Ends the server whatever its state, without a reset for a next test: the process is ending.
     package func end() { session.end() }
 
-    private func perform(_ request: ControlRequest) async throws -> [(key: String, value: JSONText)] {
+    private func perform(_ request: ControlRequest) async throws -> any ControlAnswerBody {
         switch request.name {
         case .hello:
             let running = session.running
-            return [("protocol", .int(Self.protocolVersion)), ("kind", .string(kind.name)),
-                    ("display", running.map { .string($0.display) } ?? .null), ("pid", running.map { .int(Int($0.pid)) } ?? .null),
-                    ("leased", .bool(session.isLeased))]
+            return HelloAnswer(protocolVersion: Self.protocolVersion, kind: kind.name, display: running?.display,
+                               pid: running?.pid, leased: session.isLeased)
         case .lease: return try await lease(request)
         case .release:
             _ = try session.held(naming: request.lease, for: request.name.rawValue)
             let (kept, reason) = session.release(because: "it was released")
-            return [("kept", .bool(kept)), ("reason", reason.map(JSONText.string) ?? .null)]
+            return ReleaseAnswer(kept: kept, reason: reason)
         case .plug:
             let plug = try request.decode(PlugRequest.self)
             try onServer(request) { try plug.perform($0) }
-            return []
+            return DoneAnswer()
         case .unplug:
             let unplug = try request.decode(UnplugRequest.self)
             try onServer(request) { try unplug.perform($0) }
-            return []
+            return DoneAnswer()
         case .mode:
             let change = try request.decode(ModeRequest.self)
             let mode = try onServer(request) { try change.perform($0) }
-            return [("name", .string(change.name)), ("mode", ScreenJSON.mode(mode).json)]
+            return ModeAnswer(name: change.name, mode: ScreenJSON.mode(mode))
         case .screens:
             let screens = try onServer(request) { try $0.screens(scaleFactors: scaleFactors) }
-            return [("screens", ScreenJSON.rows(screens).json)]
+            return ScreensAnswer(screens: ScreenJSON.rows(screens))
         case .screenshot:
             let shot = try request.decode(ScreenshotRequest.self)
             let size = try onServer(request) { try shot.perform($0) }
-            return [("output", .string(shot.output.path)), ("width", .int(size.width)), ("height", .int(size.height))]
+            return ScreenshotAnswer(output: shot.output.path, width: size.width, height: size.height)
         case .pixel:
             let pixel = try request.decode(PixelRequest.self)
-            let value = try onServer(request) { try pixel.perform($0) }
-            let (r, g, b) = (Int(value >> 16 & 0xFF), Int(value >> 8 & 0xFF), Int(value & 0xFF))
-            let hex = String(format: "#%02x%02x%02x", r, g, b)
-            return [("pixel", .string(hex)), ("red", .int(r)), ("green", .int(g)), ("blue", .int(b))]
+            return PixelAnswer(try onServer(request) { try pixel.perform($0) })
         }
     }
 
@@ -142,7 +138,7 @@ package final class ControlService {
 
     /// `lease`: ends the lease held, then leases the server again with the layout asked for; a server that
     /// could not be made fresh is replaced, and the answer says so.
-    private func lease(_ request: ControlRequest) async throws -> [(key: String, value: JSONText)] {
+    private func lease(_ request: ControlRequest) async throws -> LeaseAnswer {
         // The sizes as given, not through the parser: an empty entry is MonitorLayout's to refuse, with its
         // reason (`invalidField`), as `--monitors` refuses it.
         let layout: [VirtualServer.Monitor]
@@ -159,9 +155,8 @@ package final class ControlService {
         // A server the release kept went back to the pool, which the start takes it from.
         let grant = try await session.lease { _ in (try await VirtualServer.start(kind, monitors: layout, glx: glx), nil) }
         let next = grant.server
-        return [("lease", .string(grant.id)), ("display", .string(next.display)), ("xauthority", .string(next.authorityFile)),
-                ("pid", .int(Int(next.pid))), ("warm", .bool(next.isWarm)), ("replaced", .bool(grant.replaced)),
-                ("reason", grant.reason.map(JSONText.string) ?? .null)]
+        return LeaseAnswer(lease: grant.id, address: .x(display: next.display, xauthority: next.authorityFile), pid: next.pid,
+                           warm: next.isWarm, replaced: grant.replaced, reason: grant.reason)
     }
 
     /// What an error says to a client: the command line's status, code and reason.

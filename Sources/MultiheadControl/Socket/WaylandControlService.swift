@@ -52,7 +52,7 @@ package final class WaylandControlService: ControlServing {
     package func answer(_ request: ControlRequest) async -> [UInt8] {
         defer { watchRunning() }
         do {
-            return ControlAnswer.success(try await perform(request), id: request.id).bytes
+            return ControlAnswer.success(try await perform(request).members, id: request.id).bytes
         } catch {
             return ControlAnswer.failure(ControlService.failure(error), id: request.id).bytes
         }
@@ -71,35 +71,33 @@ package final class WaylandControlService: ControlServing {
         }
     }
 
-    private func perform(_ request: ControlRequest) async throws -> [(key: String, value: JSONText)] {
+    private func perform(_ request: ControlRequest) async throws -> any ControlAnswerBody {
         switch request.name {
         case .hello:
-            return [("protocol", .int(ControlService.protocolVersion)), ("kind", .string(ServerKind.wayland.name)),
-                    ("display", compositor?.display.map(JSONText.string) ?? .null),
-                    ("waylandDisplay", compositor.map { .string($0.waylandDisplay) } ?? .null),
-                    ("pid", compositor.map { .int(Int($0.pid)) } ?? .null), ("leased", .bool(session.isLeased))]
+            return HelloAnswer(protocolVersion: ControlService.protocolVersion, kind: ServerKind.wayland.name, display: compositor?.display,
+                               waylandDisplay: .some(compositor?.waylandDisplay), pid: compositor?.pid, leased: session.isLeased)
         case .lease: return try await lease(request)
         case .release:
             _ = try held(request)
             let (kept, reason) = session.release(because: "it was released")
-            return [("kept", .bool(kept)), ("reason", reason.map(JSONText.string) ?? .null)]
+            return ReleaseAnswer(kept: kept, reason: reason)
         case .plug:
             var plug = try request.decode(PlugRequest.self)
             if plug.scale == nil { plug.scale = wholeScale(plug.name) }
             try held(request).send(try plug.compositorCommand())
-            return []
+            return DoneAnswer()
         case .unplug:
             let unplug = try request.decode(UnplugRequest.self)
             try held(request).send(["unplug", unplug.name])
-            return []
+            return DoneAnswer()
         case .mode:
             let change = try request.decode(ModeRequest.self)
             let answer = try held(request).send(try change.compositorCommand())
             guard let screen = ScreenJSON(compositorOutput: try Self.json(answer, of: "mode"), isMain: false),
                   let mode = screen.currentMode else { throw WaylandServerError.malformedAnswer(command: "mode", answer: answer) }
-            return [("name", .string(change.name)), ("mode", mode.json)]
+            return ModeAnswer(name: change.name, mode: mode)
         case .screens:
-            return [("screens", try screens(held(request)).json)]
+            return ScreensAnswer(screens: try screens(held(request)))
         case .screenshot:
             let shot = try request.decode(ScreenshotRequest.self)
             let answer = try held(request).send(["screenshot", shot.screen ?? "layout", shot.output.path, "format=png"])
@@ -107,15 +105,14 @@ package final class WaylandControlService: ControlServing {
             guard let w = v["width"]?.int, let h = v["height"]?.int else {
                 throw WaylandServerError.malformedAnswer(command: "screenshot", answer: answer)
             }
-            return [("output", .string(shot.output.path)), ("width", .int(w)), ("height", .int(h))]
+            return ScreenshotAnswer(output: shot.output.path, width: w, height: h)
         case .pixel:
             let pixel = try request.decode(PixelRequest.self)
             let answer = try held(request).send(["pixel", pixel.screen ?? "layout", String(pixel.x), String(pixel.y)])
             guard answer.hasPrefix("#"), answer.count == 7, let value = UInt32(answer.dropFirst(), radix: 16) else {
                 throw WaylandServerError.malformedAnswer(command: "pixel", answer: answer)
             }
-            let (r, g, b) = (Int(value >> 16 & 0xFF), Int(value >> 8 & 0xFF), Int(value & 0xFF))
-            return [("pixel", .string(answer.lowercased())), ("red", .int(r)), ("green", .int(g)), ("blue", .int(b))]
+            return PixelAnswer(value)
         }
     }
 
@@ -146,7 +143,7 @@ package final class WaylandControlService: ControlServing {
 
     /// `lease`: ends the lease held, then plugs the layout asked for into the reset compositor (a new one
     /// when the last could not be reset).
-    private func lease(_ request: ControlRequest) async throws -> [(key: String, value: JSONText)] {
+    private func lease(_ request: ControlRequest) async throws -> LeaseAnswer {
         let layout: [VirtualServer.Monitor]
         if case .array(let items)? = request.fields["monitors"] {
             do {
@@ -172,10 +169,9 @@ package final class WaylandControlService: ControlServing {
             }
         }
         let now = grant.server
-        return [("lease", .string(grant.id)), ("waylandDisplay", .string(now.waylandDisplay)),
-                ("runtimeDirectory", .string(now.runtimeDirectory)), ("display", now.display.map(JSONText.string) ?? .null),
-                ("pid", .int(Int(now.pid))), ("warm", .bool(!grant.replaced)), ("replaced", .bool(grant.replaced)),
-                ("reason", grant.reason.map(JSONText.string) ?? .null)]
+        return LeaseAnswer(lease: grant.id, address: .wayland(waylandDisplay: now.waylandDisplay, runtimeDirectory: now.runtimeDirectory,
+                                                              display: now.display),
+                           pid: now.pid, warm: !grant.replaced, replaced: grant.replaced, reason: grant.reason)
     }
 
     /// Plugs a layout's monitors, left to right, with `run --scale`'s factors.

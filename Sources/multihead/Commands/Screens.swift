@@ -24,11 +24,10 @@ extension MultiheadCommand {
         static func list(display: String?, json: Bool) throws {
             let rows: [ScreenJSON]
             if let socket = ControlClient.socket(display) {
-                let answer = try ControlClient.send(.screens, [], to: socket)
-                guard case .array(let items)? = answer["screens"] else {
+                guard let answer = ScreensAnswer(answer: try ControlClient.send(.screens, [], to: socket)) else {
                     throw CommandFailure(status: ExitStatus.software, code: "malformedAnswer", message: "the control socket's answer has no screens")
                 }
-                rows = items.compactMap(ScreenJSON.init(json:))
+                rows = answer.screens
             } else {
                 rows = ScreenJSON.rows(try X11Backend.snapshot(display: display))
             }

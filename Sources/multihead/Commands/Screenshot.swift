@@ -20,7 +20,8 @@ extension MultiheadCommand {
                 let size: (width: Int, height: Int)
                 if let socket = ControlClient.socket(options.display) {
                     let answer = try ControlClient.send(request, to: socket)
-                    size = (answer["width"]?.int ?? 0, answer["height"]?.int ?? 0)
+                    let shot = ScreenshotAnswer(answer: answer)
+                    size = (shot?.width ?? 0, shot?.height ?? 0)
                 } else {
                     let control = try ServerControl(display: options.display)
                     defer { control.close() }

@@ -23,9 +23,10 @@ enum ControlForwarding {
             case "mode":
                 guard let command = parsed(MultiheadCommand.Mode.self, rest) else { return nil }
                 let answer = try ControlClient.send(command.request, to: path)
-                if let monitor = answer["name"]?.string, let m = answer["mode"].flatMap(ScreenJSON.Mode.init(json:)) {
+                if let set = ModeAnswer(answer: answer) {
+                    let m = set.mode
                     let mode = ScreenMode(width: m.width, height: m.height, refreshRate: m.refreshRate, isInterlaced: m.interlaced)
-                    try StandardOutput.line("\(monitor.terminalEscaped): \(mode)")
+                    try StandardOutput.line("\(set.name.terminalEscaped): \(mode)")
                 }
             default: return nil
             }
