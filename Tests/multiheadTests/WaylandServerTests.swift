@@ -131,16 +131,21 @@ struct WaylandServerTests {
         try ChildProcess.spawn(RunCommandTests.binary, ["run"] + args, environment: ["PATH": RunCommandTests.path], diesWithParent: false)
     }
 
-    /// The `NAME=value` lines `--print-env` wrote to a child's stderr, up to MULTIHEAD_CONTROL=.
+    /// The `NAME=value` lines `--print-env` wrote to a child's stderr, up to MULTIHEAD_CONTROL=; every line
+    /// read under `said`, for a failure's message.
     func printedEnvironment(_ child: ChildProcess) async -> [String: String] {
         await onOwnThread {
-            var values: [String: String] = [:], bytes: [UInt8] = [], b: UInt8 = 0
+            var values: [String: String] = [:], bytes: [UInt8] = [], b: UInt8 = 0, said: [String] = []
             while values["MULTIHEAD_CONTROL"] == nil, read(child.stderr, &b, 1) == 1 {
                 if b != UInt8(ascii: "\n") { bytes.append(b); continue }
-                let parts = String(decoding: bytes, as: UTF8.self).split(separator: "=", maxSplits: 1).map(String.init)
+                let line = String(decoding: bytes, as: UTF8.self)
+                said.append(line)
+                let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
                 if parts.count == 2 { values[parts[0]] = parts[1] }
                 bytes.removeAll()
             }
+            if !bytes.isEmpty { said.append(String(decoding: bytes, as: UTF8.self)) }
+            values["said"] = said.joined(separator: "\n")
             return values
         }
     }
@@ -150,7 +155,7 @@ struct WaylandServerTests {
         let child = try run(["--wayland", "--print-env", "--monitors", "800x600", "--", "/bin/sh", "-c",
                              "echo \"w=$WAYLAND_DISPLAY r=$XDG_RUNTIME_DIR d=$DISPLAY\"; multihead plug HDMI-1 1280x720+800+0 --scale 2 && multihead screens --json; exit 4"])
         let env = await printedEnvironment(child)
-        let compositor = try #require(env["PID"].flatMap { Int32($0) }), runtime = try #require(env["XDG_RUNTIME_DIR"])
+        let compositor = try #require(env["PID"].flatMap { Int32($0) }, "\(env["said"] ?? "")"), runtime = try #require(env["XDG_RUNTIME_DIR"])
         let (status, out, err) = await onOwnThread { child.collect() }
         let text = String(decoding: out, as: UTF8.self)
         #expect(status == 4, "\(String(decoding: err, as: UTF8.self))")
@@ -165,7 +170,7 @@ struct WaylandServerTests {
     func runKilled() async throws {
         let child = try run(["--wayland", "--print-env", "--", "/bin/sh", "-c", "echo ready; exec sleep 300"])
         let env = await printedEnvironment(child)
-        let compositor = try #require(env["PID"].flatMap { Int32($0) }), runtime = try #require(env["XDG_RUNTIME_DIR"])
+        let compositor = try #require(env["PID"].flatMap { Int32($0) }, "\(env["said"] ?? "")"), runtime = try #require(env["XDG_RUNTIME_DIR"])
         let ready = await onOwnThread { () -> Bool in
             var bytes: [UInt8] = [], b: UInt8 = 0
             while read(child.stdout, &b, 1) == 1 { bytes.append(b); if b == UInt8(ascii: "\n") { break } }
