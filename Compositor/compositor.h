@@ -69,6 +69,8 @@ struct mh_server {
 	enum mh_xwayland_mode xwayland_mode;
 	const char *socket;
 	bool ready_sent;
+	/* Lazy Xwayland found no X display free: the ready line says so (XWAYLAND=unavailable). */
+	bool xwayland_unavailable;
 
 	struct wl_list outputs; /* mh_output.link, in plug order */
 	struct wl_list views;   /* mh_view.link, front first */

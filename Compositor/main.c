@@ -60,7 +60,8 @@ void mh_send_ready(struct mh_server *server) {
 		snprintf(line, sizeof(line), "ready WAYLAND_DISPLAY=%s DISPLAY=%s PID=%d", server->socket,
 			server->xwayland->display_name, (int)getpid());
 	} else {
-		snprintf(line, sizeof(line), "ready WAYLAND_DISPLAY=%s PID=%d", server->socket, (int)getpid());
+		snprintf(line, sizeof(line), "ready WAYLAND_DISPLAY=%s PID=%d%s", server->socket, (int)getpid(),
+			server->xwayland_unavailable ? " XWAYLAND=unavailable" : "");
 	}
 	server->ready_sent = true;
 	mh_control_write_line(line);
@@ -166,6 +167,7 @@ int main(int argc, char **argv) {
 		fputs("multihead-compositor: no Xwayland: no X display free among :0…:32, the only ones wlroots 0.15 "
 			"takes; Wayland clients only\n", stderr);
 		server.xwayland_mode = MH_XWAYLAND_OFF;
+		server.xwayland_unavailable = true;
 	}
 	/* Clients we start (none today) and Xwayland find us here. */
 	setenv("WAYLAND_DISPLAY", server.socket, 1);

@@ -132,3 +132,29 @@ def test_two_compositors_have_sockets_and_displays_of_their_own(start_compositor
     assert a.display != b.display
     a.ok("plug DP-1")
     assert b.ok("outputs") == []
+
+
+def test_no_x_display_free_means_wayland_clients_only(start_compositor):
+    """wlroots 0.15 gives Xwayland a display among :0…:32 only. With every one of them taken (lock files
+    naming this live process, which X servers and wlroots respect), lazy Xwayland says so in the ready line
+    and on stderr, and the compositor serves Wayland clients; the lock files made here are removed."""
+    made = []
+    try:
+        for n in range(33):
+            path = f"/tmp/.X{n}-lock"
+            try:
+                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o444)
+            except FileExistsError:
+                continue  # a real server's (or another's): taken already
+            made.append(path)
+            with os.fdopen(fd, "w") as f:
+                f.write("%10d\n" % os.getpid())
+        c = start_compositor()
+        assert c.display is None and c.vars.get("XWAYLAND") == "unavailable", c.vars
+        c.ok("plug DP-1")
+        assert [o["name"] for o in c.ok("outputs")] == ["DP-1"]
+        with open(c.stderr_path) as err:
+            assert "no Xwayland" in err.read()
+    finally:
+        for path in made:
+            os.unlink(path)

@@ -35,8 +35,11 @@ public final class WaylandServer {
     public let pid: Int32
     /// The Wayland socket's name in `runtimeDirectory` (`WAYLAND_DISPLAY`), such as "wayland-0".
     public let waylandDisplay: String
-    /// Xwayland's display, such as ":3" (nil with `.off`).
+    /// Xwayland's display, such as ":3" (nil with `.off`, or when `xwaylandUnavailable`).
     public let display: String?
+    /// Whether lazy Xwayland found no X display free (wlroots 0.15 takes one among :0…:32 only, which a
+    /// machine running many X servers may have filled): Wayland clients only.
+    public let xwaylandUnavailable: Bool
     /// The compositor's private `XDG_RUNTIME_DIR`, removed at `stop()`.
     public let runtimeDirectory: String
     /// The binary that runs.
@@ -56,6 +59,7 @@ public final class WaylandServer {
         self.pid = pid
         waylandDisplay = ready.waylandDisplay
         display = ready.display
+        xwaylandUnavailable = ready.xwaylandUnavailable
         self.runtimeDirectory = runtimeDirectory
         self.binary = binary
         self.input = input
@@ -210,11 +214,13 @@ public final class WaylandServer {
     }
 }
 
-/// The compositor's ready line: `ready WAYLAND_DISPLAY=wayland-0 DISPLAY=:3 PID=12345`.
+/// The compositor's ready line: `ready WAYLAND_DISPLAY=wayland-0 DISPLAY=:3 PID=12345`, or without
+/// `DISPLAY=` and with `XWAYLAND=unavailable` when Xwayland found no X display free.
 struct ReadyLine: Equatable {
     var waylandDisplay: String
     var display: String?
     var pid: Int32
+    var xwaylandUnavailable = false
 
     init?(_ line: String) {
         let words = line.split(separator: " ").map(String.init)
@@ -228,5 +234,6 @@ struct ReadyLine: Equatable {
         waylandDisplay = socket
         display = values["DISPLAY"]
         self.pid = pid
+        xwaylandUnavailable = values["XWAYLAND"] == "unavailable"
     }
 }

@@ -83,7 +83,7 @@ struct ControlContractTests {
         let mode = ScreenJSON.Mode(width: 1, height: 1, refreshRate: 60, interlaced: false)
         let answers: [ControlRequest.Name: [any ControlAnswerBody]] = [
             .hello: [HelloAnswer(protocolVersion: 2, kind: "xvfb", display: ":1", pid: 1, leased: true),
-                     HelloAnswer(protocolVersion: 2, kind: "wayland", display: nil, waylandDisplay: .some("wayland-0"), pid: 1, leased: true)],
+                     HelloAnswer(protocolVersion: 2, kind: "wayland", display: nil, waylandDisplay: .some("wayland-0"), xwayland: "lazy", pid: 1, leased: true)],
             .lease: [LeaseAnswer(lease: "L", address: .x(display: ":1", xauthority: "/a"), pid: 1, warm: true, replaced: false, reason: nil),
                      LeaseAnswer(lease: "L", address: .wayland(waylandDisplay: "w", runtimeDirectory: "/r", display: ":2"), pid: 1,
                                  warm: true, replaced: false, reason: nil)],

@@ -14,16 +14,22 @@ package struct HelloAnswer: ControlAnswerBody {
     package var display: String?
     /// The Wayland socket's name, on the wayland kind only (absent on X).
     package var waylandDisplay: String??
+    /// On the wayland kind only: "lazy" (Xwayland starts with the first X client) or "unavailable" (no X
+    /// display was free for it: Wayland clients only).
+    package var xwayland: String?
     package var pid: Int32?
     package var leased: Bool
 
-    package init(protocolVersion: Int, kind: String, display: String?, waylandDisplay: String?? = nil, pid: Int32?, leased: Bool) {
-        (self.protocolVersion, self.kind, self.display, self.waylandDisplay, self.pid, self.leased) = (protocolVersion, kind, display, waylandDisplay, pid, leased)
+    package init(protocolVersion: Int, kind: String, display: String?, waylandDisplay: String?? = nil, xwayland: String? = nil,
+                 pid: Int32?, leased: Bool) {
+        (self.protocolVersion, self.kind, self.display, self.waylandDisplay) = (protocolVersion, kind, display, waylandDisplay)
+        (self.xwayland, self.pid, self.leased) = (xwayland, pid, leased)
     }
 
     package var members: [(key: String, value: JSONText)] {
         [("protocol", .int(protocolVersion)), ("kind", .string(kind)), ("display", display.map(JSONText.string) ?? .null)]
             + (waylandDisplay.map { [("waylandDisplay", $0.map(JSONText.string) ?? .null)] } ?? [])
+            + (xwayland.map { [("xwayland", .string($0))] } ?? [])
             + [("pid", pid.map { .int(Int($0)) } ?? .null), ("leased", .bool(leased))]
     }
 }

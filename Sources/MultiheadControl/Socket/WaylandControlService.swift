@@ -75,7 +75,9 @@ package final class WaylandControlService: ControlServing {
         switch request.name {
         case .hello:
             return HelloAnswer(protocolVersion: ControlService.protocolVersion, kind: ServerKind.wayland.name, display: compositor?.display,
-                               waylandDisplay: .some(compositor?.waylandDisplay), pid: compositor?.pid, leased: session.isLeased)
+                               waylandDisplay: .some(compositor?.waylandDisplay),
+                               xwayland: compositor.map { $0.xwaylandUnavailable ? "unavailable" : "lazy" }, pid: compositor?.pid,
+                               leased: session.isLeased)
         case .lease: return try await lease(request)
         case .release:
             _ = try held(request)
