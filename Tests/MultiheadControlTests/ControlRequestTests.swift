@@ -37,6 +37,12 @@ struct ControlRequestTests {
         #expect(ControlRequest.Name.screenshot.commonFields.map(\.key) == ["directory", "lease"])
         #expect(ControlRequest.Name.unplug.commonFields.map(\.key) == ["lease"])
         #expect(ControlRequest.Name.lease.commonFields.isEmpty && ControlRequest.Name.hello.fields.isEmpty)
+        // Each declaration's list of fields is what its properties declare: a property added without its
+        // field (or the other way round) fails here.
+        for name in ControlRequest.Name.allCases {
+            guard let declaration = name.declaration else { continue }
+            #expect(declaration.fields == ControlFields.of(declaration), "\(declaration).fields does not list what its properties declare")
+        }
         // Each option a field names is one the declaration's help lists (reading a declaration's fields
         // stops the program at a property of no field type, so none is left out unseen).
         for name in ControlRequest.Name.allCases {

@@ -23,13 +23,12 @@ package struct ControlRequest: Sendable, Equatable {
         }
 
         /// Its own fields: positional ones first, in the command line's order, then the options.
-        package var fields: [ControlField] { Self.declared[self] ?? [] }
-
-        /// Every request's fields, read off its declaration once.
-        private static let declared: [Name: [ControlField]] = Dictionary(uniqueKeysWithValues: allCases.map { name in
-            let all = name.declaration.map(ControlFields.of) ?? []
-            return (name, all.filter(\.isPositional) + all.filter { !$0.isPositional })
-        })
+        /// (Made each time, not kept in a dictionary: a dictionary keyed by the name costs a command line run
+        /// a protocol-conformance lookup over the whole binary, more than the rest of its work here.)
+        package var fields: [ControlField] {
+            let all = declaration?.fields ?? []
+            return all.filter(\.isPositional) + all.filter { !$0.isPositional }
+        }
 
         /// The fields every request of this name may carry besides its own: the client's `directory`
         /// where a field is a path, and the `lease` it acts under (all but `hello` and `lease`).

@@ -2,10 +2,14 @@ import ArgumentParser
 
 /// A request's arguments: the one declaration of what a request takes. The command line's options and
 /// arguments (names, help, defaults, checks in `validate()`) are its `@Argument`, `@Option`, `@Flag` and
-/// `@OptionGroup` properties, and the control socket's fields are read off the same properties: a field
-/// is the property's name (`serialNumber`), its JSON type follows from the property's type. So a new
-/// option of `plug` is one property here, and both front ends have it.
-package protocol ControlArguments: ParsableArguments {}
+/// `@OptionGroup` properties, and the control socket's fields are the same properties: a field is the
+/// property's name (`serialNumber`), its JSON type follows from the property's type. `fields` lists them
+/// beside the properties, read without reflection (reading them off the properties costs a command line
+/// run seven times its own work); the requests' tests hold it to what `ControlFields.of` reads off them.
+package protocol ControlArguments: ParsableArguments {
+    /// The fields, in the properties' order.
+    static var fields: [ControlField] { get }
+}
 
 /// One field of a request on the control socket, as its declaration gives it.
 package struct ControlField: Equatable, Sendable {
@@ -15,6 +19,16 @@ package struct ControlField: Equatable, Sendable {
     package var type: ControlFieldType
     /// Whether it is a positional argument on the command line (always needed), not an option.
     package var isPositional: Bool
+
+    /// A positional field.
+    package static func positional(_ key: String, _ type: ControlFieldType) -> ControlField {
+        ControlField(key: key, type: type, isPositional: true)
+    }
+
+    /// An option's field.
+    package static func option(_ key: String, _ type: ControlFieldType) -> ControlField {
+        ControlField(key: key, type: type, isPositional: false)
+    }
 
     /// The command line's name of an option, as the argument parser makes it from the property's name
     /// (`serialNumber` → `--serial-number`).

@@ -7,4 +7,6 @@ package struct LeaseRequest: ControlArguments {
     package var monitors: [String] = []
 
     package init() {}
+
+    package static let fields: [ControlField] = [.option("monitors", .strings)]
 }

@@ -17,6 +17,9 @@ package struct ModeRequest: ControlArguments {
 
     package init() {}
 
+    package static let fields: [ControlField] = [.positional("name", .string), .positional("size", .string),
+                                                 .option("rate", .number), .option("scale", .wholeNumber)]
+
     package func validate() throws {
         let r = try pixelGeometry(size, example: "1280x720")
         guard r.origin == .zero, r.width <= 32767, r.height <= 32767 else {

@@ -23,6 +23,11 @@ package struct MonitorIdentityOptions: ParsableArguments {
 
     package init() {}
 
+    /// Its fields, in the properties' order (`PlugRequest.fields` takes them).
+    package static let fields: [ControlField] = [.option("manufacturer", .string), .option("model", .string),
+                                                 .option("serialNumber", .string), .option("physicalSize", .string),
+                                                 .option("edid", .path)]
+
     /// Whether `--physical-size` is the only option given: on a virtual monitor, its millimetres.
     package var givesOnlySize: Bool { physicalSize != nil && edid == nil && [manufacturer, model, serialNumber].allSatisfy { $0 == nil } }
 

@@ -14,6 +14,9 @@ package struct PixelRequest: ControlArguments {
 
     package init() {}
 
+    package static let fields: [ControlField] = [.positional("x", .wholeNumber), .positional("y", .wholeNumber),
+                                                 .option("screen", .string)]
+
     package func validate() throws {
         guard x >= 0, y >= 0 else { throw ValidationError("pixel needs \"x\" and \"y\", whole numbers from 0") }
     }

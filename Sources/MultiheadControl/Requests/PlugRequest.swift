@@ -20,6 +20,10 @@ package struct PlugRequest: ControlArguments {
 
     package init() {}
 
+    package static let fields: [ControlField] = [.positional("name", .string), .positional("geometry", .string),
+                                                 .option("primary", .flag), .option("rate", .number),
+                                                 .option("scale", .wholeNumber)] + MonitorIdentityOptions.fields
+
     package func validate() throws {
         try validateMonitorName(name)
         let r = try pixelGeometry(geometry, example: "1280x720+1920+0")

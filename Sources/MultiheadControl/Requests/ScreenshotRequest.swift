@@ -12,6 +12,8 @@ package struct ScreenshotRequest: ControlArguments {
 
     package init() {}
 
+    package static let fields: [ControlField] = [.option("screen", .string), .option("output", .path)]
+
     package func validate() throws {
         guard output.path.hasSuffix(".png") else { throw ValidationError("-o must name a .png file, not \"\(output.path.terminalEscaped)\"") }
     }

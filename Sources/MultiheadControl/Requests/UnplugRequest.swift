@@ -10,6 +10,8 @@ package struct UnplugRequest: ControlArguments {
 
     package init() {}
 
+    package static let fields: [ControlField] = [.positional("name", .string), .option("keepPrimary", .flag)]
+
     package func validate() throws { try validateMonitorName(name) }
 
     /// Unplugs the monitor.
