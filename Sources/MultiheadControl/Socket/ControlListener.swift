@@ -124,6 +124,16 @@ package enum ControlAnswer {
         .members([("ok", .bool(true))] + members + (id.map { [("id", $0.text)] } ?? []))
     }
 
+    /// The answer to `request` whose work is `body`: its members, or the failure it threw.
+    @MainActor
+    package static func line(_ request: ControlRequest, _ body: () async throws -> any ControlAnswerBody) async -> [UInt8] {
+        do {
+            return success(try await body().members, id: request.id).bytes
+        } catch {
+            return failure(ControlService.failure(error), id: request.id).bytes
+        }
+    }
+
     /// A failure: the exit status the command would have, a stable code, the reason.
     package static func failure(_ f: CommandFailure, id: JSONValue?) -> JSONText {
         let error = JSONText.object(["status": .int(Int(f.status)), "code": .string(f.code), "message": .string(f.message)])

@@ -27,14 +27,6 @@ package final class ControlService {
     /// Scales by screen name (`run --scale`): what `screens` answers with.
     package let scaleFactors: [String: Double]
 
-    /// Told the PID and status of an X server this service ran that ended (a signal, a crash); an end the
-    /// service caused itself is not told.
-    private let serverEnded: @Sendable (_ pid: Int32, _ status: Int32) -> Void
-    /// The PID of the X server whose end is waited for: one wait per X server process, however many leases
-    /// (each a `VirtualServer` of its own) it serves; cleared when that process ends, so that a new server
-    /// given the same PID is waited for too.
-    private var watched: Int32?
-
     /// The idle servers this process keeps beside the lease: one lease at a time needs no more than the
     /// servers of the last two layouts it asked for.
     package nonisolated static let idleServerLimit = 2
@@ -48,9 +40,8 @@ package final class ControlService {
         kind = server.kind
         self.glx = glx
         defaultLayout = layout
-        session = LeaseSession(server: server)
-        self.serverEnded = serverEnded
-        watchRunning()
+        session = LeaseSession(server: server, serverEnded: serverEnded)
+        session.watchRunning()
     }
 
     /// The X server running now, leased or idle.
@@ -61,26 +52,8 @@ package final class ControlService {
 
     /// The answer to one request, as one line.
     package func answer(_ request: ControlRequest) async -> [UInt8] {
-        defer { watchRunning() }
-        do {
-            return ControlAnswer.success(try await perform(request).members, id: request.id).bytes
-        } catch {
-            return ControlAnswer.failure(Self.failure(error), id: request.id).bytes
-        }
-    }
-
-    /// Waits for the end of the X server running now, once per X server process (a lease that replaced it
-    /// with another is watched; a lease of the same process is not waited for twice: each wait holds a thread).
-    private func watchRunning() {
-        guard let running = session.running, running.pid != watched else { return }
-        let pid = running.pid
-        watched = pid
-        let ended = serverEnded
-        Task { @MainActor in
-            let status = await running.waitForExit()
-            if self.watched == pid { self.watched = nil }
-            ended(pid, status)
-        }
+        defer { session.watchRunning() }
+        return await ControlAnswer.line(request) { try await perform(request) }
     }
 
     /// Ends the server whatever its state, without a reset for a next test: the process is ending.

@@ -13,6 +13,8 @@ package protocol LeasableServer: AnyObject {
     func endLease() -> String?
     /// Ends it whatever its state, without a reset: the process is ending.
     func endNow()
+    /// Waits for its process to end; its status (128 + a signal when one ended it).
+    func waitForExit() async -> Int32
 }
 
 /// The leases of one `multihead server`: the one owner of which lease is held, on which server, how the
@@ -32,11 +34,31 @@ package final class LeaseSession<Server: LeasableServer> {
     private var endedLeases: [String: String] = [:]
     /// The server a release ended rather than kept, and why: the next lease compares with it and says it.
     private var ended: (address: String, pid: Int32, reason: String)?
+    /// Told the PID and status of a server the session ran that ended by itself (a signal, a crash).
+    private let serverEnded: @Sendable (_ pid: Int32, _ status: Int32) -> Void
+    /// The PID whose end is waited for: one wait per server process, however many leases it serves;
+    /// cleared when that process ends, so that a new server given the same PID is waited for too.
+    private var watched: Int32?
 
-    /// A session whose first lease is held on `server`, as started.
-    package init(server: Server) {
+    /// A session whose first lease is held on `server`, as started; `serverEnded` hears of a server's end.
+    package init(server: Server, serverEnded: @escaping @Sendable (_ pid: Int32, _ status: Int32) -> Void) {
         running = server
         isLeased = true
+        self.serverEnded = serverEnded
+    }
+
+    /// Waits for the end of the server running now, once per process (a lease that replaced it with
+    /// another is watched; a lease of the same process is not waited for twice: each wait holds a thread).
+    package func watchRunning() {
+        guard let running, running.pid != watched else { return }
+        let pid = running.pid
+        watched = pid
+        let ended = serverEnded
+        Task { @MainActor in
+            let status = await running.waitForExit()
+            if self.watched == pid { self.watched = nil }
+            ended(pid, status)
+        }
     }
 
     /// What a new lease gives out.

@@ -21,19 +21,15 @@ package final class WaylandControlService: ControlServing {
     /// Scales by output name (`run --scale`): whole factors from 1 to 4 become the output's scale when it is
     /// plugged without one.
     package let scaleFactors: [String: Double]
-    private let serverEnded: @Sendable (_ pid: Int32, _ status: Int32) -> Void
-    /// The PID whose end is waited for (one wait per compositor process).
-    private var watched: Int32?
 
     /// Serves `server`, plugging `layout` as the first lease's.
     package init(server: WaylandServer, layout: [VirtualServer.Monitor], scaleFactors: [String: Double] = [:],
                  serverEnded: @escaping @Sendable (_ pid: Int32, _ status: Int32) -> Void) throws {
-        session = LeaseSession(server: server)
+        session = LeaseSession(server: server, serverEnded: serverEnded)
         defaultLayout = layout
         self.scaleFactors = scaleFactors
-        self.serverEnded = serverEnded
         try plugLayout(layout, on: server)
-        watchRunning()
+        session.watchRunning()
     }
 
     /// The compositor running now, leased or idle.
@@ -50,25 +46,8 @@ package final class WaylandControlService: ControlServing {
 
     /// The answer to one request, as one line.
     package func answer(_ request: ControlRequest) async -> [UInt8] {
-        defer { watchRunning() }
-        do {
-            return ControlAnswer.success(try await perform(request).members, id: request.id).bytes
-        } catch {
-            return ControlAnswer.failure(ControlService.failure(error), id: request.id).bytes
-        }
-    }
-
-    /// Waits for the end of the compositor running now, once per process.
-    private func watchRunning() {
-        guard let running = compositor, running.pid != watched else { return }
-        let pid = running.pid
-        watched = pid
-        let ended = serverEnded
-        Task { @MainActor in
-            let status = await running.waitForExit()
-            if self.watched == pid { self.watched = nil }
-            ended(pid, status)
-        }
+        defer { session.watchRunning() }
+        return await ControlAnswer.line(request) { try await perform(request) }
     }
 
     private func perform(_ request: ControlRequest) async throws -> any ControlAnswerBody {
