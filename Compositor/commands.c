@@ -72,6 +72,17 @@ static bool options_known(char **tokens, int n, int first, const char *const *ke
 	return true;
 }
 
+/* A change's answer: its error, or the output as it is now. */
+static void reply_output(const char *error, struct mh_output *output) {
+	if (error != NULL) {
+		mh_reply_error(error);
+		return;
+	}
+	char json[1024];
+	mh_output_json(output, json, sizeof(json));
+	mh_reply("ok %s", json);
+}
+
 static void cmd_plug(char **t, int n) {
 	static const char *const keys[] = {"mode", "pos", "scale", "make", "model", "serial", "size-mm", NULL};
 	if (n < 2 || !options_known(t, n, 2, keys)) {
@@ -132,13 +143,7 @@ static void cmd_plug(char **t, int n) {
 	snprintf(spec.serial, sizeof(spec.serial), "%s", serial ? serial : "");
 	struct mh_output *output = NULL;
 	error = mh_output_plug(server_, &spec, &output);
-	if (error != NULL) {
-		mh_reply_error(error);
-		return;
-	}
-	char json[1024];
-	mh_output_json(output, json, sizeof(json));
-	mh_reply("ok %s", json);
+	reply_output(error, output);
 }
 
 static struct mh_output *named_output(const char *name) {
@@ -181,13 +186,7 @@ static void cmd_mode(char **t, int n) {
 		return;
 	}
 	error = mh_output_change(output, width, height, refresh, pos != NULL, (int)x, (int)y, (int)s);
-	if (error != NULL) {
-		mh_reply_error(error);
-		return;
-	}
-	char json[1024];
-	mh_output_json(output, json, sizeof(json));
-	mh_reply("ok %s", json);
+	reply_output(error, output);
 }
 
 /* `outputs` and `toplevels`: a JSON array on the answer line. */

@@ -14,16 +14,17 @@ each message JSON ending in a NUL): the page is served from 127.0.0.1 (a secure 
 window-management permission granted to its origin, and the page's callbacks come back through a
 binding (`Runtime.addBinding`). Only the standard library: run with Debian's python3 and `chromium`.
 Lines starting "chromium:" say why it could not start (the end of Chromium's own log)."""
-import fcntl
 import http.server
 import json
 import os
-import queue
 import shutil
 import subprocess
 import sys
 import tempfile
 import threading
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from devtools import DevTools, high  # noqa: E402 (beside this file)
 
 #: How long Chromium may take to start and answer a DevTools command (seconds): it is slow on a busy CI.
 TIMEOUT = 90
@@ -70,62 +71,6 @@ class Page(http.server.BaseHTTPRequestHandler):
         pass
 
 
-class DevTools:
-    """The DevTools protocol over Chromium's pipe: `call` waits for a command's answer; the events go to
-    `events`. A closed pipe (Chromium ended) puts None there and fails every call waiting."""
-
-    def __init__(self, to_chromium, from_chromium):
-        self._out = to_chromium
-        self._in = from_chromium
-        self._next = 0
-        self._answers = {}
-        self._ready = threading.Condition()
-        self.closed = False
-        self.events = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self):
-        buffer = b""
-        while True:
-            chunk = os.read(self._in, 1 << 16)
-            if not chunk:
-                break
-            buffer += chunk
-            while b"\0" in buffer:
-                raw, _, buffer = buffer.partition(b"\0")
-                message = json.loads(raw)
-                if "id" in message:
-                    with self._ready:
-                        self._answers[message["id"]] = message
-                        self._ready.notify_all()
-                else:
-                    self.events.put(message)
-        with self._ready:
-            self.closed = True
-            self._ready.notify_all()
-        self.events.put(None)
-
-    def call(self, method, session=None, **params):
-        self._next += 1
-        number = self._next
-        message = {"id": number, "method": method, "params": params}
-        if session:
-            message["sessionId"] = session
-        try:
-            os.write(self._out, json.dumps(message).encode() + b"\0")
-        except OSError:
-            raise RuntimeError(f"{method}: Chromium ended") from None
-        with self._ready:
-            if not self._ready.wait_for(lambda: number in self._answers or self.closed, TIMEOUT):
-                raise RuntimeError(f"{method}: no answer within {TIMEOUT} s")
-            if number not in self._answers:
-                raise RuntimeError(f"{method}: Chromium ended")
-            answer = self._answers.pop(number)
-        if "error" in answer:
-            raise RuntimeError(f"{method}: {answer['error'].get('message')}")
-        return answer["result"]
-
-
 def chromium_binary():
     for name in ("chromium", "chromium-browser", "google-chrome"):
         found = shutil.which(name)
@@ -133,13 +78,6 @@ def chromium_binary():
             return found
     say("chromium: no chromium on PATH (Debian's package is `chromium`)")
     sys.exit(2)
-
-
-def high(fd):
-    """The same pipe end on a descriptor above 9 (the other closed)."""
-    moved = fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 10)
-    os.close(fd)
-    return moved
 
 
 def main():
@@ -168,7 +106,7 @@ def main():
         env=dict(os.environ, XDG_CONFIG_HOME=os.path.join(profile, "config"), XDG_CACHE_HOME=os.path.join(profile, "cache")))
     os.close(commands_read)
     os.close(answers_write)
-    devtools = DevTools(commands_write, answers_read)
+    devtools = DevTools(commands_write, answers_read, TIMEOUT)
     stdin_ended = threading.Event()
 
     def watch_stdin():
