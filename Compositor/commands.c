@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "compositor.h"
 
 /* The server the command being run is for (set by mh_run_command). */
@@ -371,6 +372,20 @@ void mh_run_command(struct mh_server *server, char **t, int n) {
 		}
 		error = mh_type_text(server, t[1]);
 		error != NULL ? mh_reply_error(error) : mh_reply("ok");
+	} else if (strcmp(c, "frame") == 0 && n == 1) {
+		/* Every shown surface's frame callback now, flushed before the answer: a client that held
+		 * damage back until its callback (Xwayland does) sends it before anything it is asked next. */
+		struct timespec now;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		struct mh_output *output;
+		wl_list_for_each(output, &server->outputs, link) {
+			struct wlr_scene_output *scene_output = wlr_scene_get_scene_output(server->scene, output->wlr_output);
+			if (scene_output != NULL) {
+				wlr_scene_output_send_frame_done(scene_output, &now);
+			}
+		}
+		wl_display_flush_clients(server->display);
+		mh_reply("ok");
 	} else if (strcmp(c, "clients") == 0 && n == 1) {
 		mh_reply("ok %d", count_clients());
 	} else if (strcmp(c, "disconnect-clients") == 0 && n == 1) {
@@ -388,7 +403,7 @@ void mh_run_command(struct mh_server *server, char **t, int n) {
 		mh_reply("ok");
 		mh_control_quit();
 	} else if (strcmp(c, "ping") == 0 || strcmp(c, "outputs") == 0 || strcmp(c, "toplevels") == 0
-			|| strcmp(c, "clients") == 0 || strcmp(c, "disconnect-clients") == 0
+			|| strcmp(c, "clients") == 0 || strcmp(c, "disconnect-clients") == 0 || strcmp(c, "frame") == 0
 			|| strcmp(c, "reset") == 0 || strcmp(c, "quit") == 0) {
 		mh_reply("error usage %s takes no arguments", c);
 	} else {

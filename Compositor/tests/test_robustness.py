@@ -49,6 +49,7 @@ BAD_LINES = [
     b"key NoSuchKeysym",
     b"type \xc3",
     b"ping extra",
+    b"frame now",
     b"a b c d e f g h i j k l m n o p q r s t",
     b"ping\x00quit",
     b"\xff\xfe\xfd garbage \x01\x02",
@@ -73,6 +74,7 @@ def test_every_bad_line_gets_one_error_line(compositor):
     compositor.send_raw(b"ng\r\nclients\nbogus\n")
     answers = [compositor.out.readline() for _ in range(3)]
     assert answers[:2] == ["ok pong", "ok 0"]
+    assert compositor.cmd("frame") == "ok"
     assert answers[2].startswith("error unknown-command")
 
 

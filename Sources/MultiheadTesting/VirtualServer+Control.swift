@@ -12,6 +12,10 @@ extension VirtualServer {
     /// `physicalSize` (millimetres): a virtual monitor's size as RandR reports it; an output's, in the EDID
     /// it is plugged with. With its pixels it decides the screen's scale (`ScreenScalePolicy`).
     public func plug(_ name: String, frame: Rect, primary: Bool = false, refreshRate: Double? = nil, physicalSize: Size? = nil) throws {
+        if let host {
+            return try plugOnCompositor(host, name, frame: frame, primary: primary, refreshRate: refreshRate,
+                                        physicalSize: physicalSize, identity: nil)
+        }
         try controlConnection().plug(name, frame: frame, primary: primary, refreshRate: refreshRate, physicalSize: physicalSize)
     }
 
@@ -37,6 +41,9 @@ extension VirtualServer {
     /// ```
     public func plug(_ name: String, _ geometry: String, monitor: MonitorIdentity, primary: Bool = false) throws {
         guard let frame = Rect(geometry: geometry) else { throw ServerControlError.invalidMonitor("geometry \(geometry)") }
+        if let host {
+            return try plugOnCompositor(host, name, frame: frame, primary: primary, refreshRate: nil, physicalSize: nil, identity: monitor)
+        }
         let edid = try monitor.edid(preferred: frame.size)
         try controlConnection().plug(name, frame: frame, primary: primary, edid: edid)
     }
@@ -45,6 +52,7 @@ extension VirtualServer {
     /// Unplugging the primary makes the new main screen's output primary, as a desktop does, unless
     /// `keepPrimary` (X's own rule: the primary stays on the dark output).
     public func unplug(_ name: String, keepPrimary: Bool = false) throws {
+        if let host { return try unplugOnCompositor(host, name) }
         try controlConnection().unplug(name, keepPrimary: keepPrimary)
     }
 
@@ -53,7 +61,8 @@ extension VirtualServer {
     /// returns the mode set.
     @discardableResult
     public func setOutputMode(_ output: String, width: Int, height: Int, refreshRate: Double? = nil) throws -> ScreenMode {
-        try controlConnection().setOutputMode(output, width: width, height: height, refreshRate: refreshRate)
+        if let host { return try setModeOnCompositor(host, output, width: width, height: height, refreshRate: refreshRate) }
+        return try controlConnection().setOutputMode(output, width: width, height: height, refreshRate: refreshRate)
     }
 
     /// The kit's own connection for changing this server's monitors. One that was lost (the server stopped

@@ -59,9 +59,15 @@ public final class VirtualServer {
         /// (its modes, name and size with it) and lights it, an unplug turns it off and disconnects it, and
         /// every client (SDL, GLFW, GTK, Qt) sees the connection change as on real hardware.
         case xorg
+        /// Xwayland inside Multihead's headless Wayland compositor (`WaylandServer`): each monitor is one of
+        /// the compositor's outputs (DP-1…DP-8, HDMI-1…HDMI-8; a monitor of another name takes the first
+        /// free one), which Xwayland shows as an output XWAYLANDn with a CRTC, and the kit names it with a
+        /// RandR monitor of the monitor's name, so X clients (this package's model too) see MAIN and TV.
+        /// Screenshots read the compositor's output. Never pooled: each start is a new compositor.
+        case wayland
 
         /// Whether the server is Xorg (run under a supervising shell, with a log of its own).
-        var isXorg: Bool { self != .xvfb }
+        var isXorg: Bool { self == .xorg || self == .xorgDummy }
 
         /// The kind as the command line's flags, the control socket's `hello` and the pytest plugin spell
         /// it: xvfb, xorg-dummy, xorg.
@@ -70,11 +76,14 @@ public final class VirtualServer {
             case .xvfb: "xvfb"
             case .xorgDummy: "xorg-dummy"
             case .xorg: "xorg"
+            case .wayland: "wayland"
             }
         }
 
-        /// The kinds, in the order `multihead doctor` lists them.
+        /// The X servers' kinds, in the order `multihead doctor` lists them (the compositor, `.wayland`, is
+        /// listed apart).
         public static let all: [Kind] = [.xvfb, .xorg, .xorgDummy]
+
     }
 
     /// The outputs of Multihead's Xorg driver (`.xorg`), in its order: DP-1…DP-8, HDMI-1…HDMI-8.
@@ -108,6 +117,8 @@ public final class VirtualServer {
     /// After `stop()`: whether the server went back to the pool, its clients closed, reset and checked
     /// (false: it was ended; `VirtualServer.lastPoolRefusal` says why when a reset fell short).
     public private(set) var wasPooled = false
+    /// On the wayland kind: the compositor and its outputs.
+    var host: CompositorHost?
 
     init(kind: Kind, display: String, process: ChildProcess, authorityFile: String, serverAuthFile: String, framebuffer: Size) {
         self.kind = kind
@@ -123,8 +134,12 @@ public final class VirtualServer {
 
     isolated deinit { stop() }
 
-    /// What a child process needs to reach this server: `DISPLAY` and `XAUTHORITY`.
-    public var environment: [String: String] { ["DISPLAY": display, "XAUTHORITY": authorityFile] }
+    /// What a child process needs to reach this server: `DISPLAY` and `XAUTHORITY`; on the wayland kind
+    /// also the compositor's `WAYLAND_DISPLAY` and `XDG_RUNTIME_DIR`.
+    public var environment: [String: String] {
+        let x = ["DISPLAY": display, "XAUTHORITY": authorityFile]
+        return host.map { x.merging($0.compositor.environment) { own, _ in own } } ?? x
+    }
 
     /// The layout a server gets when none is given: one 1920×1080 monitor, VIRTUAL-1, on Xvfb; DP-1 at
     /// 1920×1080 on Xorg with Multihead's driver; DUMMY0 at 1024×768 on Xorg+dummy.
@@ -132,8 +147,20 @@ public final class VirtualServer {
         switch kind {
         case .xvfb: [Monitor("VIRTUAL-1", "1920x1080+0+0", primary: true)]
         case .xorgDummy: []
-        case .xorg: [Monitor("DP-1", "1920x1080+0+0", primary: true)]
+        case .xorg, .wayland: [Monitor("DP-1", "1920x1080+0+0", primary: true)]
         }
+    }
+
+    /// The kind `start` runs for this task when given none (see `kindForThisTask`).
+    @TaskLocal public static var defaultKind: Kind?
+
+    /// The kind `start` runs when it is given none: the running task's `VirtualServer.$defaultKind`, else
+    /// the environment's `MULTIHEAD_KIT_KIND` (a kind's `name`), else Xvfb. So a test suite written for
+    /// Xvfb runs unchanged on another kind: `MULTIHEAD_KIT_KIND=wayland swift test`.
+    public static var kindForThisTask: Kind {
+        if let kind = defaultKind { return kind }
+        let named = ProcessInfo.processInfo.environment["MULTIHEAD_KIT_KIND"] ?? ""
+        return ([.wayland] + Kind.all).first { $0.name == named } ?? .xvfb
     }
 
     /// Starts a server with a monitor layout, marked as the kit's own (so that `multihead plug` changes it
@@ -166,9 +193,10 @@ public final class VirtualServer {
     /// such lease has a cookie of its own (SECURITY extension), revoked at `stop()`: every client that
     /// connected with it is closed then, and none can reach the next test. `fresh: true` starts a private
     /// server that `stop()` ends: for a test that kills, freezes or waits for the end of its server.
-    public static func start(_ kind: Kind = .xvfb, monitors layout: [Monitor]? = nil, framebuffer: Size? = nil,
+    public static func start(_ kind: Kind? = nil, monitors layout: [Monitor]? = nil, framebuffer: Size? = nil,
                              depth: Int = 24, glx: Bool = false, serverArguments: [String] = [],
                              fresh: Bool = false) async throws -> VirtualServer {
+        let kind = kind ?? kindForThisTask
         guard [8, 15, 16, 24].contains(depth) else { throw VirtualServerError.invalidOption("depth \(depth) (8, 15, 16 or 24)") }
         let monitors = layout ?? defaultMonitors(for: kind)
         for m in monitors {
@@ -209,6 +237,12 @@ public final class VirtualServer {
                 arguments: ["-br", "-screen", "0", "\(Int(fb.width))x\(Int(fb.height))x\(depth)"] + serverArguments, framebuffer: fb)
         case .xorgDummy, .xorg:
             server = try await XServerLauncher.launchXorg(kind, framebuffer: fb, depth: depth, extraArguments: serverArguments)
+        case .wayland:
+            // Never in the pool, so never taken from it above.
+            guard depth == 24, serverArguments == (glx ? [] : ["-extension", "GLX"]) else {
+                throw VirtualServerError.invalidOption("the wayland kind's Xwayland takes no depth but 24 and no server arguments")
+            }
+            return try await startOnCompositor(monitors, framebuffer: fb)
         }
         do {
             let c = try server.controlConnection()
@@ -255,6 +289,13 @@ public final class VirtualServer {
         if let b = sharedBackend, Application.shared.backend === b { Application.shared.detach() }
         if returnToPool() {
             wasPooled = true
+            return
+        }
+        if let host {
+            // The compositor ends Xwayland with it.
+            control?.close()
+            control = nil
+            host.compositor.stop()
             return
         }
         Self.end(display: display, process: process, control: control, serverAuthFile: serverAuthFile,

@@ -33,6 +33,8 @@ public final class WaylandServer {
 
     /// The compositor's process ID.
     public let pid: Int32
+    /// The compositor's process (its pipes are this object's).
+    let process: ChildProcess
     /// The Wayland socket's name in `runtimeDirectory` (`WAYLAND_DISPLAY`), such as "wayland-0".
     public let waylandDisplay: String
     /// Xwayland's display, such as ":3" (nil with `.off`, or when `xwaylandUnavailable`).
@@ -55,8 +57,9 @@ public final class WaylandServer {
     /// Whether `stop()` ran.
     public private(set) var stopped = false
 
-    private init(pid: Int32, ready: ReadyLine, runtimeDirectory: String, binary: String, input: Int32, output: LineChannel, log: StderrTail) {
-        self.pid = pid
+    private init(process: ChildProcess, ready: ReadyLine, runtimeDirectory: String, binary: String, input: Int32, output: LineChannel, log: StderrTail) {
+        self.process = process
+        pid = process.pid
         waylandDisplay = ready.waylandDisplay
         display = ready.display
         xwaylandUnavailable = ready.xwaylandUnavailable
@@ -109,7 +112,7 @@ public final class WaylandServer {
             throw fail(line == .timedOut ? "no ready line within \(readyWithin) s" : "it exited before its ready line")
         }
         guard let ready = ReadyLine(text), let input = child.stdin else { throw fail("its first line was \"\(text)\", not the ready line") }
-        return WaylandServer(pid: child.pid, ready: ready, runtimeDirectory: runtime, binary: binary, input: input, output: output, log: log)
+        return WaylandServer(process: child, ready: ready, runtimeDirectory: runtime, binary: binary, input: input, output: output, log: log)
     }
 
     /// Sends one command (its words quoted as the contract says) and returns the answer's result: what

@@ -42,3 +42,15 @@ func exampleHotplugTest() async throws {
     try app.synchronize()
     #expect(subject.windows.isEmpty)
 }
+
+/// The same test, unchanged, on the wayland kind: the app an X client of Xwayland inside Multihead's
+/// compositor, MAIN and TV the compositor's outputs (DP-1 and DP-2) under the names the test gave them,
+/// the screenshot the compositor's. Run in the GL views' process (Scripts/test), where few X servers
+/// are alive: wlroots 0.15 gives Xwayland a display among :0…:32 only.
+@MainActor
+@Test("example, unchanged, on the wayland kind (Xwayland in Multihead's compositor)", .timeLimit(.minutes(3)))
+func exampleHotplugTestOnWayland() async throws {
+    try await VirtualServer.$defaultKind.withValue(.wayland) {
+        try await exampleHotplugTest()
+    }
+}

@@ -32,7 +32,7 @@ package enum MonitorLayout {
         case .xorgDummy:
             guard i < 16 else { throw ValidationError("\(label): Xorg's dummy driver has 16 outputs") }
             return "DUMMY\(i)"
-        case .xorg:
+        case .xorg, .wayland:
             guard i < VirtualServer.cabledOutputs.count else { throw ValidationError("\(label): Multihead's Xorg driver has 16 outputs") }
             return VirtualServer.cabledOutputs[i]
         }

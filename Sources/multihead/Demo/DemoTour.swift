@@ -19,7 +19,7 @@ struct DemoTour {
         let names = switch kind {
         case .xvfb: ["VIRTUAL-1", "VIRTUAL-2", "VIRTUAL-3"]
         case .xorgDummy: ["DUMMY0", "DUMMY1", "DUMMY2"]
-        case .xorg: ["DP-1", "DP-2", "HDMI-1"]
+        case .xorg, .wayland: ["DP-1", "DP-2", "HDMI-1"]
         }
         let server = try await VirtualServer.start(kind, monitors: [
             .init(names[0], "1920x1080+0+0", primary: true), .init(names[1], "1280x720+1920+0"),
@@ -36,6 +36,7 @@ struct DemoTour {
         case .xvfb: "Xvfb"
         case .xorgDummy: "Xorg+dummy"
         case .xorg: "Xorg with Multihead's driver"
+        case .wayland: "Xwayland in Multihead's Wayland compositor"
         }
         try StandardOutput.line("multihead demo: a private \(serverName) at \(server.display); pictures and events in \(directory)/")
 
