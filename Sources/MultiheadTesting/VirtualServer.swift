@@ -151,16 +151,27 @@ public final class VirtualServer {
         }
     }
 
-    /// The kind `start` runs for this task when given none (see `kindForThisTask`).
+    /// The kind `start` runs for this task when given none (see `kindForThisTask()`).
     @TaskLocal public static var defaultKind: Kind?
 
     /// The kind `start` runs when it is given none: the running task's `VirtualServer.$defaultKind`, else
     /// the environment's `MULTIHEAD_KIT_KIND` (a kind's `name`), else Xvfb. So a test suite written for
-    /// Xvfb runs unchanged on another kind: `MULTIHEAD_KIT_KIND=wayland swift test`.
-    public static var kindForThisTask: Kind {
+    /// Xvfb runs unchanged on another kind: `MULTIHEAD_KIT_KIND=wayland swift test`. A name of no kind is
+    /// `invalidOption`.
+    public static func kindForThisTask() throws -> Kind {
         if let kind = defaultKind { return kind }
-        let named = ProcessInfo.processInfo.environment["MULTIHEAD_KIT_KIND"] ?? ""
-        return ([.wayland] + Kind.all).first { $0.name == named } ?? .xvfb
+        return try kind(named: ProcessInfo.processInfo.environment["MULTIHEAD_KIT_KIND"])
+    }
+
+    /// The kind `MULTIHEAD_KIT_KIND` names: nil or empty is Xvfb.
+    package nonisolated static func kind(named name: String?) throws -> Kind {
+        guard let name, !name.isEmpty else { return .xvfb }
+        let kinds = Kind.all + [.wayland]
+        guard let kind = kinds.first(where: { $0.name == name }) else {
+            throw VirtualServerError.invalidOption(
+                "MULTIHEAD_KIT_KIND=\(name.terminalEscaped) names no kind of server (\(kinds.map(\.name).joined(separator: ", ")))")
+        }
+        return kind
     }
 
     /// Starts a server with a monitor layout, marked as the kit's own (so that `multihead plug` changes it
@@ -196,7 +207,7 @@ public final class VirtualServer {
     public static func start(_ kind: Kind? = nil, monitors layout: [Monitor]? = nil, framebuffer: Size? = nil,
                              depth: Int = 24, glx: Bool = false, serverArguments: [String] = [],
                              fresh: Bool = false) async throws -> VirtualServer {
-        let kind = kind ?? kindForThisTask
+        let kind = try kind ?? kindForThisTask()
         guard [8, 15, 16, 24].contains(depth) else { throw VirtualServerError.invalidOption("depth \(depth) (8, 15, 16 or 24)") }
         let monitors = layout ?? defaultMonitors(for: kind)
         for m in monitors {

@@ -17,8 +17,8 @@ import Testing
 /// }
 /// ```
 public struct VirtualServerTrait: TestTrait, SuiteTrait, TestScoping {
-    /// Which server to start.
-    public var kind: VirtualServer.Kind
+    /// Which server to start (nil: `VirtualServer.kindForThisTask()`, Xvfb unless `MULTIHEAD_KIT_KIND` names another).
+    public var kind: VirtualServer.Kind?
     /// Its monitors (nil: the kit's default layout).
     public var monitors: [VirtualServer.Monitor]?
     /// Whether the test gets a private new server rather than a warm one from the pool (a test that
@@ -49,7 +49,7 @@ public struct VirtualServerTrait: TestTrait, SuiteTrait, TestScoping {
 extension Trait where Self == VirtualServerTrait {
     /// A private X server for the test, with these monitors, and `Application.shared` attached to it.
     /// `fresh: true` starts a private new server for the test instead of taking a warm one.
-    public static func virtualServer(_ kind: VirtualServer.Kind = .xvfb, monitors: [VirtualServer.Monitor]? = nil,
+    public static func virtualServer(_ kind: VirtualServer.Kind? = nil, monitors: [VirtualServer.Monitor]? = nil,
                                      fresh: Bool = false) -> Self {
         VirtualServerTrait(kind: kind, monitors: monitors, fresh: fresh)
     }

@@ -66,4 +66,21 @@ struct WaylandKindTests {
         #expect(shot.pixel(x: 50, y: 25) != Bitmap.rgb(.green))
         #expect(try server.pixel(x: 299, y: 149, on: "DP-1") == Bitmap.rgb(.green))
     }
+
+    @Test("MULTIHEAD_KIT_KIND names a kind by its name; unset or empty is Xvfb; any other word is invalidOption")
+    func kindFromTheEnvironment() throws {
+        #expect(try VirtualServer.kind(named: nil) == .xvfb)
+        #expect(try VirtualServer.kind(named: "") == .xvfb)
+        for kind in VirtualServer.Kind.all + [.wayland] {
+            let named = try VirtualServer.kind(named: kind.name)
+            #expect(named == kind)
+        }
+        #expect(throws: VirtualServerError.invalidOption(
+            "MULTIHEAD_KIT_KIND=Wayland names no kind of server (xvfb, xorg, xorg-dummy, wayland)")) {
+            try VirtualServer.kind(named: "Wayland")
+        }
+        // The task's own kind comes first.
+        let kind = try VirtualServer.$defaultKind.withValue(.xorgDummy) { try VirtualServer.kindForThisTask() }
+        #expect(kind == .xorgDummy)
+    }
 }
