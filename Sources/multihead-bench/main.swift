@@ -14,6 +14,12 @@ func main() async throws {
     if only == "documented-parts" {
         return try await documentedParts(tests: Int(CommandLine.arguments.dropFirst(2).first ?? "") ?? 100)
     }
+    if only == "documented" {
+        // The documented test's rows alone (also in the start group).
+        print("| benchmark | Swift | raw C | ratio |")
+        print("|---|---|---|---|")
+        return try await benchDocumentedTest()
+    }
     if only == "soak" {
         return try await soak(cycles: Int(CommandLine.arguments.dropFirst(2).first ?? "") ?? 1000)
     }
