@@ -52,40 +52,57 @@ final class HitIndex {
         self.views = views
     }
 
-    /// The deepest descendant that contains the point (in the root's bounds coordinates), later subviews
-    /// first; nil when none does.
-    func hit(_ point: Point, with event: Event?) -> View? {
-        var p = point, found = -1
-        var lo = 0, i = rootEnd
-        while i > lo {
-            i -= 1
-            let e = entries[i]
-            let q = Point(x: p.x - e.x + e.boundsX, y: p.y - e.y + e.boundsY)
-            if e.overridable {
-                // Its answer is final either way, as a subview's `hitTest` is for its superview's.
-                if let hit = views[i].hitTest(q, with: event) { return hit }
-                continue
-            }
+    /// Where a walk is: the point in the coordinates of the deepest view found so far (`found`, -1 for
+    /// the root), and the entries left to try, `lo..<i`, tried from the end.
+    struct Walk {
+        var point: Point
+        var found = -1
+        var lo = 0, i: Int
+    }
+
+    /// Walks the plain entries until the answer is known (nil; `w.found` is it) or an overridable view must
+    /// be asked: its index, and the point in its coordinates. Calls nothing, so that the caller need not
+    /// hold the index for it (the retain and release of the index were a third of a small tree's walk).
+    func walk(_ w: inout Walk) -> (Int, Point)? {
+        while w.i > w.lo {
+            w.i -= 1
+            let e = entries[w.i]
+            let q = Point(x: w.point.x - e.x + e.boundsX, y: w.point.y - e.y + e.boundsY)
+            if e.overridable { return (w.i, q) }
             guard q.x >= e.boundsX, q.y >= e.boundsY, q.x < e.boundsMaxX, q.y < e.boundsMaxY else { continue }
             // It contains the point: the answer is it or one of its subviews, so the walk never comes back up.
-            found = i
-            p = q
-            lo = Int(e.first)
-            i = Int(e.end)
+            w.found = w.i
+            w.point = q
+            w.lo = Int(e.first)
+            w.i = Int(e.end)
         }
-        return found < 0 ? nil : views[found]
+        return nil
+    }
+
+    /// Goes on with a walk that reached an overridable view: each such view's answer is final if it has
+    /// one, as a subview's `hitTest` is for its superview's.
+    func finish(_ w: inout Walk, asking first: (Int, Point), with event: Event?) -> View? {
+        var ask: (Int, Point)? = first
+        while let (k, q) = ask {
+            if let hit = views[k].hitTest(q, with: event) { return hit }
+            ask = walk(&w)
+        }
+        return w.found < 0 ? nil : views[w.found]
     }
 }
 
 extension View {
     /// The deepest descendant that takes the point (in this view's coordinates), through the hit index.
     func hitDescendants(_ point: Point, with event: Event?) -> View? {
-        if let index = hitIndexStorage { return index.hit(point, with: event) }
+        if let index = hitIndexStorage {
+            var w = HitIndex.Walk(point: point, i: index.rootEnd)
+            guard let ask = index.walk(&w) else { return w.found < 0 ? nil : index.views[w.found] }
+            return index.finish(&w, asking: ask, with: event)
+        }
         // A leaf keeps no index: most views are leaves, and overridable ones are asked one by one.
         guard !subviewStorage.isEmpty else { return nil }
-        let index = HitIndex(self)
-        hitIndexStorage = index
-        return index.hit(point, with: event)
+        hitIndexStorage = HitIndex(self)
+        return hitDescendants(point, with: event)
     }
 
     /// Drops every hit index that may hold this view's entry: a change to its frame, bounds or touchability.
