@@ -2,9 +2,10 @@
 /// and subviews drawn back to front.
 @MainActor
 open class View: Responder {
-    var frameStorage: Rect
-    var boundsOrigin: Point = .zero
-    var subviewStorage: [View] = []
+    // Every field hit testing reads drops the hit indexes that hold it when it changes (View+HitTest.swift).
+    var frameStorage: Rect { didSet { hitEntryIsStale() } }
+    var boundsOrigin: Point = .zero { didSet { hitEntryIsStale() } }
+    var subviewStorage: [View] = [] { didSet { subviewsDidChange() } }
     /// Not retained, as UIKit's superview is not: the superview holds its subviews. Weak, so that a
     /// subview that outlives its superview (held elsewhere, or reached while the superview is being
     /// released on any thread) finds no superview rather than freed memory.
@@ -13,13 +14,17 @@ open class View: Responder {
     /// an application that goes ends them).
     weak var animatorStorage: Animator?
     weak var viewController: ViewController?
-    var hiddenStorage = false
+    var hiddenStorage = false { didSet { hitEntryIsStale() } }
     var needsLayoutStorage = true
     var subtreeNeedsLayout = false
     var recognizerStorage: [GestureRecognizer] = []
     /// Whether its own drawing paints every pixel of its bounds opaque (a GL view with a frame of its
     /// size): its background, and what is under it, need not be drawn.
     package var drawsOpaqueBounds = false
+    /// The descendants laid out for `hitTest(_:with:)`, once it has been asked; nil again after a change.
+    var hitIndexStorage: HitIndex?
+    /// Whether an ancestor's hit index may hold this view (set when one is built, cleared when dropped).
+    var isHitEntry = false
 
     /// Makes a view with a frame in its future superview's coordinates; a non-finite frame becomes `.zero`.
     public init(frame: Rect) {
@@ -102,7 +107,7 @@ open class View: Responder {
             }
         }
     }
-    var alphaStorage: Double = 1
+    var alphaStorage: Double = 1 { didSet { hitEntryIsStale() } }
 
     /// Whether the view (and its subviews) is not drawn and takes no touches.
     open var isHidden: Bool {
@@ -129,7 +134,7 @@ open class View: Responder {
         get { interactionStorage }
         set { interactionStorage = newValue }
     }
-    var interactionStorage = true
+    var interactionStorage = true { didSet { hitEntryIsStale() } }
 
     /// A number to find the view by (`viewWithTag(_:)`); 0 by default.
     open var tag: Int = 0
@@ -228,40 +233,17 @@ open class View: Responder {
     open func hitTest(_ point: Point, with event: Event? = nil) -> View? {
         guard point.isFinite else { return nil }
         if ObjectIdentifier(type(of: self)) == ObjectIdentifier(View.self) {
-            // Nothing of a plain view's hit testing is overridden: its stored fields say it all.
-            guard !hiddenStorage, alphaStorage >= 0.01, interactionStorage, bounds.contains(point) else { return nil }
+            // Nothing of a plain view's hit testing is overridden: its stored fields say it all (the bounds
+            // compared as `Rect.contains` does, without building them).
+            guard !hiddenStorage, alphaStorage >= 0.01, interactionStorage,
+                  point.x >= boundsOrigin.x, point.y >= boundsOrigin.y,
+                  point.x < boundsOrigin.x + frameStorage.width, point.y < boundsOrigin.y + frameStorage.height
+            else { return nil }
         } else {
             // UIKit ignores views whose alpha is below 0.01; at 0.01 they still receive.
             guard !isHidden, alpha >= 0.01, isUserInteractionEnabled, self.point(inside: point, with: event) else { return nil }
         }
-        return View.hitSubviews(of: self, point, event) ?? self
-    }
-
-    /// The subviews' hit test, front to back. A subview of exactly `View` (nothing of its hit testing can
-    /// be overridden) is walked here, over stored fields, without a dynamic call; any other goes through its
-    /// `hitTest(_:with:)`, so overrides are honoured.
-    static func hitSubviews(of view: View, _ point: Point, _ event: Event?) -> View? {
-        let plain = ObjectIdentifier(View.self)
-        // Indexed, not through a buffer-pointer closure: a main-actor closure handed to a generic function
-        // gets a run-time isolation check on every call, which cost more than the walk.
-        let subs = view.subviewStorage
-        var i = subs.count
-        while i > 0 {
-            i -= 1
-            let sub = subs[i]
-            let p = Point(x: point.x - sub.frameStorage.origin.x + sub.boundsOrigin.x,
-                          y: point.y - sub.frameStorage.origin.y + sub.boundsOrigin.y)
-            if ObjectIdentifier(type(of: sub)) == plain {
-                // Frames and bounds are always finite, and so the point is (the caller checked it).
-                guard !sub.hiddenStorage, sub.alphaStorage >= 0.01, sub.interactionStorage,
-                      p.x >= sub.boundsOrigin.x, p.y >= sub.boundsOrigin.y,
-                      p.x < sub.boundsOrigin.x + sub.frameStorage.width, p.y < sub.boundsOrigin.y + sub.frameStorage.height
-                else { continue }
-                return sub.subviewStorage.isEmpty ? sub : hitSubviews(of: sub, p, event) ?? sub
-            }
-            if let hit = sub.hitTest(p, with: event) { return hit }
-        }
-        return nil
+        return hitDescendants(point, with: event) ?? self
     }
 
     /// The next responder: the view controller whose view this is, else the superview.
