@@ -51,48 +51,8 @@ package struct ServerSettings: Equatable, Sendable {
                               | XkbMouseKeysAccelMask | XkbAccessXKeysMask | XkbAccessXTimeoutMask | XkbAccessXFeedbackMask
                               | XkbControlsEnabledMask)
 
-    /// Reads them: one round trip each. `XListHosts`, `XGetScreenSaver`, `XGetKeyboardControl`,
-    /// `XGetPointerControl`, `XGetFontPath`, `XkbGetControls`.
-    static func read(_ d: OpaquePointer) -> ServerSettings {
-        var count: Int32 = 0, enabled: Int32 = 0
-        var hosts: Set<Host> = []
-        if let list = XListHosts(d, &count, &enabled) {
-            defer { XFree(list) }
-            for h in UnsafeBufferPointer(start: list, count: Int(count)) {
-                guard let address = h.address else { continue }
-                if h.family == FamilyServerInterpreted {
-                    // The address is an XServerInterpretedAddress: its type and value.
-                    let si = UnsafeRawPointer(address).assumingMemoryBound(to: XServerInterpretedAddress.self).pointee
-                    let type = si.type.map { Array(UnsafeRawBufferPointer(start: $0, count: Int(si.typelength))) } ?? []
-                    let value = si.value.map { Array(UnsafeRawBufferPointer(start: $0, count: Int(si.valuelength))) } ?? []
-                    hosts.insert(Host(family: h.family, address: type + [0] + value))
-                } else {
-                    hosts.insert(Host(family: h.family, address: Array(UnsafeRawBufferPointer(start: address, count: Int(h.length)))))
-                }
-            }
-        }
-        var timeout: Int32 = 0, interval: Int32 = 0, blanking: Int32 = 0, exposures: Int32 = 0
-        XGetScreenSaver(d, &timeout, &interval, &blanking, &exposures)
-        var k = XKeyboardState()
-        XGetKeyboardControl(d, &k)
-        let repeats = withUnsafeBytes(of: k.auto_repeats) { Array($0.prefix(32)) }
-        var num: Int32 = 0, den: Int32 = 0, threshold: Int32 = 0
-        XGetPointerControl(d, &num, &den, &threshold)
-        var paths: [String] = []
-        var pathCount: Int32 = 0
-        if let list = XGetFontPath(d, &pathCount) {
-            defer { XFreeFontPath(list) }
-            paths = UnsafeBufferPointer(start: list, count: Int(pathCount)).compactMap { $0.map { String(cString: $0) } }
-        }
-        return ServerSettings(
-            accessControl: enabled != 0, hosts: hosts, screenSaver: [timeout, interval, blanking, exposures],
-            keyboard: [Int(k.key_click_percent), Int(k.bell_percent), Int(k.bell_pitch), Int(k.bell_duration), Int(k.led_mask),
-                       Int(k.global_auto_repeat)],
-            autoRepeats: repeats, pointer: [num, den, threshold], fontPath: paths, xkbControls: readXkbControls(d))
-    }
-
     /// XKB's controls as `xkbControls` holds them (empty without XKB). `XkbGetControls`.
-    private static func readXkbControls(_ d: OpaquePointer) -> [Int] {
+    static func readXkbControls(_ d: OpaquePointer) -> [Int] {
         guard let desc = XkbAllocKeyboard() else { return [] }
         defer { XkbFreeKeyboard(desc, 0, 1) }
         guard XkbGetControls(d, UInt(XkbAllControlsMask), desc) == Success, let c = desc.pointee.ctrls?.pointee else { return [] }

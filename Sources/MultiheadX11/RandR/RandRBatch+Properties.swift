@@ -17,6 +17,22 @@ extension RandRBatch {
             self.format = format
             self.bytes = bytes
         }
+
+        /// A value as XCB gives it (`count` bytes at `data`), in Xlib's layout: a format-32 item widened
+        /// to a C long, as `XGetWindowProperty` hands it over and `XChangeProperty` takes it back.
+        package init(type: UInt, format: Int32, xcbData data: UnsafeRawPointer?, count: Int) {
+            var bytes: [UInt8] = []
+            if count > 0, let data {
+                let raw = UnsafeRawBufferPointer(start: data, count: count)
+                bytes = format == 32
+                    ? stride(from: 0, to: raw.count - 3, by: 4).flatMap { i -> [UInt8] in
+                        let item = CLong(raw.loadUnaligned(fromByteOffset: i, as: UInt32.self))
+                        return withUnsafeBytes(of: item) { Array($0) }
+                    }
+                    : Array(raw)
+            }
+            self.init(type: type, format: format, bytes: bytes)
+        }
     }
 
     /// The names (atoms) of each output's properties, in one round trip. `xcb_randr_list_output_properties`.
@@ -50,19 +66,9 @@ extension RandRBatch {
             defer { free(r) }
             let format = Int32(r.pointee.format)
             // The data's length in bytes (XCB's `_data_length` counts items × format / 8).
-            let n = Int(xcb_randr_get_output_property_data_length(r))
-            var bytes: [UInt8] = []
-            if n > 0, let p = xcb_randr_get_output_property_data(r) {
-                let raw = UnsafeRawBufferPointer(start: p, count: n)
-                // Xlib's layout: a format-32 item widened to a C long.
-                bytes = format == 32
-                    ? stride(from: 0, to: raw.count, by: 4).flatMap { i -> [UInt8] in
-                        let item = CLong(raw.loadUnaligned(fromByteOffset: i, as: UInt32.self))
-                        return withUnsafeBytes(of: item) { Array($0) }
-                    }
-                    : Array(raw)
-            }
-            result[output]?[atom] = PropertyValue(type: UInt(r.pointee.type), format: format, bytes: bytes)
+            result[output]?[atom] = PropertyValue(type: UInt(r.pointee.type), format: format,
+                                                  xcbData: xcb_randr_get_output_property_data(r).map(UnsafeRawPointer.init),
+                                                  count: Int(xcb_randr_get_output_property_data_length(r)))
         }
         return result
     }
