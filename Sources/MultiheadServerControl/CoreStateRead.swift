@@ -5,7 +5,7 @@ import MultiheadX11
 
 /// The core protocol's part of a server's state (`ServerFingerprint`), read over the XCB side of the kit's
 /// connection in two round trips: every request of a round is sent before the first reply is awaited,
-/// where one Xlib call each took seventeen. The second round reads what the first names (the root's
+/// where one Xlib call each took about twenty. The second round reads what the first names (the root's
 /// properties, the pixel at the far corner of the root the first measured). An X error comes back with its
 /// reply: a property deleted between the rounds is left out, any other missing reply fails the read.
 struct CoreStateRead {

@@ -6,9 +6,9 @@ extension ServerControl {
     /// The server's state as the next test would find it (`ServerFingerprint`): windows, root
     /// properties, RandR's monitors, CRTCs, modes, gamma and output properties, focus, pointer, keys,
     /// XKB's locks and the keyboard and pointer mappings, the settings of `xhost` and `xset` and XKB's
-    /// controls, the root's background at its far corner. Seven round trips however many outputs: RandR's
-    /// reads (two, then gamma and output properties pipelined), the core protocol's (`CoreStateRead`: two),
-    /// XKB's state and controls (one each, through Xlib).
+    /// controls, the root's background at its far corner. Nine round trips however many outputs and root
+    /// properties: RandR's pipelined reads (five), the core protocol's (`CoreStateRead`: two), XKB's state and
+    /// controls (one each, through Xlib).
     package func fingerprint() throws -> ServerFingerprint {
         let c = connection
         try c.checkAlive()
