@@ -142,6 +142,9 @@ func placer(_ windows: [Window], _ app: Application, _ backend: X11Backend) -> (
         for (w, x) in zip(windows, origins) { w.frame.origin.x = x + dx }
         app.flush()
         backend.waitForReads()
+        // What the run loop does between an app's frames: the windows' events (their maps, exposures and
+        // moves) handled, not left queued for every wait on the server's read to walk past.
+        backend.processPendingEvents()
     }
 }
 
@@ -158,6 +161,8 @@ func benchOneOfMany(_ server: VirtualServer) throws {
             return clientDrawn(w)
         }
         app.flush()
+        backend.waitForReads()
+        backend.processPendingEvents()
         let iters = Int(ProcessInfo.processInfo.environment["MULTIHEAD_BENCH_FRAMES"] ?? "") ?? 300
         let changed = n / 2
         return try lockStep(["push", "192", "108", "\(iters)", "1"], server: server, iterations: iters, place: placer(ws, app, backend)) { i in

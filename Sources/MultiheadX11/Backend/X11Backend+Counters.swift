@@ -26,6 +26,9 @@ extension X11Backend {
     /// Times a frame waited for the server to finish reading a window's shared pixels before drawing.
     package var readWaits: Int { presenter?.readWaits ?? 0 }
 
+    /// How many windows' buffers the next `waitForReads` visits: those put since the last one.
+    package var buffersAwaitingRead: Int { presenter?.buffersAwaitingRead ?? 0 }
+
     /// Draws into pixels the server was still reading: 0, or the frame path is broken.
     package var drawsOverUnreadPixels: Int { presenter?.counters.drawsOverUnreadPixels ?? 0 }
 }

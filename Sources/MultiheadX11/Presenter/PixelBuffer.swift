@@ -39,6 +39,8 @@ final class PixelBuffer {
     /// Puts of the shared pixels the server has not finished reading (it says so with one completion event
     /// each): cairo must not draw into the buffer until this is 0.
     var unreadPuts = 0
+    /// Whether the fence lists it among the buffers put since its last wait for every read (`ShmFence.put`).
+    var listedUnread = false
 
     /// How the pixels are laid out: what cairo draws and what the server's visual reads.
     enum Format: Sendable {

@@ -15,6 +15,9 @@ final class ShmFence {
     private var bySegment: [UInt: PixelBuffer] = [:]
     /// The buffer the last completion event named (the next one most often names it too). Cleared with it.
     private var lastCompleted: PixelBuffer?
+    /// The buffers put since the last wait for every read, each once: that wait visits these, not every
+    /// window's buffer (a frame of one window among a hundred waits on one).
+    private var unread: [PixelBuffer] = []
     /// How many draws had to wait for the server's read first.
     private(set) var waits = 0
 
@@ -34,7 +37,38 @@ final class ShmFence {
     func remove(_ buffer: PixelBuffer) {
         if let segment = buffer.segment { bySegment[segment] = nil }
         if lastCompleted === buffer { lastCompleted = nil }
+        guard buffer.listedUnread else { return }
+        buffer.listedUnread = false
+        // A loop: a main-actor closure given to the standard library checks the executor at each call.
+        for i in unread.indices where unread[i] === buffer {
+            unread.remove(at: i)
+            break
+        }
     }
+
+    /// Sends `buffer`'s pixels of `area` (all when nil) to `drawable` (`PixelBuffer.put`), and lists the
+    /// buffer for the next wait for every read when the server has it to read.
+    @discardableResult
+    func put(_ buffer: PixelBuffer, to drawable: UInt, gc: GC, area: PixelRect? = nil) -> Int {
+        let pixels = buffer.put(to: drawable, gc: gc, area: area)
+        if buffer.unreadPuts > 0, !buffer.listedUnread {
+            buffer.listedUnread = true
+            unread.append(buffer)
+        }
+        return pixels
+    }
+
+    /// Waits until the server has read every shared put sent so far: only the buffers put since the last
+    /// such wait (a buffer read meanwhile costs a look).
+    func waitUntilAllRead() {
+        while let b = unread.popLast() {
+            b.listedUnread = false
+            waitUntilRead(b)
+        }
+    }
+
+    /// How many buffers the next wait for every read visits (tests check that it is those put, not all).
+    var listedUnreadCount: Int { unread.count }
 
     /// Takes a completion event (MIT-SHM says the server has read a shared put); false for any other event.
     func handleCompletion(_ e: inout XEvent) -> Bool {

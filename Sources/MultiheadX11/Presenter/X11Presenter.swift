@@ -146,7 +146,7 @@ package final class X11Presenter {
                 XMapWindow(d, Window(entry.xid))
                 entry.mapped = true
                 // The first push: once, after the map.
-                pushed += entry.buffer?.put(to: entry.xid, gc: gc) ?? 0
+                if let b = entry.buffer { pushed += fence.put(b, to: entry.xid, gc: gc) }
             }
             if scene.isComplete { topToBottom.append(entry.xid) }
         }
@@ -184,6 +184,9 @@ package final class X11Presenter {
 
     /// Times a frame had to wait for the server to finish reading a buffer before drawing into it.
     var readWaits: Int { fence.waits }
+
+    /// How many buffers the next `waitForReads` visits: those put since the last one.
+    var buffersAwaitingRead: Int { fence.listedUnreadCount }
 
     /// Claims the X errors of frames the server has processed: an error of a drawing request is a
     /// failure the caller hears of, not a warning in a log (`FrameErrorLedger.isFatal`); the others go
@@ -256,7 +259,7 @@ package final class X11Presenter {
                               origin: origin, area: area)
         entry.drawnBrightness = item.softwareBrightness
         // A window not mapped yet gets its pixels once, after the map.
-        if entry.mapped { pushed += buffer.put(to: entry.xid, gc: gc, area: area) }
+        if entry.mapped { pushed += fence.put(buffer, to: entry.xid, gc: gc, area: area) }
         return true
     }
 
@@ -293,7 +296,7 @@ package final class X11Presenter {
     /// Puts a window's pixels again and waits for the server to have read them: the push alone.
     package func pushAgain(_ window: Multihead.Window) {
         guard let e = entries[ObjectIdentifier(window)], e.mapped, let b = e.buffer else { return }
-        b.put(to: e.xid, gc: gc)
+        fence.put(b, to: e.xid, gc: gc)
         waitForReads()
     }
 
@@ -301,14 +304,15 @@ package final class X11Presenter {
     /// change to pixels on the server), or, without shared memory, for a round trip (`XSync`).
     func waitForReads() {
         guard fence.isShared else { return connection.sync() }
-        // A loop over the table: no array made for it (benchmarks call this once a frame).
-        for e in entries.values { if let b = e.buffer { fence.waitUntilRead(b) } }
+        // The buffers put since the last wait, not every window's: a frame of one window among a hundred
+        // waits on one.
+        fence.waitUntilAllRead()
     }
 
     /// Puts the exposed pixels of a window again from its buffer, without drawing them.
     func exposed(xid: UInt, area: PixelRect) {
         guard let id = byXID[xid], let e = entries[id], e.mapped else { return }
-        counters.totalPushedPixels += e.buffer?.put(to: e.xid, gc: gc, area: area) ?? 0
+        if let b = e.buffer { counters.totalPushedPixels += fence.put(b, to: e.xid, gc: gc, area: area) }
         connection.flush()
     }
 
