@@ -43,7 +43,8 @@ struct CoreStateRead {
         let low = setup.pointee.min_keycode, high = setup.pointee.max_keycode
         let tree = xcb_query_tree(x, w), list = xcb_list_properties(x, w), geometry = xcb_get_geometry(x, w)
         let focus = xcb_get_input_focus(x), pointer = xcb_query_pointer(x, w), keymap = xcb_query_keymap(x)
-        let mapping = xcb_get_keyboard_mapping(x, low, high >= low ? high - low + 1 : 0)
+        // The protocol keeps keycodes within 8…255, so the count fits a byte; clamped all the same.
+        let mapping = xcb_get_keyboard_mapping(x, low, UInt8(clamping: max(0, Int(high) - Int(low) + 1)))
         let modifiers = xcb_get_modifier_mapping(x), buttons = xcb_get_pointer_mapping(x)
         let hosts = xcb_list_hosts(x), saver = xcb_get_screen_saver(x), keyboard = xcb_get_keyboard_control(x)
         let acceleration = xcb_get_pointer_control(x), fonts = xcb_get_font_path(x)
