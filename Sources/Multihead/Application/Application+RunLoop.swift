@@ -165,8 +165,11 @@ extension Application {
     /// `CATransaction.flush()` does.
     public func flush() {
         guard loop.needsFlush else { return }
+        // Each read once: each read of a stored reference retains it (the application's through its side
+        // table).
+        let animator = frameClock.animator, backend = self.backend
         // Before the flag clears: the damage of moving views asks for no flush of its own.
-        frameClock.animator.prepareFrame()
+        animator.prepareFrame()
         loop.needsFlush = false
         // Taken before layout: what layout asks for again belongs to the next flush.
         let needsAll = loop.sceneNeedsAll || !backend.acceptsPartialScenes
@@ -202,10 +205,12 @@ extension Application {
             for w in changed { windows.append(presented(w)) }
         }
         backend.present(Scene(windows: windows, isComplete: needsAll))
-        frameClock.animator.frameDrawn()
+        animator.frameDrawn()
         // A window drawn again is drawn whole: its views' marks go with its own. Hidden windows keep their
         // marks: they are drawn when shown again.
-        for item in windows where item.needsDisplay { item.window.clearNeedsDisplayInSubtree() }
+        // Read in place, not copied: a copy retains its window, through the window's side table (it is
+        // weakly referenced).
+        for i in windows.indices where windows[i].needsDisplay { windows[i].window.clearNeedsDisplayInSubtree() }
         // Both buffers back for the next flush, empty: a frame allocates no array for them.
         while !windows.isEmpty { windows.removeLast() }
         loop.sceneBuffer = windows

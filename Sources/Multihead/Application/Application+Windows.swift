@@ -106,10 +106,12 @@ extension Application {
 
     /// One visible window as the backend shows it; takes its damage.
     func presented(_ w: Window) -> PresentedWindow {
-        PresentedWindow(
-            window: w, screenName: w.screen.name, frameOnDesktop: w.frameOnDesktop,
+        // The screen read once: each read retains it.
+        let screen = w.screen
+        return PresentedWindow(
+            window: w, screenName: screen.name, frameOnDesktop: w.frameOnDesktop,
             level: w.windowLevel, needsDisplay: w.needsDisplay, damage: w.takeDamage(),
-            softwareBrightness: w.screen.softwareBrightness, scale: w.screen.scale)
+            softwareBrightness: screen.softwareBrightness, scale: screen.scale)
     }
 
     private func post(_ name: Notification.Name, _ w: Window, _ event: WindowEvent) {

@@ -19,7 +19,7 @@ final class CairoCanvas: GraphicsContext, PixelFrameDrawing {
         // Whole 32-bit pixels only (a depth-16 surface goes through cairo).
         self.storesSolidFills = storesSolidFills && (format == CAIRO_FORMAT_RGB24 || format == CAIRO_FORMAT_ARGB32) && width > 0 && height > 0
         extent = PixelBox(x0: 0, y0: 0, x1: width, y1: height)
-        device = DeviceState(clip: extent)
+        state = State(device: DeviceState(clip: extent))
         // An image surface's memory and rows stay where they are for its life: asked once.
         pixels = cairo.cairo_image_surface_get_data(surface)
         stride = Int(cairo.cairo_image_surface_get_stride(surface))
@@ -43,14 +43,63 @@ final class CairoCanvas: GraphicsContext, PixelFrameDrawing {
     static var cairoClips = 0
     /// Whether whole-pixel opaque fills are stored straight into the surface's pixels.
     private let storesSolidFills: Bool
-    /// Where user space lands in pixels and what the clip leaves, as the drawing sees them (cairo gets
-    /// them when it draws); saved and restored with the state.
-    private var device: DeviceState
-    /// State changes made here and not yet given to cairo, in order: a frame whose every fill is stored
-    /// never calls cairo's save, clip and restore at all (each costs more than a small fill).
-    private var journal: [StateChange] = []
-    /// Each open save: the state it restores, and its place in `journal` (nil once cairo has it).
-    private var saves: [(device: DeviceState, place: Int?)] = []
+    /// The state as the drawing sees it and what cairo has not heard of it: one stored value, so that a
+    /// save, a restore or a move is one exclusivity check, not one for each field (a frame's dozen).
+    private var state: State
+    /// Where user space lands in pixels and what the clip leaves (cairo gets them when it draws).
+    private var device: DeviceState { state.device }
+
+    private struct State {
+        /// Where user space lands in pixels and what the clip leaves; saved and restored with the state.
+        var device: DeviceState
+        /// State changes made here and not yet given to cairo, in order: a frame whose every fill is stored
+        /// never calls cairo's save, clip and restore at all (each costs more than a small fill).
+        var journal: [StateChange] = []
+        /// Each open save: the state it restores, and its place in `journal` (nil once cairo has it).
+        var saves: [(device: DeviceState, place: Int?)] = []
+
+        mutating func save() {
+            journal.append(.save)
+            saves.append((device, journal.count - 1))
+        }
+
+        /// Undoes the last save; true when cairo must restore too (it had that save), nil when there was none.
+        mutating func restore() -> Bool? {
+            guard let save = saves.popLast() else { return nil }
+            device = save.device
+            // Never given to cairo: it and everything after it are dropped, unsaid. Given to cairo: what
+            // came after it and was not is dropped; cairo undoes the rest.
+            guard let place = save.place else {
+                journal.removeAll(keepingCapacity: true)
+                return true
+            }
+            journal.removeSubrange(place...)
+            return false
+        }
+
+        mutating func scale(by factor: Double) {
+            device.scale *= factor
+            journal.append(.scale(factor))
+        }
+
+        mutating func translate(by offset: Point) {
+            device.translate(by: offset)
+            journal.append(.translate(offset.x, offset.y))
+        }
+
+        /// Adds a clip, unless it changes nothing.
+        mutating func clip(to rect: Rect) {
+            guard !device.keepsClip(rect) else { return }
+            device.clip(to: rect)
+            journal.append(.clip(rect))
+        }
+
+        /// Cairo has every change: every open save is cairo's now.
+        mutating func journalApplied() {
+            journal.removeAll(keepingCapacity: true)
+            for i in saves.indices { saves[i].place = nil }
+        }
+    }
 
     /// A change to cairo's state, held until cairo draws.
     private enum StateChange {
@@ -73,43 +122,30 @@ final class CairoCanvas: GraphicsContext, PixelFrameDrawing {
     /// Draws everything after this `factor` times larger: points to pixels.
     func scale(by factor: Double) {
         guard factor.isFinite, factor > 0, factor != 1 else { return }
-        device.scale *= factor
-        journal.append(.scale(factor))
+        state.scale(by: factor)
     }
 
-    func saveState() {
-        journal.append(.save)
-        saves.append((device, journal.count - 1))
-    }
+    func saveState() { state.save() }
 
     func restoreState() {
-        guard let save = saves.popLast() else {
+        switch state.restore() {
+        case nil:
             // Unbalanced: cairo says so (its context goes into an error state), as before.
             applyJournal()
-            return cairo.cairo_restore(cr)
-        }
-        device = save.device
-        if let place = save.place {
-            // Never given to cairo: it and everything after it are dropped, unsaid.
-            journal.removeSubrange(place...)
-        } else {
-            // Given to cairo: what came after it and was not is dropped; cairo undoes the rest.
-            journal.removeAll(keepingCapacity: true)
             cairo.cairo_restore(cr)
+        case true?: cairo.cairo_restore(cr)
+        case false?: break
         }
     }
 
     func translate(by offset: Point) {
-        device.translate(by: offset)
-        journal.append(.translate(offset.x, offset.y))
+        state.translate(by: offset)
     }
 
     func clip(to rect: Rect) {
         // One that changes nothing (a label's bounds around its own damage) is not cairo's to hear: each
         // costs a path and a clip computation when drawn.
-        guard !device.keepsClip(rect) else { return }
-        device.clip(to: rect)
-        journal.append(.clip(rect))
+        state.clip(to: rect)
     }
 
     /// Before anything cairo itself draws: tells it of the pixels stored since it last heard, and gives it
@@ -126,8 +162,8 @@ final class CairoCanvas: GraphicsContext, PixelFrameDrawing {
     /// Gives cairo the state changes it has not had. `cairo_save`, `cairo_scale`, `cairo_translate`,
     /// `cairo_rectangle`, `cairo_clip`.
     private func applyJournal() {
-        guard !journal.isEmpty else { return }
-        for change in journal {
+        guard !state.journal.isEmpty else { return }
+        for change in state.journal {
             switch change {
             case .save: cairo.cairo_save(cr)
             case .scale(let f): cairo.cairo_scale(cr, f, f)
@@ -138,9 +174,7 @@ final class CairoCanvas: GraphicsContext, PixelFrameDrawing {
                 cairo.cairo_clip(cr)
             }
         }
-        journal.removeAll(keepingCapacity: true)
-        // Every open save is cairo's now.
-        for i in saves.indices { saves[i].place = nil }
+        state.journalApplied()
     }
 
     func beginTransparencyLayer(alpha: Double) {

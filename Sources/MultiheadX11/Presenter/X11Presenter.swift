@@ -117,7 +117,11 @@ package final class X11Presenter {
         // The order, for a complete scene only (a partial one makes no array).
         var topToBottom: [UInt] = []
         counters.lastSceneCount = scene.windows.count
-        for item in scene.windows.reversed() {
+        let items = scene.windows
+        // By index, read in place: a copy of an item (what the reversed collection's iterator gives)
+        // retains its window through the window's side table, and releases it.
+        for index in items.indices.reversed() {
+            let item = items[index]
             let id = ObjectIdentifier(item.window)
             // Only a complete scene says which windows are gone: a partial one makes no set.
             if scene.isComplete { visible.insert(id) }
