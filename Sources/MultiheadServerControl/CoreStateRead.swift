@@ -113,9 +113,12 @@ struct CoreStateRead {
     /// The root's properties and its far corner's pixel: what the first round named and measured.
     private mutating func readSecondRound(_ x: OpaquePointer, _ w: xcb_window_t, atoms: [xcb_atom_t]) -> Bool {
         let values = atoms.map { ($0, xcb_get_property(x, 0, w, $0, xcb_atom_t(XCB_GET_PROPERTY_TYPE_ANY.rawValue), 0, 1 << 24)) }
-        let (width, height) = (UInt16(screenSize.width), UInt16(screenSize.height))
+        // Coordinates are 16-bit signed: a root larger than that (none the protocol can make) is read at its
+        // last addressable pixel.
+        let (width, height) = (Int(screenSize.width), Int(screenSize.height))
         let corner = width >= 1 && height >= 1
-            ? xcb_get_image(x, UInt8(XCB_IMAGE_FORMAT_Z_PIXMAP.rawValue), w, Int16(width - 1), Int16(height - 1), 1, 1, UInt32.max) : nil
+            ? xcb_get_image(x, UInt8(XCB_IMAGE_FORMAT_Z_PIXMAP.rawValue), w, Int16(clamping: width - 1), Int16(clamping: height - 1),
+                            1, 1, UInt32.max) : nil
         for (atom, cookie) in values {
             // Deleted since the list: not there, as a later read would say.
             guard let r = reply({ xcb_get_property_reply(x, cookie, $0) }) else { continue }

@@ -37,7 +37,7 @@ extension ServerControl {
     package func roundTrip() throws {
         let c = connection
         try c.checkAlive()
-        c.bounded { _ = XSync(c.display, 0) }
+        c.sync()
         try c.checkAlive()
     }
 

@@ -14,11 +14,11 @@ struct CompositorHost {
     var outputs: [String: (wayland: String, x: String)] = [:]
 
     /// The output a monitor of this name is plugged as: its own when it was plugged, the name itself when it
-    /// is a connector's, else the first connector no monitor has.
+    /// is a connector's that no monitor has, else the first connector no monitor has (nor names).
     func connector(for name: String) -> String? {
         if let plugged = outputs[name] { return plugged.wayland }
-        if VirtualServer.cabledOutputs.contains(name) { return name }
         let taken = Set(outputs.values.map(\.wayland))
+        if VirtualServer.cabledOutputs.contains(name), !taken.contains(name) { return name }
         return VirtualServer.cabledOutputs.first { !taken.contains($0) && outputs[$0] == nil }
     }
 }
@@ -69,15 +69,22 @@ extension VirtualServer {
         } catch {
             throw ServerControlError.invalidMonitor("\(name.terminalEscaped): \(error)")
         }
-        let c = try controlConnection()
         // A monitor moved keeps its name: its RandR monitor follows the output.
         let known = host.outputs[name]?.x
-        guard let x = try c.waitForXwaylandOutput(at: frame, named: known, within: Self.xwaylandBound) else {
-            throw VirtualServerError.commandFailed(command: "plug \(name) (\(connector))",
-                                                   output: "Xwayland showed no output at \(frame) within \(Self.xwaylandBound) s")
+        do {
+            let c = try controlConnection()
+            guard let x = try c.waitForXwaylandOutput(at: frame, named: known, within: Self.xwaylandBound) else {
+                throw VirtualServerError.commandFailed(command: "plug \(name) (\(connector))",
+                                                       output: "Xwayland showed no output at \(frame) within \(Self.xwaylandBound) s")
+            }
+            if known == nil || primary { try c.nameOutput(x, as: name, primary: primary) }
+            self.host?.outputs[name] = (connector, x)
+        } catch {
+            // A new output that X clients cannot see by its name is taken out again, so that nothing of the
+            // failed plug stays (the next plug may take the connector).
+            if !replugged { _ = try? host.compositor.send(["unplug", connector]) }
+            throw error
         }
-        if known == nil || primary { try c.nameOutput(x, as: name, primary: primary) }
-        self.host?.outputs[name] = (connector, x)
     }
 
     /// Sets a monitor's mode: its output's, on the compositor.

@@ -63,7 +63,10 @@ public final class VirtualServer {
         /// the compositor's outputs (DP-1…DP-8, HDMI-1…HDMI-8; a monitor of another name takes the first
         /// free one), which Xwayland shows as an output XWAYLANDn with a CRTC, and the kit names it with a
         /// RandR monitor of the monitor's name, so X clients (this package's model too) see MAIN and TV.
-        /// Screenshots read the compositor's output. Never pooled: each start is a new compositor.
+        /// Screenshots read the compositor's output (`screenshot(of:)`, `pixel`; the control connection's own
+        /// read sees Xwayland's root, which rootless Xwayland leaves empty). Never pooled: each start is a new
+        /// compositor; `pid` is the compositor's (it ends Xwayland with it); `framebuffer` and `glx` mean
+        /// nothing there (Xwayland grows its screen, and has GLX), nor does `unplug`'s `keepPrimary`.
         case wayland
 
         /// Whether the server is Xorg (run under a supervising shell, with a log of its own).
@@ -93,7 +96,8 @@ public final class VirtualServer {
     public let kind: Kind
     /// The display name, such as ":3".
     public let display: String
-    /// The X server's own process ID (on Xorg too, not its supervising shell).
+    /// The X server's own process ID (on Xorg too, not its supervising shell; on the wayland kind the
+    /// compositor's, whose end ends Xwayland).
     public let pid: Int32
     /// The authority file a client of this server reads (`XAUTHORITY`): for a lease of a pooled server, a
     /// file of this lease's own, holding only its cookie, and removed at `stop()` (a process the test left

@@ -51,6 +51,21 @@ struct WaylandKindTests {
         #expect(kill(compositor, 0) != 0, "the compositor outlived stop()")
     }
 
+    @Test("a monitor named as a connector an earlier monitor took gets another; both show under their names")
+    func connectorNamesDoNotCollide() async throws {
+        // MAIN takes DP-1 first; the monitor named DP-1 then gets the next free connector.
+        let server = try await VirtualServer.start(.wayland, monitors: [.init("MAIN", "800x600+0+0", primary: true),
+                                                                        .init("DP-1", "640x480+800+0")])
+        defer { server.stop() }
+        let app = try server.makeApplication()
+        #expect(Set(app.screens.map(\.name)) == ["MAIN", "DP-1"])
+        #expect(app.screens.first { $0.name == "DP-1" }?.frame == Rect(x: 800, y: 0, width: 640, height: 480))
+        try server.unplug("DP-1")
+        try server.plug("TV", "1024x768+800+0")
+        try app.synchronize()
+        #expect(Set(app.screens.map(\.name)) == ["MAIN", "TV"])
+    }
+
     @Test("a window of the app shows on the compositor's output, where the app put it")
     func windowPixels() async throws {
         let server = try await VirtualServer.start(.wayland, monitors: [.init("DP-1", "800x600+0+0", primary: true)])

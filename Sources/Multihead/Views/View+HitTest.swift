@@ -80,7 +80,9 @@ final class HitIndex {
     }
 
     /// Goes on with a walk that reached an overridable view: each such view's answer is final if it has
-    /// one, as a subview's `hitTest` is for its superview's.
+    /// one, as a subview's `hitTest` is for its superview's. An override that changes the tree drops the
+    /// index, but this walk ends on the one it began with (it holds its views): the next hit test sees the
+    /// change.
     func finish(_ w: inout Walk, asking first: (Int, Point), with event: Event?) -> View? {
         var ask: (Int, Point)? = first
         while let (k, q) = ask {

@@ -178,7 +178,7 @@ package final class XConnection {
 
 
     /// Waits until the server has processed every request sent so far, bounded by the timeout. `XSync`.
-    func sync() {
+    package func sync() {
         bounded { syncNow() }
     }
 

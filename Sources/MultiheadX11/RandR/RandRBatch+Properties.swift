@@ -19,14 +19,15 @@ extension RandRBatch {
         }
 
         /// A value as XCB gives it (`count` bytes at `data`), in Xlib's layout: a format-32 item widened
-        /// to a C long, as `XGetWindowProperty` hands it over and `XChangeProperty` takes it back.
+        /// to a C long, sign-extended as Xlib's `_XRead32` does, as `XGetWindowProperty` hands it over and
+        /// `XChangeProperty` takes it back (its low 32 bits).
         package init(type: UInt, format: Int32, xcbData data: UnsafeRawPointer?, count: Int) {
             var bytes: [UInt8] = []
             if count > 0, let data {
                 let raw = UnsafeRawBufferPointer(start: data, count: count)
                 bytes = format == 32
                     ? stride(from: 0, to: raw.count - 3, by: 4).flatMap { i -> [UInt8] in
-                        let item = CLong(raw.loadUnaligned(fromByteOffset: i, as: UInt32.self))
+                        let item = CLong(raw.loadUnaligned(fromByteOffset: i, as: Int32.self))
                         return withUnsafeBytes(of: item) { Array($0) }
                     }
                     : Array(raw)
