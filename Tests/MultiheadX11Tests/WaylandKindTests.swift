@@ -82,6 +82,22 @@ struct WaylandKindTests {
         #expect(try server.pixel(x: 299, y: 149, on: "DP-1") == Bitmap.rgb(.green))
     }
 
+    @Test("a tap through XTest into Xwayland reaches the app's view under it")
+    func tapReachesTheApp() async throws {
+        let server = try await VirtualServer.start(.wayland, monitors: [.init("DP-1", "800x600+0+0", primary: true)])
+        defer { server.stop() }
+        let app = try server.makeApplication()
+        let w = Window(frame: Rect(x: 0, y: 0, width: 400, height: 300), screen: app.mainScreen)
+        w.backgroundColor = .white
+        let target = TouchRecorder(frame: Rect(x: 100, y: 100, width: 50, height: 50))
+        w.addSubview(target)
+        w.isHidden = false
+        try app.synchronize()
+        try server.tap(at: Point(x: 120, y: 130))
+        #expect(await app.run(until: { target.log.count >= 2 }))
+        #expect(target.log == ["began (20.5, 30.5)", "ended"])
+    }
+
     @Test("MULTIHEAD_KIT_KIND names a kind by its name; unset or empty is Xvfb; any other word is invalidOption")
     func kindFromTheEnvironment() throws {
         #expect(try VirtualServer.kind(named: nil) == .xvfb)
