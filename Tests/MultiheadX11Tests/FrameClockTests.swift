@@ -70,11 +70,38 @@ struct FrameClockTests {
         // stops the clock.
         square.frame.origin.x = 0
         #expect(finished == false)
-        #expect(try await self.await { !app.frameClock.isRunning })
-        // The clock stopped: the source alone hears the unplug.
+        // The clock stopped: once the turn for what its last frame read has run, the source alone hears
+        // the unplug (before, that turn could read it first).
+        #expect(try await self.await { !app.frameClock.isRunning && !backend.eventTurnPending })
         let wakeups = backend.sourceWakeups
         try server.unplug("EXT-1")
         #expect(try await self.await { disconnected.names == ["EXT-1"] }, "the read source did not wake again")
+        #expect(backend.sourceWakeups > wakeups)
+    }
+
+    @Test("an animation's frames wake the main loop once each: what a frame's flush read waits for the next frame")
+    func framesAskForNoTurns() async throws {
+        let (server, app, backend) = try await start()
+        defer { server.stop() }
+        let (window, square) = showSquare(in: app, width: 400, height: 300)
+        defer { withExtendedLifetime(window) {} }
+        var finished: Bool?
+        View.animate(withDuration: 0.6, delay: 0, options: [.curveLinear, .repeat, .autoreverse],
+                     animations: { square.frame.origin.x = 350 }, completion: { finished = $0 })
+        let framesBefore = backend.framesPushed
+        #expect(try await self.await { backend.framesPushed > framesBefore })
+        // Each frame's put brings a completion event, which the flush's read often finds: a turn for it
+        // each time would wake the loop twice a frame. The first frame may find a turn under way.
+        let turnsBefore = backend.eventTurnsScheduled, pushed = backend.framesPushed
+        #expect(try await self.await { backend.framesPushed - pushed >= 30 })
+        #expect(backend.eventTurnsScheduled - turnsBefore <= 1)
+        // The clock stops: what its last frame read is handled in a turn of its own, and the source watches.
+        square.frame.origin.x = 0
+        #expect(finished == false)
+        #expect(try await self.await { !app.frameClock.isRunning && !backend.eventTurnPending })
+        let wakeups = backend.sourceWakeups
+        try server.plug("EXT-1", "640x480+800+0")
+        #expect(try await self.await { app.screens.contains { $0.name == "EXT-1" } }, "the read source did not wake again")
         #expect(backend.sourceWakeups > wakeups)
     }
 
@@ -94,6 +121,8 @@ struct FrameClockTests {
         #expect(try await self.await { connected.names == ["EXT-1"] })
         #expect(backend.sourceWakeups == wakeups)
         link.invalidate()
+        // The turn for what the last frame read first: what comes after it only the source can read.
+        #expect(try await self.await { !backend.eventTurnPending })
         try server.unplug("EXT-1")
         #expect(try await self.await { disconnected.names == ["EXT-1"] }, "the read source did not wake again")
         #expect(backend.sourceWakeups > wakeups)

@@ -29,7 +29,7 @@ final class EventPump {
     /// for any number asked before it runs.
     private(set) var turnsScheduled = 0
     /// Whether such a turn is on its way.
-    private var turnPending = false
+    private(set) var turnPending = false
     private let drain: @MainActor () -> Void
     private var watch: ConnectionWatch?
 
@@ -78,9 +78,12 @@ final class EventPump {
 
     /// A flush wrote and read (`XFlush` reads after it writes): what it took off the socket, `queued`, is
     /// handled in the next turn, as the source would have (it will not fire for it). Frames drawn back to
-    /// back before that turn runs need no turn each: it handles all that is queued.
+    /// back before that turn runs need no turn each: it handles all that is queued. While a frame clock
+    /// runs, its next frame handles them: a turn would wake the main loop a second time each frame (the
+    /// main queue's wake-up, a run-loop pass, an empty read of the socket), and once the clock stops
+    /// `frameClockChanged` asks for the turn.
     func flushed(leavingQueued queued: Bool) {
-        if queued { scheduleTurn() }
+        if queued, reader != .frames { scheduleTurn() }
     }
 
     /// The connection was lost: nothing reads it from now on.

@@ -64,6 +64,9 @@ public final class X11Backend: DisplayBackend {
     /// back before it runs.
     var eventTurnsScheduled: Int { pump?.turnsScheduled ?? 0 }
 
+    /// Whether such a turn is on its way: until it ran, what comes reaches it, not the read source.
+    var eventTurnPending: Bool { pump?.turnPending ?? false }
+
     /// Whether the connection's loss was reported (or the backend stopped): nothing is read any more.
     private var hasEnded: Bool { pump?.hasEnded ?? true }
 
