@@ -79,7 +79,7 @@ struct FrameClockTests {
         #expect(backend.sourceWakeups > wakeups)
     }
 
-    @Test("an animation's frames wake the main loop once each: what a frame's flush read waits for the next frame")
+    @Test("an animation's frames ask for no main-queue turn: what a frame's flush read waits for the next frame")
     func framesAskForNoTurns() async throws {
         let (server, app, backend) = try await start()
         defer { server.stop() }
@@ -91,7 +91,7 @@ struct FrameClockTests {
         let framesBefore = backend.framesPushed
         #expect(try await self.await { backend.framesPushed > framesBefore })
         // Each frame's put brings a completion event, which the flush's read often finds: a turn for it
-        // each time would wake the loop twice a frame. The first frame may find a turn under way.
+        // each time would run the main loop twice a frame. The first frame may find a turn under way.
         let turnsBefore = backend.eventTurnsScheduled, pushed = backend.framesPushed
         #expect(try await self.await { backend.framesPushed - pushed >= 30 })
         #expect(backend.eventTurnsScheduled - turnsBefore <= 1)

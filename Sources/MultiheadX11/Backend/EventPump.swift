@@ -79,9 +79,9 @@ final class EventPump {
     /// A flush wrote and read (`XFlush` reads after it writes): what it took off the socket, `queued`, is
     /// handled in the next turn, as the source would have (it will not fire for it). Frames drawn back to
     /// back before that turn runs need no turn each: it handles all that is queued. While a frame clock
-    /// runs, its next frame handles them: a turn would wake the main loop a second time each frame (the
-    /// main queue's wake-up, a run-loop pass, an empty read of the socket), and once the clock stops
-    /// `frameClockChanged` asks for the turn.
+    /// runs, its next frame handles them: a turn would cost each frame a second pass of the main loop (the
+    /// main queue's wake-up, the run loop's bookkeeping, an empty read of the socket: 8 system calls),
+    /// and once the clock stops `frameClockChanged` asks for the turn.
     func flushed(leavingQueued queued: Bool) {
         if queued, reader != .frames { scheduleTurn() }
     }
