@@ -41,6 +41,12 @@ double median(double *v, int n) {
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+/* Lock step (MULTIHEAD_BASELINE_STEPPED), defined below: "ready" once set up, then one iteration per line read
+ * from stdin, its µs printed after it. */
+static void step_ready(void);
+static void step_wait(void);
+static void step_done(double us);
+
 /* Atom names are cached, as the Swift reader caches them. */
 static Atom cached_atoms[64];
 static char *cached_names[64];
@@ -82,10 +88,13 @@ static int enumerate(int iters) {
     Window root = DefaultRootWindow(d);
     double *t = calloc(iters, sizeof *t);
     long sum = 0;
+    step_ready();
     for (int i = 0; i < iters; i++) {
+        step_wait();
         double s = now_us();
         sum += read_monitors(d, root);
         t[i] = now_us() - s;
+        step_done(t[i]);
     }
     printf("median_us=%.2f checksum=%ld\n", median(t, iters), sum);
     XCloseDisplay(d);
@@ -181,10 +190,13 @@ static int enumerate_xcb(int iters, int with_edid) {
     xcb_atom_t edid = with_edid ? (xcb_atom_t)XInternAtom(d, "EDID", False) : 0;
     double *t = calloc(iters, sizeof *t);
     long sum = 0;
+    step_ready();
     for (int i = 0; i < iters; i++) {
+        step_wait();
         double s = now_us();
         sum += read_monitors_xcb(d, x, root, edid);
         t[i] = now_us() - s;
+        step_done(t[i]);
     }
     printf("median_us=%.2f checksum=%ld\n", median(t, iters), sum);
     XCloseDisplay(d);
