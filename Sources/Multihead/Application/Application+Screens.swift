@@ -85,7 +85,7 @@ extension Application {
     func screensDidChange(_ snapshot: [ScreenDescription]) {
         let new = nonEmpty(snapshot)
         // The common re-read finds the screens as they are (a resync, events that changed nothing): equal
-        // in the model's order, it costs a comparison, not the diff and the reordering (two thirds of the
+        // in the model's order, it costs a comparison, not the diff and the reordering (nearly all of the
         // model's share of a full re-read). Each screen still takes its new value: the modes' backend ids
         // are not part of equality.
         let order = ScreenDiff.order(of: new)
