@@ -1,5 +1,5 @@
 /* The raw C/Xlib baseline for Scripts/bench: the same work as the Swift API, without it.
- * Usage: XlibBaseline enumerate N | enumerate-xcb N | listen | hotplug N | stacking N OPS | hittest VIEWS CALLS
+ * Usage: XlibBaseline enumerate N | enumerate-xcb N | enumerate-xcb-edid N | listen | hotplug N | stacking N OPS | hittest VIEWS CALLS
  *        | push W H N FILL [X Y W H] | label W H N X Y W H | animate W H FRAMES | memory W H N | pytestshape N
  *        | gl W H FRAMES WINDOWS (gl.c) | …
  * Prints "median_us=…" (and the figures it measured); DISPLAY and XAUTHORITY pick the server. */
@@ -40,6 +40,12 @@ double median(double *v, int n) {
     qsort(v, n, sizeof *v, cmp_double);
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
+
+/* Lock step (MULTIHEAD_BASELINE_STEPPED), defined below: "ready" once set up, then one iteration per line read
+ * from stdin, its µs printed after it. */
+static void step_ready(void);
+static void step_wait(void);
+static void step_done(double us);
 
 /* Atom names are cached, as the Swift reader caches them. */
 static Atom cached_atoms[64];
@@ -82,10 +88,13 @@ static int enumerate(int iters) {
     Window root = DefaultRootWindow(d);
     double *t = calloc(iters, sizeof *t);
     long sum = 0;
+    step_ready();
     for (int i = 0; i < iters; i++) {
+        step_wait();
         double s = now_us();
         sum += read_monitors(d, root);
         t[i] = now_us() - s;
+        step_done(t[i]);
     }
     printf("median_us=%.2f checksum=%ld\n", median(t, iters), sum);
     XCloseDisplay(d);
@@ -117,8 +126,10 @@ static int getimage(int iters, int w, int h) {
 }
 
 /* The same read pipelined over XCB: {monitors, resources}, then every output's and every CRTC's info in
- * flight together: two round trips whatever the number of outputs. Atom names cached as above. */
-static long read_monitors_xcb(Display *d, xcb_connection_t *x, xcb_window_t root) {
+ * flight together: two round trips whatever the number of outputs. Atom names cached as above.
+ * `edid` (an atom, else 0): each output's EDID property is read in the second round trip too, its bytes
+ * copied out, as the Swift reader reads them (`enumerate-xcb-edid`: the same server work as the Swift side). */
+static long read_monitors_xcb(Display *d, xcb_connection_t *x, xcb_window_t root, xcb_atom_t edid) {
     long sum = 0;
     xcb_randr_get_monitors_cookie_t mc = xcb_randr_get_monitors(x, root, 1);
     xcb_randr_get_screen_resources_current_cookie_t rc = xcb_randr_get_screen_resources_current(x, root);
@@ -130,14 +141,29 @@ static long read_monitors_xcb(Display *d, xcb_connection_t *x, xcb_window_t root
         xcb_randr_output_t *outs = xcb_randr_get_screen_resources_current_outputs(res);
         xcb_randr_crtc_t *crtcs = xcb_randr_get_screen_resources_current_crtcs(res);
         xcb_randr_get_output_info_cookie_t oc[256];
+        xcb_randr_get_output_property_cookie_t ec[256];
         xcb_randr_get_crtc_info_cookie_t cc[256];
+        static uint8_t edids[256][256];
         if (no > 256) no = 256;
         if (nc > 256) nc = 256;
         for (int i = 0; i < no; i++) oc[i] = xcb_randr_get_output_info(x, outs[i], res->config_timestamp);
+        /* 64 longs: the base block and one extension, as the Swift reader asks. */
+        for (int i = 0; edid && i < no; i++) ec[i] = xcb_randr_get_output_property(x, outs[i], edid, XCB_ATOM_INTEGER, 0, 64, 0, 0);
         for (int i = 0; i < nc; i++) cc[i] = xcb_randr_get_crtc_info(x, crtcs[i], res->config_timestamp);
         for (int i = 0; i < no; i++) {
             xcb_randr_get_output_info_reply_t *o = xcb_randr_get_output_info_reply(x, oc[i], NULL);
             if (o) { sum += o->num_modes + o->name_len; free(o); }
+        }
+        for (int i = 0; edid && i < no; i++) {
+            xcb_randr_get_output_property_reply_t *p = xcb_randr_get_output_property_reply(x, ec[i], NULL);
+            if (!p) continue;
+            int n = xcb_randr_get_output_property_data_length(p);
+            if (p->format == 8 && n > 0) {
+                if (n > 256) n = 256;
+                memcpy(edids[i], xcb_randr_get_output_property_data(p), n);
+                sum += n + edids[i][n - 1];
+            }
+            free(p);
         }
         for (int i = 0; i < nc; i++) {
             xcb_randr_get_crtc_info_reply_t *c = xcb_randr_get_crtc_info_reply(x, cc[i], NULL);
@@ -155,17 +181,22 @@ static long read_monitors_xcb(Display *d, xcb_connection_t *x, xcb_window_t root
     return sum;
 }
 
-static int enumerate_xcb(int iters) {
+static int enumerate_xcb(int iters, int with_edid) {
     Display *d = XOpenDisplay(NULL);
     if (!d) { fprintf(stderr, "cannot open display\n"); return 69; }
     xcb_connection_t *x = XGetXCBConnection(d);
     xcb_window_t root = (xcb_window_t)DefaultRootWindow(d);
+    /* Interned once, as the Swift reader interns it with its first read. */
+    xcb_atom_t edid = with_edid ? (xcb_atom_t)XInternAtom(d, "EDID", False) : 0;
     double *t = calloc(iters, sizeof *t);
     long sum = 0;
+    step_ready();
     for (int i = 0; i < iters; i++) {
+        step_wait();
         double s = now_us();
-        sum += read_monitors_xcb(d, x, root);
+        sum += read_monitors_xcb(d, x, root, edid);
         t[i] = now_us() - s;
+        step_done(t[i]);
     }
     printf("median_us=%.2f checksum=%ld\n", median(t, iters), sum);
     XCloseDisplay(d);
@@ -860,7 +891,8 @@ int main(int argc, char **argv) {
     if (argc < 3) { fprintf(stderr, "usage: XlibBaseline enumerate N | enumerate-xcb N | listen | hotplug N | stacking N OPS | hittest VIEWS CALLS DEPTH FAN\n"); return 64; }
     int a = atoi(argv[2]);
     if (!strcmp(argv[1], "enumerate")) return enumerate(a);
-    if (!strcmp(argv[1], "enumerate-xcb")) return enumerate_xcb(a);
+    if (!strcmp(argv[1], "enumerate-xcb")) return enumerate_xcb(a, 0);
+    if (!strcmp(argv[1], "enumerate-xcb-edid")) return enumerate_xcb(a, 1);
     if (!strcmp(argv[1], "hotplug")) return hotplug(a);
     if (!strcmp(argv[1], "stacking") && argc > 3) return stacking(a, atoi(argv[3]));
     if (!strcmp(argv[1], "windows")) return windows(a);

@@ -108,21 +108,40 @@ func benchWatchLine(_ server: VirtualServer, cli: String) throws {
 }
 
 /// `Application.refreshScreens()` on Xorg+dummy (16 outputs, 8 active) against C reading the same one
-/// request at a time (Xlib) and pipelined (XCB).
+/// request at a time (Xlib) and pipelined (XCB): with each output's EDID property, as the Swift side reads
+/// it (the same server work), and without, the row as it was first written. Each row in lock step, read for
+/// read: this machine's speed drifts within a run, and all of one side's reads before the other's met two
+/// machines (the XCB row's ratio moved from 0.7× to 1.9× between runs).
 @MainActor
-func benchFullRead() async throws {
+func benchFullRead(n: Int = 2000) async throws {
     let monitors = (0..<8).map { VirtualServer.Monitor("DUMMY\($0)", "800x600+\($0 * 800)+0", primary: $0 == 0) }
     let server = try await VirtualServer.start(.xorgDummy, monitors: monitors)
     defer { server.stop() }
     let app = try server.makeApplication()
-    let n = 2000
-    var t: [Double] = []
-    for _ in 0..<n { t.append(try micros { try app.refreshScreens() }) }
-    let swift = median(t)
-    row("full re-read, Xorg+dummy 16 outputs, 8 active, vs Xlib one request at a time, median of \(n)", swift,
-        try baseline(["enumerate", "\(n)"], environment: server.environment))
-    row("same, vs XCB pipelined (2 round trips), median of \(n)", swift,
-        try baseline(["enumerate-xcb", "\(n)"], environment: server.environment))
+    // What one read asks of the server, as RandR's reader counts it (the rows name it).
+    guard let x11 = app.backend as? X11Backend else { throw VirtualServerError.didNotStart(binary: "Xorg", log: "no X11 backend") }
+    let before = x11.randrTally
+    try app.refreshScreens()
+    let cost = x11.randrTally - before
+    func stepped(_ mode: String) throws -> (swift: Double, c: Double) {
+        let running = swiftOnly ? nil : try RunningBaseline([mode, "\(n)"], environment: server.environment.merging(
+            ["MULTIHEAD_BASELINE_STEPPED": "1"]) { $1 })
+        try running?.waitUntilReady()
+        var swift: [Double] = [], c: [Double] = []
+        for _ in 0..<n {
+            swift.append(try micros { try app.refreshScreens() })
+            c.append(try running?.step() ?? 0)
+        }
+        _ = try running?.median()
+        return (median(swift), median(c))
+    }
+    let xlib = try stepped("enumerate")
+    row("full re-read, Xorg+dummy 16 outputs, 8 active, vs Xlib one request at a time, median of \(n), lock step", xlib.swift, xlib.c)
+    let edid = try stepped("enumerate-xcb-edid")
+    row("same, vs XCB pipelined with each output's EDID, as the Swift side (\(cost.roundTrips) round trips, "
+        + "\(cost.requests) requests), median of \(n), lock step", edid.swift, edid.c)
+    let bare = try stepped("enumerate-xcb")
+    row("same, vs XCB pipelined without the EDIDs (2 round trips, 16 requests fewer), median of \(n), lock step", bare.swift, bare.c)
 }
 
 /// The whole `multihead screens --json` process against `xrandr --listmonitors`: wall time from spawn to

@@ -20,6 +20,12 @@ func main() async throws {
         print("|---|---|---|---|")
         return try await benchDocumentedTest()
     }
+    if only == "reread" {
+        // The full re-read's rows alone (also in the x11 group), N reads a side (profiling: a large N).
+        print("| benchmark | Swift | raw C | ratio |")
+        print("|---|---|---|---|")
+        return try await benchFullRead(n: Int(CommandLine.arguments.dropFirst(2).first ?? "") ?? 2000)
+    }
     if only == "soak" {
         return try await soak(cycles: Int(CommandLine.arguments.dropFirst(2).first ?? "") ?? 1000)
     }

@@ -1,3 +1,4 @@
+internal import CXlib
 import Foundation
 import Multihead
 @testable import MultiheadServerControl
@@ -55,6 +56,33 @@ struct RoundTripTests {
         #expect(cost.roundTrips == 2)
         #expect(cost.requests >= 2 + outputs)
         #expect(app.screens.map(\.name) == ["DUMMY0", "DUMMY1", "DUMMY2"])
+    }
+
+    @Test("a re-read sees an output's EDID changed alone: the reader's memory of the last read compares the resources whole")
+    func edidChangedAloneIsSeen() async throws {
+        let server = try await VirtualServer.start(.xorgDummy, monitors: [.init("DUMMY0", "1024x768+0+0", primary: true)])
+        defer { server.stop() }
+        let app = try server.makeApplication()
+        let control = try server.controlConnection()
+        defer { control.close() }
+        let output = try #require(try control.readState().output(named: "DUMMY0"))
+        let d = control.connection.display
+        let atom = XInternAtom(d, "EDID", 0)
+        // Another client sets the output's EDID: no mode, CRTC or output changes with it.
+        func setEDID(_ maker: String, _ model: String) throws {
+            var bytes = try #require(EDID.block(manufacturer: maker, model: model, serialNumber: "7", physicalSize: Size(width: 300, height: 200),
+                                                timing: .hd1080p60))
+            XRRChangeOutputProperty(d, RROutput(output.id), atom, Atom(XA_INTEGER), 8, PropModeReplace, &bytes, Int32(bytes.count))
+            XSync(d, 0)
+        }
+        try setEDID("DEL", "FIRST")
+        try app.refreshScreens()
+        #expect(app.mainScreen.manufacturer == "DEL" && app.mainScreen.model == "FIRST")
+        try app.refreshScreens()
+        #expect(app.mainScreen.model == "FIRST")
+        try setEDID("SAM", "SECOND")
+        try app.refreshScreens()
+        #expect(app.mainScreen.manufacturer == "SAM" && app.mainScreen.model == "SECOND")
     }
 
     @Test("a real output's change after a virtual monitor's is still read in full")

@@ -84,6 +84,15 @@ extension Application {
     /// objects, then post connect, disconnect and mode-change notifications, exactly one per change.
     func screensDidChange(_ snapshot: [ScreenDescription]) {
         let new = nonEmpty(snapshot)
+        // The common re-read finds the screens as they are (a resync, events that changed nothing): equal
+        // in the model's order, it costs a comparison, not the diff and the reordering (nearly all of the
+        // model's share of a full re-read). Each screen still takes its new value: the modes' backend ids
+        // are not part of equality.
+        let order = ScreenDiff.order(of: new)
+        if order.count == screens.count, zip(screens, order).allSatisfy({ $0.snapshot == new[$1] }) {
+            for (s, i) in zip(screens, order) { s.update(new[i]) }
+            return
+        }
         let changes = ScreenDiff.changes(from: screenSnapshot, to: new)
         guard !changes.isEmpty else {
             // What is not a change (a new primary, a physical size) still updates the screens, silently.

@@ -51,15 +51,22 @@ public enum ScreenDiff {
     /// Orders a snapshot as `Screen.screens` lists it: the main screen first (the primary monitor; if
     /// none, the one whose frame contains (0, 0); else the first), then the rest by (y, x, name).
     public static func ordered(_ screens: [ScreenDescription]) -> [ScreenDescription] {
+        order(of: screens).map { screens[$0] }
+    }
+
+    /// `ordered(_:)` as indices into `screens`: the model compares a snapshot with its screens in this
+    /// order without copying the descriptions into a new array.
+    static func order(of screens: [ScreenDescription]) -> [Int] {
         guard !screens.isEmpty else { return [] }
         let mainIndex = screens.firstIndex(where: \.isPrimary)
             ?? screens.firstIndex(where: { $0.frame.contains(.zero) })
             ?? 0
-        var rest = screens
-        let main = rest.remove(at: mainIndex)
-        rest.sort { a, b in
-            (a.frame.minY, a.frame.minX, a.name) < (b.frame.minY, b.frame.minX, b.name)
+        var rest = Array(screens.indices)
+        rest.remove(at: mainIndex)
+        rest.sort { i, j in
+            let a = screens[i], b = screens[j]
+            return (a.frame.minY, a.frame.minX, a.name) < (b.frame.minY, b.frame.minX, b.name)
         }
-        return [main] + rest
+        return [mainIndex] + rest
     }
 }

@@ -73,8 +73,9 @@ public final class X11Backend: DisplayBackend {
     /// Waits until the server has read every frame sent so far: a change's pixels are on the server.
     package func waitForReads() { presenter?.waitForReads() }
 
-    /// The RandR reads this backend's connection made (round trips, requests): what tests count.
-    var randrTally: RandRBatch.Tally { connection?.randrTally ?? .init() }
+    /// The RandR reads this backend's connection made (round trips, requests): what tests and the
+    /// benchmarks count.
+    package var randrTally: RandRBatch.Tally { connection?.randrTally ?? .init() }
 
     /// The display name in use, once connected.
     public var displayName: String? { connection?.name }

@@ -1,12 +1,16 @@
-/// A table keyed by X resource id (modes, outputs, CRTCs, atoms) or display address, kept sorted in an
-/// array.
+/// A table keyed by X resource id (modes, outputs, CRTCs, atoms) or display address, kept sorted in
+/// arrays.
 ///
 /// Not a `Dictionary`: the first `Hashable`-keyed collection a process builds costs it a scan of every
 /// protocol-conformance record in the binary (Foundation's included), which was a tenth of a
 /// `multihead screens` run. The tables hold a few to tens of entries, and a binary search over them is as
 /// quick.
 package struct IDTable<Value>: ExpressibleByDictionaryLiteral {
-    package private(set) var entries: [(id: UInt, value: Value)] = []
+    /// The ids, ascending, and each one's value at the same index. Two arrays rather than one of pairs:
+    /// the search reads the ids alone, and two tables compare as two pairs of arrays do, at once where
+    /// they share their storage (the monitor reader compares a read's resources with the last read's).
+    package private(set) var ids: [UInt] = []
+    package private(set) var values: [Value] = []
 
     package init() {}
 
@@ -14,44 +18,79 @@ package struct IDTable<Value>: ExpressibleByDictionaryLiteral {
         for (id, value) in elements { self[id] = value }
     }
 
+    /// A table of `values` by `ids`, index for index: taken as they are when the ids ascend (as a server
+    /// lists its resources), else entered one by one.
+    package init(ids: [UInt], values: [Value]) {
+        if ids.count == values.count, zip(ids, ids.dropFirst()).allSatisfy({ $0 < $1 }) {
+            self.ids = ids
+            self.values = values
+        } else {
+            for (id, value) in zip(ids, values) { self[id] = value }
+        }
+    }
+
+    /// The entries in id order.
+    package var entries: [(id: UInt, value: Value)] { zip(ids, values).map { (id: $0, value: $1) } }
+
+    /// How many entries there are.
+    package var count: Int { ids.count }
+
     /// Whether the table is empty.
-    package var isEmpty: Bool { entries.isEmpty }
+    package var isEmpty: Bool { ids.isEmpty }
 
     /// The value for `id`; setting nil removes it.
     package subscript(id: UInt) -> Value? {
         get {
             let i = index(of: id)
-            return i < entries.count && entries[i].id == id ? entries[i].value : nil
+            return i < ids.count && ids[i] == id ? values[i] : nil
         }
         set {
             let i = index(of: id)
-            let found = i < entries.count && entries[i].id == id
+            let found = i < ids.count && ids[i] == id
             switch (found, newValue) {
-            case (true, let v?): entries[i].value = v
-            case (true, nil): entries.remove(at: i)
-            case (false, let v?): entries.insert((id, v), at: i)
+            case (true, let v?): values[i] = v
+            case (true, nil):
+                ids.remove(at: i)
+                values.remove(at: i)
+            case (false, let v?):
+                ids.insert(id, at: i)
+                values.insert(v, at: i)
             case (false, nil): break
             }
         }
     }
 
+    /// Makes room for `n` entries: a table filled from a reply grows once.
+    package mutating func reserveCapacity(_ n: Int) {
+        ids.reserveCapacity(n)
+        values.reserveCapacity(n)
+    }
+
     /// Whether the table has `id`.
-    package func contains(_ id: UInt) -> Bool { self[id] != nil }
+    package func contains(_ id: UInt) -> Bool {
+        let i = index(of: id)
+        return i < ids.count && ids[i] == id
+    }
 
     /// Adds `other`'s entries, which win over this table's.
     package mutating func merge(_ other: IDTable) {
-        for (id, value) in other.entries { self[id] = value }
+        for (id, value) in zip(other.ids, other.values) { self[id] = value }
     }
 
     /// The first index whose id is not below `id`.
     private func index(of id: UInt) -> Int {
-        var low = 0, high = entries.count
+        var low = 0, high = ids.count
         while low < high {
             let mid = (low + high) / 2
-            if entries[mid].id < id { low = mid + 1 } else { high = mid }
+            if ids[mid] < id { low = mid + 1 } else { high = mid }
         }
         return low
     }
+}
+
+extension IDTable: Equatable where Value: Equatable {
+    /// The same ids with equal values.
+    package static func == (a: IDTable, b: IDTable) -> Bool { a.ids == b.ids && a.values == b.values }
 }
 
 /// A set of resource ids (or display addresses), for the same reason as the table.

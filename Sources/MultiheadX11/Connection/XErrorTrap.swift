@@ -63,12 +63,12 @@ enum XErrorTrap {
     static func setOurs(_ d: OpaquePointer, _ isOurs: Bool) -> Int {
         state.withLock {
             if isOurs { $0.ours.insert(key(d)) } else { $0.ours.remove(key(d)) }
-            return $0.ours.entries.count
+            return $0.ours.count
         }
     }
 
     /// How many displays are ours.
-    static var oursCount: Int { state.withLock { $0.ours.entries.count } }
+    static var oursCount: Int { state.withLock { $0.ours.count } }
 
     static func key(_ d: OpaquePointer) -> UInt { UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(d))) }
 

@@ -30,6 +30,20 @@ struct MonitorReader {
     var scaleNeedsRead = true
     /// The `EDID` atom, interned with the first read: each output's EDID is read with the resources.
     private var edidAtom: UInt?
+    /// The screens last described, with what they were described from.
+    private var described: Described?
+
+    /// Screens and their sources: a read that finds the same monitors, resources, gamma and scale policy
+    /// (a re-read of a server whose state did not change, the common case) returns the same screens
+    /// without describing them again, which was the most of a full re-read's own work (the modes merged,
+    /// the EDIDs parsed, each description built and scaled). Compared by value, whatever read them.
+    private struct Described {
+        var monitors: [RandR.MonitorInfo]
+        var resources: RandRBatch.Resources
+        var gamma: IDTable<Double?>
+        var policy: ScreenScalePolicy
+        var screens: [ScreenDescription]
+    }
 
     init(connection: any ScreenSource, randr15: Bool, scaleFactors: [String: Double] = [:]) {
         self.connection = connection
@@ -52,13 +66,16 @@ struct MonitorReader {
         let c = connection
         let screens: [ScreenDescription] = try c.bounded {
             try c.checkAlive()
-            return randr15 ? readMonitors(refresh: refreshResources) : c.xScreens()
+            return randr15 ? readMonitors(refresh: refreshResources) : scaled(c.xScreens())
         }
         // A read that failed on the XCB side (the server went, or the watchdog cut it) is a lost connection.
         try c.checkAlive()
         // No monitor active: a stand-in the size of the root window, which the model never announces.
-        if screens.isEmpty { return ScreenDescription.nonEmpty(screens, standInSize: c.rootSize()) }
-        // Each screen's own scale, read again with every snapshot: a new mode can change a panel's density.
+        return ScreenDescription.nonEmpty(screens, standInSize: c.rootSize())
+    }
+
+    /// Each screen's own scale, chosen again with every snapshot: a new mode can change a panel's density.
+    private func scaled(_ screens: [ScreenDescription]) -> [ScreenDescription] {
         let policy = scalePolicy
         return screens.map { d in
             var scaled = d
@@ -100,15 +117,22 @@ struct MonitorReader {
         }.filter { $0 != 0 }
         let unread = active.filter { gamma[$0] == nil }.uniqued()
         if !unread.isEmpty { gamma.merge(RandRBatch.brightness(c, crtcs: unread)) }
+        if let d = described, d.monitors == found, d.gamma == gamma, d.policy == scalePolicy, d.resources == res {
+            return d.screens
+        }
         var result: [ScreenDescription] = []
+        var named = true
         for m in found {
-            guard let name = state.name(of: m) else { continue }
+            guard let name = state.name(of: m) else { named = false; continue }
             let outputs = m.outputs.compactMap { res.outputs[$0] }
             // A monitor whose outputs all lost their CRTC is off: not an active monitor.
             if !m.outputs.isEmpty && !outputs.contains(where: { $0.crtc != 0 }) { continue }
             result.append(describe(m, name: name, outputs: outputs, res.modes, res.crtcs))
         }
-        return result
+        let screens = scaled(result)
+        // Kept only when every monitor had its name: names only grow, so equal monitors have them again.
+        described = named ? Described(monitors: found, resources: res, gamma: gamma, policy: scalePolicy, screens: screens) : nil
+        return screens
     }
 
     private func describe(_ m: RandR.MonitorInfo, name: String, outputs: [RandR.OutputInfo],

@@ -6,13 +6,19 @@ import Multihead
 @MainActor
 package enum RandR {
     /// A mode from the screen resources' mode table.
-    package struct ModeInfo {
+    package struct ModeInfo: Equatable {
         package var mode: ScreenMode
         package var name: String
+
+        /// Equal with the same mode XID too (`ScreenMode`'s equality leaves it out): a screen described
+        /// from an equal table names the modes the server has now.
+        package static func == (a: ModeInfo, b: ModeInfo) -> Bool {
+            a.mode == b.mode && a.mode.backendID == b.mode.backendID && a.name == b.name
+        }
     }
 
     /// An output (connector) with what a monitor needs of it.
-    package struct OutputInfo {
+    package struct OutputInfo: Equatable {
         package var id: UInt
         package var name: String
         package var crtc: UInt
@@ -26,7 +32,7 @@ package enum RandR {
     }
 
     /// A CRTC's position and mode.
-    package struct CrtcInfo {
+    package struct CrtcInfo: Equatable {
         package var x: Int32, y: Int32, width: UInt32, height: UInt32
         package var mode: UInt
         package var rotation: UInt16
@@ -47,7 +53,7 @@ package enum RandR {
     }
 
     /// One RandR 1.5 monitor.
-    package struct MonitorInfo {
+    package struct MonitorInfo: Equatable {
         package var nameAtom: UInt
         package var primary: Bool
         package var frame: Rect

@@ -24,7 +24,7 @@ package enum RandRBatch {
         c.randrTally.requests += requests
     }
     /// What the screen resources say: the mode table, every output and every CRTC.
-    package struct Resources {
+    package struct Resources: Equatable {
         /// The configuration timestamp the server gave with them: a change (`RRSetCrtcConfig`) carries it.
         package var timestamp: UInt32 = 0
         package var modes: IDTable<RandR.ModeInfo> = [:]
@@ -100,33 +100,41 @@ package enum RandRBatch {
         let ac = atoms.map { ($0, xcb_get_atom_name(x, xcb_atom_t(truncatingIfNeeded: $0))) }
         count(c, oc.count + ec.count + cc.count + ac.count)
         var res = Resources(timestamp: t, modes: list?.modes ?? [:])
-        for (id, cookie) in oc {
+        // Each table made at once from its ids in the server's order (ascending), not an insert each.
+        var outputIDs: [UInt] = [], outputs: [RandR.OutputInfo] = []
+        outputIDs.reserveCapacity(oc.count)
+        outputs.reserveCapacity(oc.count)
+        for (i, (id, cookie)) in oc.enumerated() {
+            // The output's EDID beside its info, though asked after every output's (XCB keeps the replies
+            // awaited out of turn): measured in lock step with C, 1.02–1.05× where awaiting every info
+            // first read 1.06–1.07×.
+            let edid = i < ec.count ? edidBytes(x, ec[i].1) : nil
             guard let r = awaitReply({ xcb_randr_get_output_info_reply(x, cookie, $0) }) else { continue }
             defer { free(r) }
             let name = String(decoding: UnsafeBufferPointer(start: xcb_randr_get_output_info_name(r),
                                                             count: Int(xcb_randr_get_output_info_name_length(r))), as: UTF8.self)
-            res.outputs[UInt(id)] = RandR.OutputInfo(
+            outputIDs.append(UInt(id))
+            outputs.append(RandR.OutputInfo(
                 id: UInt(id), name: name, crtc: UInt(r.pointee.crtc),
                 connected: r.pointee.connection == UInt8(XCB_RANDR_CONNECTION_CONNECTED.rawValue),
                 modes: ids(xcb_randr_get_output_info_modes(r), xcb_randr_get_output_info_modes_length(r)),
                 preferredCount: Int(r.pointee.num_preferred),
-                possibleCrtcs: ids(xcb_randr_get_output_info_crtcs(r), xcb_randr_get_output_info_crtcs_length(r)))
+                possibleCrtcs: ids(xcb_randr_get_output_info_crtcs(r), xcb_randr_get_output_info_crtcs_length(r)), edid: edid))
         }
-        for (id, cookie) in ec {
-            guard let r = awaitReply({ xcb_randr_get_output_property_reply(x, cookie, $0) }) else { continue }
-            defer { free(r) }
-            let n = Int(xcb_randr_get_output_property_data_length(r))
-            guard r.pointee.format == 8, n > 0, let p = xcb_randr_get_output_property_data(r) else { continue }
-            res.outputs[UInt(id)]?.edid = Array(UnsafeBufferPointer(start: p, count: n))
-        }
+        res.outputs = IDTable(ids: outputIDs, values: outputs)
+        var crtcIDs: [UInt] = [], crtcs: [RandR.CrtcInfo] = []
+        crtcIDs.reserveCapacity(cc.count)
+        crtcs.reserveCapacity(cc.count)
         for (id, cookie) in cc {
             guard let r = awaitReply({ xcb_randr_get_crtc_info_reply(x, cookie, $0) }) else { continue }
             defer { free(r) }
             let p = r.pointee
-            res.crtcs[UInt(id)] = RandR.CrtcInfo(
+            crtcIDs.append(UInt(id))
+            crtcs.append(RandR.CrtcInfo(
                 x: Int32(p.x), y: Int32(p.y), width: UInt32(p.width), height: UInt32(p.height), mode: UInt(p.mode),
-                rotation: p.rotation, outputs: ids(xcb_randr_get_crtc_info_outputs(r), xcb_randr_get_crtc_info_outputs_length(r)))
+                rotation: p.rotation, outputs: ids(xcb_randr_get_crtc_info_outputs(r), xcb_randr_get_crtc_info_outputs_length(r))))
         }
+        res.crtcs = IDTable(ids: crtcIDs, values: crtcs)
         var names: IDTable<String> = [:]
         for (atom, cookie) in ac {
             guard let r = awaitReply({ xcb_get_atom_name_reply(x, cookie, $0) }) else { continue }
@@ -135,6 +143,15 @@ package enum RandRBatch {
                                                                   count: Int(xcb_get_atom_name_name_length(r))), as: UTF8.self)
         }
         return (list == nil ? nil : res, names)
+    }
+
+    /// An `EDID` property's bytes (nil: none, or not bytes).
+    private static func edidBytes(_ x: OpaquePointer, _ cookie: xcb_randr_get_output_property_cookie_t) -> [UInt8]? {
+        guard let r = awaitReply({ xcb_randr_get_output_property_reply(x, cookie, $0) }) else { return nil }
+        defer { free(r) }
+        let n = Int(xcb_randr_get_output_property_data_length(r))
+        guard r.pointee.format == 8, n > 0, let p = xcb_randr_get_output_property_data(r) else { return nil }
+        return Array(UnsafeBufferPointer(start: p, count: n))
     }
 
     /// The brightness of each CRTC's gamma ramp (the top of the red ramp; nil: no ramp), in one round trip.
@@ -233,6 +250,7 @@ package enum RandRBatch {
     private static func resourceList(_ r: UnsafeMutablePointer<xcb_randr_get_screen_resources_current_reply_t>) -> ResourceList {
         var modes: IDTable<RandR.ModeInfo> = [:]
         let count = Int(xcb_randr_get_screen_resources_current_modes_length(r))
+        modes.reserveCapacity(count)
         if count > 0, let table = xcb_randr_get_screen_resources_current_modes(r) {
             // The names are packed one after another, in mode-table order.
             var name = xcb_randr_get_screen_resources_current_names(r)
