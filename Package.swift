@@ -32,12 +32,9 @@ let package = Package(
             name: "CCairo",
             providers: [.apt(["libcairo2-dev"])]
         ),
-        // EGL and OpenGL ES 3: only apps that import MultiheadGL link them.
-        .systemLibrary(
-            name: "CEGL",
-            pkgConfig: "egl glesv2",
-            providers: [.apt(["libegl-dev", "libgles-dev"])]
-        ),
+        // EGL and OpenGL ES 3 as their headers declare them (libegl-dev, libgles-dev), each function calling
+        // glvnd's through a table filled on first use (dlopen): only processes that draw GL load them.
+        .target(name: "CEGL"),
         .target(
             name: "Multihead",
             dependencies: [.product(name: "Logging", package: "swift-log")]

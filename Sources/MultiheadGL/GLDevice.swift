@@ -48,6 +48,9 @@ final class GLDevice {
         let server: String? = if case .x11(let d) = endpoint { d } else { nil }
         let name = server ?? "surfaceless"
         self.name = name
+        // libEGL and libGLESv2, loaded at the first device (CEGL): a process without them starts, and its
+        // GL views show their background.
+        if let failure = mh_gl_load() { throw .noDisplay(display: name, eglError: String(cString: failure)) }
         var native: NativeDisplay?
         do { native = try server.map { try NativeDisplay(display: $0) } } catch {
             throw .noDisplay(display: name, eglError: "\(error)")
