@@ -32,6 +32,8 @@ struct MonitorReader {
     private var edidAtom: UInt?
     /// The screens last described, with what they were described from.
     private var described: Described?
+    /// The last read's replies beside their values: a reply that did not change is not parsed again.
+    private(set) var memo = RandRBatch.ReplyMemo()
 
     /// Screens and their sources: a read that finds the same monitors, resources, gamma and scale policy
     /// (a re-read of a server whose state did not change, the common case) returns the same screens
@@ -87,7 +89,8 @@ struct MonitorReader {
     private mutating func readMonitors(refresh: Bool) -> [ScreenDescription] {
         let c = connection
         var (fresh, list, database, atom) = RandRBatch.monitorsAndAtom(c, withResources: refresh || resources == nil,
-                                                                        withResourceDatabase: scaleNeedsRead, withEDIDAtom: edidAtom == nil)
+                                                                        withResourceDatabase: scaleNeedsRead, withEDIDAtom: edidAtom == nil,
+                                                                        memo: &memo)
         if let atom { edidAtom = atom }
         if let database {
             scalePolicy.desktopScale = XResources.desktopScale(fromResources: database)
@@ -101,7 +104,7 @@ struct MonitorReader {
         }
         let unnamed = found.map(\.nameAtom).filter { state.names[$0] == nil }.uniqued()
         if list != nil || !unnamed.isEmpty {
-            let (res, names) = RandRBatch.details(c, list, atoms: unnamed, edidAtom: edidAtom ?? 0)
+            let (res, names) = RandRBatch.details(c, list, atoms: unnamed, edidAtom: edidAtom ?? 0, memo: &memo)
             state.names.merge(names)
             if let res {
                 state.resources = res
