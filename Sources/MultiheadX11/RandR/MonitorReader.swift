@@ -112,6 +112,11 @@ struct MonitorReader {
             }
         }
         let res = resources ?? RandRBatch.Resources()
+        // The same monitors, resources and gamma as the screens last described: the same active CRTCs,
+        // whose gamma that read had, so none to read (a CRTC's gamma forgotten since: described again).
+        if let d = described, d.monitors == found, d.gamma == gamma, d.policy == scalePolicy, d.resources == res {
+            return d.screens
+        }
         // The gamma of every CRTC that drives a monitor and was not read since it last changed.
         // A region of an output has no brightness of its own (the ramp is the whole output's): none read.
         let active = found.flatMap { m -> [UInt] in
@@ -120,9 +125,6 @@ struct MonitorReader {
         }.filter { $0 != 0 }
         let unread = active.filter { gamma[$0] == nil }.uniqued()
         if !unread.isEmpty { gamma.merge(RandRBatch.brightness(c, crtcs: unread)) }
-        if let d = described, d.monitors == found, d.gamma == gamma, d.policy == scalePolicy, d.resources == res {
-            return d.screens
-        }
         var result: [ScreenDescription] = []
         var named = true
         for m in found {
