@@ -85,6 +85,46 @@ struct RoundTripTests {
         #expect(app.mainScreen.manufacturer == "SAM" && app.mainScreen.model == "SECOND")
     }
 
+    @Test("a re-read reuses the replies that did not change, and parses again those another client changed")
+    func replyMemoNeverStale() async throws {
+        let server = try await VirtualServer.start(.xorgDummy, monitors: [
+            .init("DUMMY0", "1024x768+0+0", primary: true), .init("DUMMY1", "800x600+1024+0"),
+        ])
+        defer { server.stop() }
+        let app = try server.makeApplication()
+        let control = try server.controlConnection()
+        let outputs = control.outputNames.count
+        control.close()
+        let x11 = try #require(app.backend as? X11Backend)
+        func memo() throws -> RandRBatch.ReplyMemo { try #require(x11.reader?.memo) }
+        try app.refreshScreens()
+
+        // Nothing changed: every reply (the monitors, the resources, each output's info and EDID, each
+        // CRTC's info) is as last time's, none parsed.
+        var before = try memo()
+        try app.refreshScreens()
+        #expect(try memo().misses == before.misses)
+        #expect(try memo().hits - before.hits >= 2 + 2 * outputs)
+
+        // Another client gives DUMMY0 another mode and moves DUMMY1: their replies are parsed again (by the
+        // read its events make, or this one), and the screens are as the server has them.
+        before = try memo()
+        _ = try await server.xrandr(["--output", "DUMMY0", "--mode", "800x600", "--output", "DUMMY1", "--pos", "800x0"])
+        try app.refreshScreens()
+        #expect(try memo().misses > before.misses)
+        #expect(app.screen(named: "DUMMY0")?.currentMode?.size == Size(width: 800, height: 600))
+        #expect(app.screen(named: "DUMMY1")?.frame == Rect(x: 800, y: 0, width: 800, height: 600))
+
+        // Turned off: its CRTC's reply changes, the screen goes.
+        _ = try await server.xrandr(["--output", "DUMMY1", "--off"])
+        try app.refreshScreens()
+        #expect(app.screens.map(\.name) == ["DUMMY0"])
+        before = try memo()
+        try app.refreshScreens()
+        #expect(try memo().misses == before.misses)
+        #expect(app.screens.map(\.name) == ["DUMMY0"])
+    }
+
     @Test("a real output's change after a virtual monitor's is still read in full")
     func realChangeAfterVirtual() async throws {
         let server = try await VirtualServer.start(.xorgDummy, monitors: [.init("DUMMY0", "1024x768+0+0", primary: true)])

@@ -32,6 +32,8 @@ struct MonitorReader {
     private var edidAtom: UInt?
     /// The screens last described, with what they were described from.
     private var described: Described?
+    /// The last read's replies beside their values: a reply that did not change is not parsed again.
+    private(set) var memo = RandRBatch.ReplyMemo()
 
     /// Screens and their sources: a read that finds the same monitors, resources, gamma and scale policy
     /// (a re-read of a server whose state did not change, the common case) returns the same screens
@@ -87,7 +89,8 @@ struct MonitorReader {
     private mutating func readMonitors(refresh: Bool) -> [ScreenDescription] {
         let c = connection
         var (fresh, list, database, atom) = RandRBatch.monitorsAndAtom(c, withResources: refresh || resources == nil,
-                                                                        withResourceDatabase: scaleNeedsRead, withEDIDAtom: edidAtom == nil)
+                                                                        withResourceDatabase: scaleNeedsRead, withEDIDAtom: edidAtom == nil,
+                                                                        memo: &memo)
         if let atom { edidAtom = atom }
         if let database {
             scalePolicy.desktopScale = XResources.desktopScale(fromResources: database)
@@ -101,7 +104,7 @@ struct MonitorReader {
         }
         let unnamed = found.map(\.nameAtom).filter { state.names[$0] == nil }.uniqued()
         if list != nil || !unnamed.isEmpty {
-            let (res, names) = RandRBatch.details(c, list, atoms: unnamed, edidAtom: edidAtom ?? 0)
+            let (res, names) = RandRBatch.details(c, list, atoms: unnamed, edidAtom: edidAtom ?? 0, memo: &memo)
             state.names.merge(names)
             if let res {
                 state.resources = res
@@ -109,6 +112,11 @@ struct MonitorReader {
             }
         }
         let res = resources ?? RandRBatch.Resources()
+        // The same monitors, resources and gamma as the screens last described: the same active CRTCs,
+        // whose gamma that read had, so none to read (a CRTC's gamma forgotten since: described again).
+        if let d = described, d.monitors == found, d.gamma == gamma, d.policy == scalePolicy, d.resources == res {
+            return d.screens
+        }
         // The gamma of every CRTC that drives a monitor and was not read since it last changed.
         // A region of an output has no brightness of its own (the ramp is the whole output's): none read.
         let active = found.flatMap { m -> [UInt] in
@@ -117,9 +125,6 @@ struct MonitorReader {
         }.filter { $0 != 0 }
         let unread = active.filter { gamma[$0] == nil }.uniqued()
         if !unread.isEmpty { gamma.merge(RandRBatch.brightness(c, crtcs: unread)) }
-        if let d = described, d.monitors == found, d.gamma == gamma, d.policy == scalePolicy, d.resources == res {
-            return d.screens
-        }
         var result: [ScreenDescription] = []
         var named = true
         for m in found {

@@ -4,7 +4,8 @@ import Multihead
 
 /// RandR reads over the XCB side of the Xlib connection (`XGetXCBConnection`), pipelined: every request of
 /// a batch is sent before the first reply is awaited, so a batch costs one round trip however many outputs
-/// and CRTCs it asks about. Each reply is copied into Swift values and freed in the scope that awaited it.
+/// and CRTCs it asks about. Each reply is copied into Swift values, or found byte for byte as the last read's
+/// (`ReplyMemo`), and freed in the scope that awaited it.
 /// X errors come back with their reply (never through Xlib's error handler): an object that vanished
 /// between two batches is skipped, and the RandR event that announced its removal re-syncs.
 @MainActor
@@ -45,14 +46,17 @@ package enum RandRBatch {
     /// `xcb_randr_get_monitors`, `xcb_randr_get_screen_resources_current`, `xcb_get_property`.
     static func monitors(_ c: any ScreenSource, withResources: Bool, withResourceDatabase: Bool = false)
         -> (monitors: [RandR.MonitorInfo]?, list: ResourceList?, database: String?) {
-        let (monitors, list, database, _) = monitorsAndAtom(c, withResources: withResources, withResourceDatabase: withResourceDatabase)
+        var memo = ReplyMemo()
+        let (monitors, list, database, _) = monitorsAndAtom(c, withResources: withResources, withResourceDatabase: withResourceDatabase,
+                                                            memo: &memo)
         return (monitors, list, database)
     }
 
-    /// `monitors`, and the `EDID` atom (interned, in the same round trip) when `withEDIDAtom`.
+    /// `monitors`, and the `EDID` atom (interned, in the same round trip) when `withEDIDAtom`; the monitors
+    /// and the resources' list as `memo` has them when their replies did not change.
     /// `xcb_intern_atom` too.
     static func monitorsAndAtom(_ c: any ScreenSource, withResources: Bool, withResourceDatabase: Bool = false,
-                                withEDIDAtom: Bool = false)
+                                withEDIDAtom: Bool = false, memo: inout ReplyMemo)
         -> (monitors: [RandR.MonitorInfo]?, list: ResourceList?, database: String?, edidAtom: UInt?) {
         guard let x = c.xcbConnection else { return (nil, nil, nil, nil) }
         let root = xcb_window_t(truncatingIfNeeded: c.root)
@@ -62,13 +66,15 @@ package enum RandRBatch {
             ? xcb_get_property(x, 0, root, xcb_atom_t(XA_RESOURCE_MANAGER), xcb_atom_t(XA_STRING), 0, 1 << 18) : nil
         let ic = withEDIDAtom ? xcb_intern_atom(x, 0, 4, "EDID") : nil
         count(c, 1 + (withResources ? 1 : 0) + (withResourceDatabase ? 1 : 0) + (withEDIDAtom ? 1 : 0))
-        let monitors = awaitReply { xcb_randr_get_monitors_reply(x, mc, $0) }.map { r in
+        let monitors = awaitReply { xcb_randr_get_monitors_reply(x, mc, $0) }.flatMap { r in
             defer { free(r) }
-            return monitorInfos(r)
+            memo.monitors.update(0, r, parse: monitorInfos)
+            return memo.monitors.table[0]
         }
-        let list = rc.flatMap { cookie in awaitReply { xcb_randr_get_screen_resources_current_reply(x, cookie, $0) } }.map { r in
+        let list = rc.flatMap { cookie in awaitReply { xcb_randr_get_screen_resources_current_reply(x, cookie, $0) } }.flatMap { r in
             defer { free(r) }
-            return resourceList(r)
+            memo.resources.update(0, r, parse: resourceList)
+            return memo.resources.table[0]
         }
         let database = pc.flatMap { cookie in awaitReply { xcb_get_property_reply(x, cookie, $0) } }.map { r in
             defer { free(r) }
@@ -84,11 +90,12 @@ package enum RandRBatch {
     }
 
     /// Every output's and CRTC's info (with each output's `EDID` property when `edidAtom` is not 0), and
-    /// the names of `atoms`, in one round trip.
+    /// the names of `atoms`, in one round trip; each output and CRTC as `memo` has it when its replies did
+    /// not change (the tables themselves when none did).
     /// `xcb_randr_get_output_info`, `xcb_randr_get_output_property`, `xcb_randr_get_crtc_info`,
     /// `xcb_get_atom_name`.
-    static func details(_ c: any ScreenSource, _ list: ResourceList?, atoms: [UInt], edidAtom: UInt = 0)
-        -> (resources: Resources?, names: IDTable<String>) {
+    static func details(_ c: any ScreenSource, _ list: ResourceList?, atoms: [UInt], edidAtom: UInt = 0,
+                        memo: inout ReplyMemo) -> (resources: Resources?, names: IDTable<String>) {
         guard let x = c.xcbConnection else { return (nil, [:]) }
         let t = list?.timestamp ?? 0
         let oc = (list?.outputs ?? []).map { ($0, xcb_randr_get_output_info(x, $0, t)) }
@@ -99,42 +106,41 @@ package enum RandRBatch {
         let cc = (list?.crtcs ?? []).map { ($0, xcb_randr_get_crtc_info(x, $0, t)) }
         let ac = atoms.map { ($0, xcb_get_atom_name(x, xcb_atom_t(truncatingIfNeeded: $0))) }
         count(c, oc.count + ec.count + cc.count + ac.count)
-        var res = Resources(timestamp: t, modes: list?.modes ?? [:])
-        // Each table made at once from its ids in the server's order (ascending), not an insert each.
-        var outputIDs: [UInt] = [], outputs: [RandR.OutputInfo] = []
-        outputIDs.reserveCapacity(oc.count)
-        outputs.reserveCapacity(oc.count)
         for (i, (id, cookie)) in oc.enumerated() {
+            let output = UInt(id)
             // The output's EDID beside its info, though asked after every output's (XCB keeps the replies
             // awaited out of turn): measured in lock step with C, 1.02–1.05× where awaiting every info
-            // first read 1.06–1.07×.
-            let edid = i < ec.count ? edidBytes(x, ec[i].1) : nil
-            guard let r = awaitReply({ xcb_randr_get_output_info_reply(x, cookie, $0) }) else { continue }
+            // first read 1.06–1.07×. A changed EDID makes the output's value again.
+            let edidChanged = i < ec.count ? updateEDID(x, ec[i].1, output, &memo) : memo.edids.remove(output)
+            guard let r = awaitReply({ xcb_randr_get_output_info_reply(x, cookie, $0) }) else {
+                memo.outputs.remove(output)
+                continue
+            }
             defer { free(r) }
-            let name = String(decoding: UnsafeBufferPointer(start: xcb_randr_get_output_info_name(r),
-                                                            count: Int(xcb_randr_get_output_info_name_length(r))), as: UTF8.self)
-            outputIDs.append(UInt(id))
-            outputs.append(RandR.OutputInfo(
-                id: UInt(id), name: name, crtc: UInt(r.pointee.crtc),
-                connected: r.pointee.connection == UInt8(XCB_RANDR_CONNECTION_CONNECTED.rawValue),
-                modes: ids(xcb_randr_get_output_info_modes(r), xcb_randr_get_output_info_modes_length(r)),
-                preferredCount: Int(r.pointee.num_preferred),
-                possibleCrtcs: ids(xcb_randr_get_output_info_crtcs(r), xcb_randr_get_output_info_crtcs_length(r)), edid: edid))
+            let edid = memo.edids.table[output] ?? nil
+            memo.outputs.update(output, r, force: edidChanged) { r in
+                RandR.OutputInfo(
+                    id: output, name: String(decoding: UnsafeBufferPointer(start: xcb_randr_get_output_info_name(r),
+                                                                           count: Int(xcb_randr_get_output_info_name_length(r))), as: UTF8.self),
+                    crtc: UInt(r.pointee.crtc), connected: r.pointee.connection == UInt8(XCB_RANDR_CONNECTION_CONNECTED.rawValue),
+                    modes: ids(xcb_randr_get_output_info_modes(r), xcb_randr_get_output_info_modes_length(r)),
+                    preferredCount: Int(r.pointee.num_preferred),
+                    possibleCrtcs: ids(xcb_randr_get_output_info_crtcs(r), xcb_randr_get_output_info_crtcs_length(r)), edid: edid)
+            }
         }
-        res.outputs = IDTable(ids: outputIDs, values: outputs)
-        var crtcIDs: [UInt] = [], crtcs: [RandR.CrtcInfo] = []
-        crtcIDs.reserveCapacity(cc.count)
-        crtcs.reserveCapacity(cc.count)
         for (id, cookie) in cc {
-            guard let r = awaitReply({ xcb_randr_get_crtc_info_reply(x, cookie, $0) }) else { continue }
+            guard let r = awaitReply({ xcb_randr_get_crtc_info_reply(x, cookie, $0) }) else {
+                memo.crtcs.remove(UInt(id))
+                continue
+            }
             defer { free(r) }
-            let p = r.pointee
-            crtcIDs.append(UInt(id))
-            crtcs.append(RandR.CrtcInfo(
-                x: Int32(p.x), y: Int32(p.y), width: UInt32(p.width), height: UInt32(p.height), mode: UInt(p.mode),
-                rotation: p.rotation, outputs: ids(xcb_randr_get_crtc_info_outputs(r), xcb_randr_get_crtc_info_outputs_length(r))))
+            memo.crtcs.update(UInt(id), r) { r in
+                let p = r.pointee
+                return RandR.CrtcInfo(
+                    x: Int32(p.x), y: Int32(p.y), width: UInt32(p.width), height: UInt32(p.height), mode: UInt(p.mode),
+                    rotation: p.rotation, outputs: ids(xcb_randr_get_crtc_info_outputs(r), xcb_randr_get_crtc_info_outputs_length(r)))
+            }
         }
-        res.crtcs = IDTable(ids: crtcIDs, values: crtcs)
         var names: IDTable<String> = [:]
         for (atom, cookie) in ac {
             guard let r = awaitReply({ xcb_get_atom_name_reply(x, cookie, $0) }) else { continue }
@@ -142,16 +148,24 @@ package enum RandRBatch {
             names[atom] = String(decoding: UnsafeRawBufferPointer(start: xcb_get_atom_name_name(r),
                                                                   count: Int(xcb_get_atom_name_name_length(r))), as: UTF8.self)
         }
-        return (list == nil ? nil : res, names)
+        guard let list else { return (nil, names) }
+        memo.outputs.keep(only: list.outputs)
+        memo.edids.keep(only: ec.isEmpty ? [] : list.outputs)
+        memo.crtcs.keep(only: list.crtcs)
+        return (Resources(timestamp: t, modes: list.modes, outputs: memo.outputs.table, crtcs: memo.crtcs.table), names)
     }
 
-    /// An `EDID` property's bytes (nil: none, or not bytes).
-    private static func edidBytes(_ x: OpaquePointer, _ cookie: xcb_randr_get_output_property_cookie_t) -> [UInt8]? {
-        guard let r = awaitReply({ xcb_randr_get_output_property_reply(x, cookie, $0) }) else { return nil }
+    /// Brings an output's `EDID` property (nil: none, or not bytes) in `memo` up to date with its reply.
+    /// Whether it changed.
+    private static func updateEDID(_ x: OpaquePointer, _ cookie: xcb_randr_get_output_property_cookie_t, _ output: UInt,
+                                   _ memo: inout ReplyMemo) -> Bool {
+        guard let r = awaitReply({ xcb_randr_get_output_property_reply(x, cookie, $0) }) else { return memo.edids.remove(output) }
         defer { free(r) }
-        let n = Int(xcb_randr_get_output_property_data_length(r))
-        guard r.pointee.format == 8, n > 0, let p = xcb_randr_get_output_property_data(r) else { return nil }
-        return Array(UnsafeBufferPointer(start: p, count: n))
+        return memo.edids.update(output, r) { r in
+            let n = Int(xcb_randr_get_output_property_data_length(r))
+            guard r.pointee.format == 8, n > 0, let p = xcb_randr_get_output_property_data(r) else { return nil }
+            return Array(UnsafeBufferPointer(start: p, count: n))
+        }
     }
 
     /// The brightness of each CRTC's gamma ramp (the top of the red ramp; nil: no ramp), in one round trip.
@@ -193,7 +207,8 @@ package enum RandRBatch {
             return Size(width: Double(r.pointee.max_width), height: Double(r.pointee.max_height))
         }
         guard let monitors, let list else { return nil }
-        let (resources, names) = details(c, list, atoms: monitors.map(\.nameAtom).uniqued())
+        var memo = ReplyMemo()
+        let (resources, names) = details(c, list, atoms: monitors.map(\.nameAtom).uniqued(), memo: &memo)
         guard let resources else { return nil }
         return RandRState(monitors: monitors, names: names, resources: resources, primaryOutput: primary ?? 0,
                           largestScreen: range ?? .zero)
