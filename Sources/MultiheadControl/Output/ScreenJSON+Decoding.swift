@@ -1,6 +1,6 @@
 /// A screen read back from its JSON (the control socket's answer): the inverse of `ScreenJSON.json`.
 package extension ScreenJSON {
-    package init?(json v: JSONValue) {
+    init?(json v: JSONValue) {
         guard case .string(let name)? = v["name"], case .bool(let main)? = v["main"], case .bool(let primary)? = v["primary"],
               case .bool(let standIn)? = v["standIn"], case .array(let outputs)? = v["outputs"],
               let rotation = v["rotation"]?.int, case .string(let reflection)? = v["reflection"],
@@ -26,21 +26,21 @@ package extension ScreenJSON {
 }
 
 package extension ScreenJSON.Frame {
-    package init?(json v: JSONValue) {
+    init?(json v: JSONValue) {
         guard let x = v["x"]?.int, let y = v["y"]?.int, let w = v["width"]?.int, let h = v["height"]?.int else { return nil }
         self.init(x: x, y: y, width: w, height: h)
     }
 }
 
 package extension ScreenJSON.Extent {
-    package init?(json v: JSONValue) {
+    init?(json v: JSONValue) {
         guard let w = v["width"]?.int, let h = v["height"]?.int else { return nil }
         self.init(width: w, height: h)
     }
 }
 
 package extension ScreenJSON.Mode {
-    package init?(json v: JSONValue) {
+    init?(json v: JSONValue) {
         guard let w = v["width"]?.int, let h = v["height"]?.int, case .number(let rate)? = v["refreshRate"],
               case .bool(let interlaced)? = v["interlaced"] else { return nil }
         self.init(width: w, height: h, refreshRate: rate, interlaced: interlaced)
