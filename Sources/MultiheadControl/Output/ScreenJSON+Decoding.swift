@@ -49,13 +49,13 @@ package extension ScreenJSON.Mode {
 
 package extension JSONValue {
     /// A string's text (nil: another kind of value).
-    package var string: String? {
+    var string: String? {
         if case .string(let s) = self { return s }
         return nil
     }
 
     /// A whole number (nil: another kind of value, or a fraction).
-    package var int: Int? {
+    var int: Int? {
         if case .number(let n) = self, n == n.rounded(), abs(n) < 1e15 { return Int(n) }
         return nil
     }

@@ -144,7 +144,7 @@ package enum ControlAnswer {
 package extension ControlLines {
     /// Answers a connection that will not be served further with `code` and the reason, then ends it
     /// (`finish`): the last line a client reads on it.
-    package func refuse(_ code: ControlErrorCode, _ message: String, waiting: Bool = true) {
+    func refuse(_ code: ControlErrorCode, _ message: String, waiting: Bool = true) {
         finish(with: ControlAnswer.failure(CommandFailure(code, message: message), id: nil).bytes, waiting: waiting)
     }
 }
