@@ -10,6 +10,21 @@ import Testing
 @MainActor
 @Suite("Round trips: cached resources, pipelined reads", .timeLimit(.minutes(3)))
 struct RoundTripTests {
+    /// Xorg with the dummy driver and `monitors`, an app on it, its X11 backend, and how many outputs the
+    /// server has (the dummy driver's sixteen, whatever the layout lights).
+    func startDummy(_ monitors: [VirtualServer.Monitor]) async throws -> (VirtualServer, Application, X11Backend, Int) {
+        let server = try await VirtualServer.start(.xorgDummy, monitors: monitors)
+        do {
+            let app = try server.makeApplication()
+            let control = try server.controlConnection()
+            let outputs = control.outputNames.count
+            control.close()
+            return (server, app, try #require(app.backend as? X11Backend), outputs)
+        } catch {
+            server.stop()
+            throw error
+        }
+    }
     @Test("a virtual monitor plugged again costs one GetMonitors; the first time its name too")
     func virtualPlugCostsOneRequest() async throws {
         let server = try await VirtualServer.start()
@@ -40,15 +55,10 @@ struct RoundTripTests {
 
     @Test("refreshScreens reads the resources in two round trips whatever the number of outputs")
     func fullReadIsTwoRoundTrips() async throws {
-        let server = try await VirtualServer.start(.xorgDummy, monitors: [
+        let (server, app, x11, outputs) = try await startDummy([
             .init("DUMMY0", "1024x768+0+0", primary: true), .init("DUMMY1", "800x600+1024+0"), .init("DUMMY2", "800x600+1824+0"),
         ])
         defer { server.stop() }
-        let app = try server.makeApplication()
-        let control = try server.controlConnection()
-        let outputs = control.outputNames.count
-        control.close()
-        let x11 = try #require(app.backend as? X11Backend)
         let before = x11.randrTally
         try app.refreshScreens()
         let cost = x11.randrTally - before
@@ -87,15 +97,10 @@ struct RoundTripTests {
 
     @Test("a re-read reuses the replies that did not change, and parses again those another client changed")
     func replyMemoNeverStale() async throws {
-        let server = try await VirtualServer.start(.xorgDummy, monitors: [
+        let (server, app, x11, outputs) = try await startDummy([
             .init("DUMMY0", "1024x768+0+0", primary: true), .init("DUMMY1", "800x600+1024+0"),
         ])
         defer { server.stop() }
-        let app = try server.makeApplication()
-        let control = try server.controlConnection()
-        let outputs = control.outputNames.count
-        control.close()
-        let x11 = try #require(app.backend as? X11Backend)
         func memo() throws -> RandRBatch.ReplyMemo { try #require(x11.reader?.memo) }
         try app.refreshScreens()
 
