@@ -7,7 +7,6 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #define MH_FIELD(result, name, params, args) result(*name) params;
 #define MH_VOID_FIELD(name, params, args) void(*name) params;
