@@ -18,17 +18,6 @@ package struct IDTable<Value>: ExpressibleByDictionaryLiteral {
         for (id, value) in elements { self[id] = value }
     }
 
-    /// A table of `values` by `ids`, index for index: taken as they are when the ids ascend (as a server
-    /// lists its resources), else entered one by one.
-    package init(ids: [UInt], values: [Value]) {
-        if ids.count == values.count, zip(ids, ids.dropFirst()).allSatisfy({ $0 < $1 }) {
-            self.ids = ids
-            self.values = values
-        } else {
-            for (id, value) in zip(ids, values) { self[id] = value }
-        }
-    }
-
     /// The entries in id order.
     package var entries: [(id: UInt, value: Value)] { zip(ids, values).map { (id: $0, value: $1) } }
 
