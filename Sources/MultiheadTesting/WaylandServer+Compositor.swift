@@ -32,6 +32,21 @@ extension WaylandServer {
         return found.filter { seen.insert($0).inserted }
     }
 
+    /// Xwayland as the compositor's wlroots 0.15 runs it: `WLR_XWAYLAND` when set, else the path its build
+    /// names (/usr/bin/Xwayland, Debian's `xwayland` package).
+    public nonisolated static var xwaylandPath: String {
+        ProcessInfo.processInfo.environment["WLR_XWAYLAND"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/bin/Xwayland"
+    }
+
+    /// Why a compositor that answered `XWAYLAND=unavailable` has no Xwayland, in one line for people: the
+    /// binary missing (wlroots then refuses to set Xwayland up) or no X display free for it.
+    public nonisolated static var xwaylandUnavailableReason: String {
+        if !FileManager.default.isExecutableFile(atPath: xwaylandPath) {
+            return "no Xwayland: \(xwaylandPath.terminalEscaped) is missing or not executable (apt-get install xwayland); Wayland clients only"
+        }
+        return "no Xwayland: no X display was free among :0…:32, the only ones wlroots 0.15 takes; Wayland clients only"
+    }
+
     /// The compositor binary to run: `MULTIHEAD_COMPOSITOR` as it is (refused when it is not executable),
     /// else the first candidate that is executable and trusted (it and its folder belong to root or to this
     /// user and are writable by no one else: a CLI copied to /tmp must not run what another user left in

@@ -120,6 +120,11 @@ public final class WaylandServer {
     /// no answer within `timeout` throws `notResponding`; an ended compositor `ended`.
     @discardableResult
     public func send(_ words: [String]) throws(WaylandServerError) -> String {
+        // The protocol ends a command at a line's end whatever its quotes: a control character in a value
+        // could end the command early and start another, so none is written (checked here, the one way in).
+        if let bad = words.first(where: { $0.unicodeScalars.contains(where: Self.isControl) }) {
+            throw .unsendable(command: words.first ?? "", value: bad)
+        }
         let line = words.map(Self.word).joined(separator: " ")
         guard !stopped, Self.write(input, Array((line + "\n").utf8)) else { throw .ended(pid: pid) }
         switch output.readLine(until: MonotonicClock.now() + timeout) {
@@ -134,13 +139,16 @@ public final class WaylandServer {
         }
     }
 
-    /// A word as the control protocol reads it: as it is when it has no space, quote, backslash or
-    /// control character, else in double quotes with `"` and `\` escaped.
-    public nonisolated static func word(_ text: String) -> String {
-        let plain = !text.isEmpty && !text.unicodeScalars.contains { $0 == " " || $0 == "\"" || $0 == "\\" || $0.value < 0x20 }
+    /// A word as the control protocol reads it: as it is when it has no space, quote or backslash, else in
+    /// double quotes with `"` and `\` escaped. Control characters never get here (`send` refuses them).
+    nonisolated static func word(_ text: String) -> String {
+        let plain = !text.isEmpty && !text.unicodeScalars.contains { $0 == " " || $0 == "\"" || $0 == "\\" }
         if plain { return text }
         return "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }
+
+    /// C0 controls and DEL: what a line of the protocol cannot carry.
+    nonisolated static func isControl(_ c: Unicode.Scalar) -> Bool { c.value < 0x20 || c.value == 0x7F }
 
     /// Stops the compositor: its stdin closed (it ends, removing its socket and ending Xwayland), SIGTERM
     /// after 2 s, SIGKILL 2 s later; reaps it and removes its runtime folder.

@@ -16,6 +16,9 @@ public enum WaylandServerError: Error, Equatable, CustomStringConvertible {
     case ended(pid: Int32)
     /// The compositor's answer was not of the contract's form.
     case malformedAnswer(command: String, answer: String)
+    /// A value holds a control character (a line feed in a path, say), which the compositor's line protocol
+    /// cannot carry: nothing was sent.
+    case unsendable(command: String, value: String)
 
     /// A sentence a person can act on.
     public var description: String {
@@ -31,6 +34,8 @@ public enum WaylandServerError: Error, Equatable, CustomStringConvertible {
         case .ended(let pid): "the Wayland compositor (PID \(pid)) has ended"
         case .malformedAnswer(let command, let answer):
             "the compositor answered \(command.terminalEscaped) with \(answer.terminalEscaped), which is neither ok nor error"
+        case .unsendable(let command, let value):
+            "\(value.terminalEscaped) has a control character, which the Wayland compositor's \(command.terminalEscaped) cannot take"
         }
     }
 

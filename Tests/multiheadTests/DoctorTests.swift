@@ -49,7 +49,7 @@ struct DoctorTests {
         let json = try object(r.stdout)
         #expect(json["version"] as? String == number)
         let byKind = kinds(json)
-        #expect(Set(byKind.keys) == ["xvfb", "xorg", "xorg-dummy"])
+        #expect(Set(byKind.keys) == ["xvfb", "xorg", "xorg-dummy", "wayland"])
         let defaultKind = try #require(json["defaultKind"] as? String)
         #expect(byKind[defaultKind]?["canStart"] as? Bool == true)
         #expect(byKind[defaultKind]?["default"] as? Bool == true)
@@ -73,8 +73,18 @@ struct DoctorTests {
         #expect(byKind["xorg"]?["canStart"] as? Bool == false)
         #expect(byKind["xorg"]?["missing"] as? [String] == ["xserver-xorg-core"])
         #expect(byKind["xorg-dummy"]?["canStart"] as? Bool == false)
-        let bad = try await multihead(["doctor", "--kind", "wayland"])
+        let bad = try await multihead(["doctor", "--kind", "mir"])
         #expect(bad.status == 64)
+    }
+
+    @Test("without the compositor (MULTIHEAD_COMPOSITOR names none): --kind wayland exits 69 naming it; the X kinds are unaffected")
+    func withoutCompositor() async throws {
+        let environment = ["MULTIHEAD_COMPOSITOR": "/nonexistent/multihead-compositor"]
+        let wayland = try await multihead(["doctor", "--kind", "wayland"], environment: environment)
+        #expect(wayland.status == 69)
+        #expect(wayland.stdout.contains("wayland     cannot start: needs compositor"), "\(wayland.stdout)")
+        let json = kinds(try object(try await multihead(["doctor", "--json", "--kind", "xvfb"], environment: environment).stdout))
+        #expect(json["wayland"]?["canStart"] as? Bool == false && json["xvfb"]?["canStart"] as? Bool == true)
     }
 
     @Test("a driver beside the CLI (lib/multihead/drivers) is used when it is of this server's ABI and this source; one of another source is not")

@@ -130,6 +130,21 @@ struct WaylandServerTests {
         #expect(sessionDirectories(of: p.processIdentifier).isEmpty)
     }
 
+    @Test("server --wayland whose compositor is killed: exit 69, the compositor named once with its PID")
+    func compositorKilled() async throws {
+        let err = Pipe()
+        let (p, out) = try launchMultihead(["server", "--wayland", "--monitors", "640x480"], environment: [:], stderr: err)
+        let values = await LineReader(out).serverAssignments()
+        let compositor = try #require(values["PID"].flatMap { Int32($0) })
+        kill(compositor, SIGKILL)
+        let message = String(decoding: await onOwnThread { err.fileHandleForReading.readDataToEndOfFile() }, as: UTF8.self)
+        await exited(p)
+        #expect(p.terminationStatus == 69)
+        #expect(message.contains("(PID \(compositor)) was ended by signal 9"), "\(message)")
+        #expect(message.components(separatedBy: "(PID ").count == 2, "\(message)")
+        #expect(sessionDirectories(of: p.processIdentifier).isEmpty)
+    }
+
     /// `multihead run ARGS` with its output on pipes, the built binary first on PATH.
     func run(_ args: [String]) throws -> ChildProcess {
         try ChildProcess.spawn(RunCommandTests.binary, ["run"] + args, environment: ["PATH": RunCommandTests.path], diesWithParent: false)
@@ -169,6 +184,58 @@ struct WaylandServerTests {
         #expect(await waitUntilEnded(compositor))
         #expect(!FileManager.default.fileExists(atPath: runtime))
         #expect(sessionDirectories(of: child.pid).isEmpty)
+    }
+
+    @Test("run --wayland: a line feed in a value is refused with 64 and the compositor keeps answering in order")
+    func lineFeedInValue() async throws {
+        // Before the fix the path's second half became a command of its own, and every later answer went
+        // to the request after it: the pixel read the previous pixel's colour.
+        let child = try run(["--wayland", "--monitors", "640x480", "--", "/bin/sh", "-c", """
+            multihead screenshot -o "$(printf '%s\\nplug HDMI-9\\nb.png' "$XDG_RUNTIME_DIR/a")"; echo shot=$?
+            multihead screens --json; echo screens=$?
+            multihead plug HDMI-1 320x200+0+480 && multihead screens --json; echo plug=$?
+            """])
+        let (status, out, err) = await onOwnThread { child.collect() }
+        let text = String(decoding: out, as: UTF8.self), said = String(decoding: err, as: UTF8.self)
+        #expect(status == 0, "\(said)")
+        #expect(text.contains("shot=64") && said.contains("control character"), "\(text) \(said)")
+        #expect(text.contains("screens=0") && text.contains("plug=0"), "\(text) \(said)")
+        let lists = text.split(separator: "\n").filter { $0.hasPrefix("[") }.map { JSONValue.parse(Array($0.utf8)) }
+        #expect(lists.count == 2, "\(text)")
+        let names = lists.map { list -> [String] in
+            guard case .array(let screens)? = list else { return [] }
+            return screens.compactMap { if case .string(let n)? = $0["name"] { n } else { nil } }
+        }
+        #expect(names == [["DP-1"], ["DP-1", "HDMI-1"]], "\(text)")
+        #expect(!said.contains("neither ok nor error") && !text.contains("HDMI-9"), "\(text) \(said)")
+    }
+
+    /// Xwayland made unrunnable in a mount namespace of the test's own (/dev/null bound over it), as on a
+    /// machine without the `xwayland` package; root only, as `unshare --mount` is (CI runs as root).
+    @Test("without Xwayland: run --wayland still runs its command for Wayland clients and says in one line what is missing; doctor names it",
+          .enabled(if: getuid() == 0))
+    func withoutXwayland() async throws {
+        let inside = "mount --bind /dev/null \"$1\" && shift && exec \"$@\""
+        let xwayland = WaylandServer.xwaylandPath
+        func hidden(_ args: [String]) throws -> ChildProcess {
+            try ChildProcess.spawn("/usr/bin/unshare", ["--mount", "--", "/bin/sh", "-c", inside, "sh", xwayland, RunCommandTests.binary] + args,
+                                   environment: ["PATH": RunCommandTests.path], diesWithParent: false)
+        }
+        let child = try hidden(["run", "--wayland", "--monitors", "640x480", "--", "/bin/sh", "-c",
+                                "multihead screens --json && test -S \"$XDG_RUNTIME_DIR/$WAYLAND_DISPLAY\" && echo \"display=$DISPLAY\""])
+        let (status, out, err) = await onOwnThread { child.collect() }
+        let text = String(decoding: out, as: UTF8.self), said = String(decoding: err, as: UTF8.self)
+        #expect(status == 0, "\(text) \(said)")
+        #expect(text.contains("\"name\":\"DP-1\"") && text.contains("display=\n"), "\(text)")
+        let lines = said.split(separator: "\n").filter { $0.contains("Xwayland") }
+        #expect(lines.count == 1 && lines.first?.contains("apt-get install xwayland") == true && !said.contains("no X display was free"), "\(said)")
+        let doctor = try hidden(["doctor", "--kind", "wayland", "--json"])
+        let (doctorStatus, report, _) = await onOwnThread { doctor.collect() }
+        let json = JSONValue.parse(Array(report))
+        #expect(doctorStatus == 0)
+        guard case .array(let kinds)? = json?["kinds"] else { Issue.record("no kinds in \(String(decoding: report, as: UTF8.self))"); return }
+        let wayland = kinds.first { $0["kind"] == .string("wayland") }
+        #expect(wayland?["canStart"] == .bool(true) && wayland?["missing"] == .array([.string("xwayland")]), "\(String(describing: wayland))")
     }
 
     @Test("run --wayland killed with SIGKILL: its command, compositor and runtime folder go")

@@ -29,6 +29,7 @@ extension WaylandServerError: ControlCodedError {
         case .notResponding: .notResponding
         case .ended: .serverEnded
         case .malformedAnswer: .internal
+        case .unsendable: .usage
         case .refused(_, let code, _):
             switch code {
             case "no-such-output", "no-outputs": .noSuchScreen

@@ -35,8 +35,8 @@ package final class WaylandControlService: ControlServing {
     /// The compositor running now, leased or idle.
     package var compositor: WaylandServer? { session.running }
 
-    /// "the Wayland compositor wayland-0 (PID n)", while one runs.
-    package var runningDescription: String? { compositor.map { "the Wayland compositor \($0.waylandDisplay) (PID \($0.pid))" } }
+    /// "the Wayland compositor wayland-0", while one runs (the message that names it adds its PID).
+    package var runningDescription: String? { compositor.map { "the Wayland compositor \($0.waylandDisplay)" } }
 
     /// Whether `pid` is the compositor running now.
     package func isRunning(_ pid: Int32) -> Bool { compositor?.pid == pid }

@@ -9,21 +9,21 @@ extension MultiheadCommand {
     struct Doctor: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "doctor",
-            abstract: "Say what this machine has for Multihead's private X servers (Xvfb, Xorg and its video driver ABI, Multihead's Xorg driver, xauth, EGL, the toolkits' libraries), which kinds can start (xvfb, xorg, xorg-dummy), which is the default (xorg where it can start, else xvfb) and the Debian package for each missing piece; exit 69 when the kind asked for (by default the default kind) cannot start.")
+            abstract: "Say what this machine has for Multihead's private servers (Xvfb, Xorg and its video driver ABI, Multihead's Xorg driver, xauth, EGL, Multihead's Wayland compositor with its libraries and Xwayland, the toolkits' libraries), which kinds can start (xvfb, xorg, xorg-dummy, wayland), which is the default (xorg where it can start, else xvfb) and the Debian package for each missing piece; exit 69 when the kind asked for (by default the default kind) cannot start.")
 
         @Flag(help: "Print one JSON object instead of text.")
         var json = false
-        @Option(help: "The kind whose start decides the exit status: xvfb, xorg or xorg-dummy (default: the kind `multihead server` starts without flags: xorg where it can start, else xvfb).")
+        @Option(help: "The kind whose start decides the exit status: xvfb, xorg, xorg-dummy or wayland (default: the kind `multihead server` starts without flags: xorg where it can start, else xvfb).")
         var kind: KindArgument?
 
         /// A kind of server, as the pytest plugin and `--kind` name it.
         struct KindArgument: ExpressibleByArgument {
             let kind: VirtualServer.Kind
             init?(argument: String) {
-                guard let kind = VirtualServer.Kind.all.first(where: { $0.name == argument }) else { return nil }
+                guard let kind = DoctorReport.kinds.first(where: { $0.name == argument }) else { return nil }
                 self.kind = kind
             }
-            static var allValueStrings: [String] { VirtualServer.Kind.all.map(\.name) }
+            static var allValueStrings: [String] { DoctorReport.kinds.map(\.name) }
         }
 
         @MainActor
@@ -71,7 +71,8 @@ extension MultiheadCommand {
             for k in r.kinds {
                 let name = k.kind.name.padding(toLength: 10, withPad: " ", startingAt: 0)
                 let mark = k.kind == defaultKind ? " (default)" : ""
-                lines.append("  \(name)  " + (k.reason.map { "cannot start\(mark): \($0)" } ?? "can start\(mark)"))
+                let note = k.canStart && !k.missing.isEmpty ? " (without \(k.missing.joined(separator: ", ")): see above)" : ""
+                lines.append("  \(name)  " + (k.reason.map { "cannot start\(mark): \($0)" } ?? "can start\(mark)\(note)"))
             }
             if r.defaultKind == .xvfb, let why = r.kinds.first(where: { $0.kind == .xorg })?.reason {
                 lines.append("The default is xvfb, on which GTK, Qt 5, SDL, GLFW and Chromium see no hotplug: xorg \(why)")

@@ -18,10 +18,14 @@ struct DoctorReport {
         var use: String
     }
 
+    /// The kinds doctor reports on, in its order: the X kinds, then the wayland kind.
+    static let kinds = VirtualServer.Kind.all + [.wayland]
+
     /// Whether a kind of server can start here, and what it lacks.
     struct KindStatus {
         var kind: VirtualServer.Kind
-        /// The Debian packages to install for it (empty when it can start, or when what stops it is not a package).
+        /// The Debian packages to install for it (empty when it needs none; for a kind that can start, those of
+        /// the optional pieces it lacks: Xwayland on the wayland kind).
         var missing: [String]
         /// Why it cannot start (nil when it can).
         var reason: String?
@@ -79,12 +83,42 @@ struct DoctorReport {
         ].map { Piece(name: $0.0, path: library($0.1), package: $0.2, use: "apps of that toolkit") }
             + [Piece(name: "Chromium", path: which("chromium"), package: "chromium", use: "web apps (getScreenDetails)")]
 
+        let compositor = compositorPiece()
+        let libraries = compositor.path.map(compositorLibraries) ?? []
+        let xwayland = Piece(name: "Xwayland", path: FileManager.default.isExecutableFile(atPath: WaylandServer.xwaylandPath) ? WaylandServer.xwaylandPath : nil,
+                             package: "xwayland", use: "X11 clients on the wayland kind (without it, Wayland clients only)")
+        report.pieces += [compositor] + libraries + [xwayland]
+        var wayland = status(.wayland, [compositor] + libraries)
+        if wayland.canStart, xwayland.path == nil { wayland.missing = [xwayland.package] }
         report.kinds = [
             status(.xvfb, [xvfb, xkbcomp]),
             xorgStatus(xkbcomp: xkbcomp, xorg: xorg, driver: report.driver),
             status(.xorgDummy, [xkbcomp, xorg, dummy]),
+            wayland,
         ]
         return report
+    }
+
+    /// Multihead's Wayland compositor, where the kit would run it from.
+    static func compositorPiece() -> Piece {
+        let found: String?
+        do { found = try WaylandServer.compositorBinary() } catch { found = nil }
+        return Piece(name: "compositor", path: found, package: "multihead", use: "the wayland kind (multihead-compositor)")
+    }
+
+    /// The shared libraries the compositor needs that the dynamic loader does not find (`ldd`'s "not
+    /// found"), each as a missing piece with the Debian package that brings it; none when all are found.
+    static func compositorLibraries(_ compositor: String) -> [Piece] {
+        guard let ldd = CommandLookup.which("ldd"), let run = try? ChildProcess.spawn(ldd, [compositor]).collect(), run.status == 0
+        else { return [] }
+        let packages = ["libwlroots.so.10": "libwlroots10", "libwayland-server.so.0": "libwayland-server0",
+                        "libxkbcommon.so.0": "libxkbcommon0", "libpixman-1.so.0": "libpixman-1-0", "libxcb-xfixes.so.0": "libxcb-xfixes0"]
+        return String(decoding: run.stdout, as: UTF8.self).split(separator: "\n").compactMap { line in
+            let words = line.split(whereSeparator: \.isWhitespace)
+            guard line.contains("not found"), let soname = words.first.map(String.init) else { return nil }
+            return Piece(name: soname, path: nil, package: packages[soname] ?? "the package that has \(soname)",
+                         use: "the compositor (the wayland kind)")
+        }
     }
 
     /// Whether a kind can start with these pieces: the packages of those missing, and why not.

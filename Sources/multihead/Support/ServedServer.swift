@@ -35,7 +35,7 @@ extension ServerOptions {
                 var variables = [("WAYLAND_DISPLAY", compositor.waylandDisplay), ("XDG_RUNTIME_DIR", compositor.runtimeDirectory)]
                 if let display = compositor.display { variables.append(("DISPLAY", display)) }
                 if compositor.xwaylandUnavailable {
-                    printError("no Xwayland on this compositor: no X display was free among :0…:32, the only ones wlroots 0.15 takes; Wayland clients only")
+                    printError(WaylandServer.xwaylandUnavailableReason)
                 }
                 return ServedServer(service: service, variables: variables.map { (key: $0.0, value: $0.1) }, pid: compositor.pid)
             } catch {
