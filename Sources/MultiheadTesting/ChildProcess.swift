@@ -16,6 +16,8 @@ package struct ChildProcess {
     package let stderr: Int32
     /// The write end of the child's stdin, when spawned `withInput` (else its stdin is /dev/null).
     package let stdin: Int32?
+    /// Whether it leads a process group of its own (spawned `ownGroup`): `terminate` ends the whole group.
+    package var leadsGroup = false
 
     /// Starts `path` with `arguments` and the given extra environment; stdin is /dev/null, or a pipe
     /// `withInput`. With `diesWithParent`, the child gets SIGTERM when this process ends, however it ends
@@ -23,10 +25,11 @@ package struct ChildProcess {
     /// the spawn happens on a thread that lives as long as the process, as the kernel ties that signal to
     /// the thread.
     /// With `inheritsStdio`, the child shares this process's stdin, stdout and stderr instead (no pipes:
-    /// `stdout` and `stderr` are -1), as a shell runs a command.
+    /// `stdout` and `stderr` are -1), as a shell runs a command. With `ownGroup`, it leads a new process
+    /// group, which what it starts joins: `terminate` then ends them all (an X server and its supervisor).
     package static func spawn(_ path: String, _ arguments: [String], environment extra: [String: String] = [:],
                               diesWithParent: Bool = false, withInput: Bool = false,
-                              inheritsStdio: Bool = false) throws -> ChildProcess {
+                              inheritsStdio: Bool = false, ownGroup: Bool = false) throws -> ChildProcess {
         var path = path, arguments = arguments
         if diesWithParent {
             guard let setpriv = XServerLauncher.which("setpriv") else {
@@ -37,12 +40,12 @@ package struct ChildProcess {
         }
         let (p, a) = (path, arguments)
         return try SpawnThread.shared.run {
-            Result { try spawnHere(p, a, environment: extra, withInput: withInput, inheritsStdio: inheritsStdio) }
+            Result { try spawnHere(p, a, environment: extra, withInput: withInput, inheritsStdio: inheritsStdio, ownGroup: ownGroup) }
         }.get()
     }
 
     private static func spawnHere(_ path: String, _ arguments: [String], environment extra: [String: String],
-                                  withInput: Bool, inheritsStdio: Bool) throws -> ChildProcess {
+                                  withInput: Bool, inheritsStdio: Bool, ownGroup: Bool) throws -> ChildProcess {
         var outPipe: [Int32] = [-1, -1], errPipe: [Int32] = [-1, -1], inPipe: [Int32] = [-1, -1]
         guard inheritsStdio || (pipe(&outPipe) == 0 && pipe(&errPipe) == 0 && (!withInput || pipe(&inPipe) == 0)) else {
             throw VirtualServerError.systemCall("pipe", reason: String(cString: strerror(errno)))
@@ -75,7 +78,8 @@ package struct ChildProcess {
         for sig in [SIGTERM, SIGINT, SIGHUP, SIGPIPE, SIGCHLD] { sigaddset(&defaults, sig) }
         posix_spawnattr_setsigmask(&attr, &noSignals)
         posix_spawnattr_setsigdefault(&attr, &defaults)
-        posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        posix_spawnattr_setpgroup(&attr, 0)
+        posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | (ownGroup ? POSIX_SPAWN_SETPGROUP : 0)))
         var env = ProcessInfo.processInfo.environment
         // The file this process's own clients read holds every lease's cookie in turn: a child is given a
         // lease's own file (a server's `environment`), never inherits that one.
@@ -96,13 +100,16 @@ package struct ChildProcess {
             if withInput && !inheritsStdio { close(inPipe[1]) }
             throw VirtualServerError.didNotStart(binary: path, log: String(cString: strerror(rc)))
         }
-        return ChildProcess(pid: pid, stdout: outPipe[0], stderr: errPipe[0], stdin: withInput && !inheritsStdio ? inPipe[1] : nil)
+        return ChildProcess(pid: pid, stdout: outPipe[0], stderr: errPipe[0], stdin: withInput && !inheritsStdio ? inPipe[1] : nil,
+                            leadsGroup: ownGroup)
     }
 
     /// SIGTERM (or `signal`), then SIGKILL if it has not ended within `grace`; always reaps it and closes
-    /// the pipes.
+    /// the pipes. A child that leads its own group ends with the whole group, stopped members too
+    /// (`ProcessControl.endGroups`).
     package func terminate(grace: Double = 2, signal: Int32 = SIGTERM) {
         defer { if stdout >= 0 { close(stdout) }; if stderr >= 0 { close(stderr) }; if let stdin { close(stdin) } }
+        if leadsGroup { return ProcessControl.endGroups([pid], signal: signal, grace: grace) }
         guard !ProcessControl.reapIfEnded(pid) else { return }
         kill(pid, signal)
         let deadline = Date().addingTimeInterval(grace)

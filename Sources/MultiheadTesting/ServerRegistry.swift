@@ -21,6 +21,8 @@ enum ServerRegistry {
         /// server's config or cookie with it).
         var holds = 0
         var handlersInstalled = false
+        /// The session directory opened and locked (`lockDirectory`) for as long as it exists.
+        var lock: Int32 = -1
     }
     private static let state = Locked(State())
 
@@ -47,8 +49,21 @@ enum ServerRegistry {
         }
         sweepStaleDirectories()
         if s.directory == nil || !FileManager.default.fileExists(atPath: directoryPath) {
-            guard mkdir(directoryPath, 0o700) == 0 || errno == EEXIST else {
-                throw VirtualServerError.cannotCreate(path: directoryPath, reason: String(cString: strerror(errno)))
+            // Made and locked; a sweep of another process may remove it between the two (it saw no lock):
+            // then it is made again.
+            if s.lock >= 0 { close(s.lock) }
+            s.lock = -1
+            var attempts = 0
+            while true {
+                guard mkdir(directoryPath, 0o700) == 0 || errno == EEXIST else {
+                    throw VirtualServerError.cannotCreate(path: directoryPath, reason: String(cString: strerror(errno)))
+                }
+                s.lock = lockDirectory(directoryPath) ?? -1
+                if s.lock >= 0 { break }
+                attempts += 1
+                guard attempts < 10 else {
+                    throw VirtualServerError.cannotCreate(path: directoryPath, reason: "another process removed it as it was made")
+                }
             }
             s.directory = directoryPath
         }
@@ -82,24 +97,15 @@ enum ServerRegistry {
         }
     }
 
-    /// SIGTERM to every live server, then SIGKILL to those still there after a short grace; reaps them and
-    /// removes the session directory. Safe from any thread.
+    /// SIGTERM (and SIGCONT) to every live server's process group, then SIGKILL to the groups after a short
+    /// grace; reaps them and removes the session directory. Safe from any thread.
     static func terminateAll() {
         let pids = state.withLock { s in
             defer { s.live.removeAll() }
             return s.live
         }
-        for pid in pids { kill(pid, SIGTERM) }
-        let deadline = Date().addingTimeInterval(2)
-        var left = pids
-        while !left.isEmpty && Date() < deadline {
-            left = left.filter { !ProcessControl.reapIfEnded($0) }
-            if !left.isEmpty { usleep(2_000) }
-        }
-        for pid in left {
-            kill(pid, SIGKILL)
-            ProcessControl.reap(pid)
-        }
+        // Each with its process group: Xorg under its supervising shell, stopped or not.
+        ProcessControl.endGroups(pids)
         state.withLock { removeDirectoryLocked(&$0) }
         TemporaryFiles.removeAll()
         // What other kit processes killed since the last sweep left behind goes with this one.
@@ -114,6 +120,27 @@ enum ServerRegistry {
         guard let dir = s.directory else { return }
         try? FileManager.default.removeItem(atPath: dir)
         s.directory = nil
+        // Unlocked only once it is gone: no sweep ever finds it unlocked while this process uses it.
+        if s.lock >= 0 { close(s.lock) }
+        s.lock = -1
+    }
+
+    /// The directory at `path` opened and locked (`flock`, exclusive, not waiting), checked to be the one
+    /// still at `path`: its descriptor (close-on-exec; closing it unlocks), or nil when another process
+    /// holds the lock or the directory is gone or was replaced. A session directory's owner holds this
+    /// lock for the directory's life, and a sweep removes only a directory whose lock it could take: a
+    /// lock, unlike a PID, means the same in every PID namespace that shares the temporary folder.
+    static func lockDirectory(_ path: String) -> Int32? {
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        var opened = stat(), atPath = stat()
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0, fstat(fd, &opened) == 0, lstat(path, &atPath) == 0,
+              opened.st_ino == atPath.st_ino, opened.st_dev == atPath.st_dev
+        else {
+            close(fd)
+            return nil
+        }
+        return fd
     }
 
     /// The temporary folder's modification time at the last sweep.
@@ -135,14 +162,19 @@ enum ServerRegistry {
         if changed { sweepStaleDirectories() }
     }
 
-    /// Removes `multihead-PID-XXXXXXXX` directories in the temporary directory whose PID no longer runs.
+    /// Removes `multihead-PID-XXXXXXXX` directories in the temporary directory whose PID no longer runs and
+    /// whose lock no process holds. The PID alone would not do: a process in another PID namespace sharing
+    /// the folder (a container) has another number there, which here may answer ESRCH while it lives.
+    /// The lock alone would not either: a live older version that takes none keeps its PID.
     static func sweepStaleDirectories() {
         let tmp = NSTemporaryDirectory()
         guard let names = directoryEntries(tmp, where: { $0.hasPrefix("multihead-") }) else { return }
         for name in names {
             let parts = name.split(separator: "-")
             guard parts.count == 3, let pid = pid_t(parts[1]), parts[2].count == 8, pid != getpid() else { continue }
-            if kill(pid, 0) != 0 && errno == ESRCH { try? FileManager.default.removeItem(atPath: tmp + name) }
+            guard kill(pid, 0) != 0 && errno == ESRCH, let lock = lockDirectory(tmp + name) else { continue }
+            try? FileManager.default.removeItem(atPath: tmp + name)
+            close(lock)
         }
     }
 

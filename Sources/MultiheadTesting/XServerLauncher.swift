@@ -65,10 +65,12 @@ enum XServerLauncher {
         while started == nil {
             attempt += 1
             // Xorg clears its parent-death signal as it sets itself up (seen here: it outlived a SIGKILLed
-            // owner), so it runs under a shell that keeps the signal and passes SIGTERM on.
+            // owner), so it runs under a shell that keeps the signal and passes SIGTERM on. Each server leads
+            // a process group of its own: its end reaches the server under the shell, stopped or not.
             let p = kind.isXorg
-                ? try ChildProcess.spawn("/bin/sh", ["-c", Self.supervisor, "xorg-supervisor", path] + serverArguments, diesWithParent: true)
-                : try ChildProcess.spawn(path, serverArguments, diesWithParent: true)
+                ? try ChildProcess.spawn("/bin/sh", ["-c", Self.supervisor, "xorg-supervisor", path] + serverArguments,
+                                         diesWithParent: true, ownGroup: true)
+                : try ChildProcess.spawn(path, serverArguments, diesWithParent: true, ownGroup: true)
             ServerRegistry.register(p.pid)
             let (out, err) = (p.stdout, p.stderr)
             // Well inside 10 s: a server that hangs or prints no display number fails the start in time.
@@ -120,10 +122,11 @@ enum XServerLauncher {
                              serverAuthFile: serverAuth, framebuffer: framebuffer)
     }
 
-    /// Runs its arguments as a child and ends it on SIGTERM, SIGINT or SIGHUP; exits when it exits.
+    /// Runs its arguments as a child and ends it on SIGTERM, SIGINT or SIGHUP (continued, should it be
+    /// stopped: else the wait has no end); exits when it exits.
     static let supervisor = """
         "$@" & child=$!
-        trap 'kill -TERM "$child" 2>/dev/null; wait "$child"; exit 143' TERM INT HUP
+        trap 'kill -TERM "$child" 2>/dev/null; kill -CONT "$child" 2>/dev/null; wait "$child"; exit 143' TERM INT HUP
         wait "$child"
         """
 

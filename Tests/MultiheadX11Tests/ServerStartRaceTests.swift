@@ -51,3 +51,34 @@ struct SessionDirectoryHoldTests {
         #expect(FileManager.default.fileExists(atPath: file))
     }
 }
+
+@Suite("The sweep of stale session directories")
+@MainActor
+struct StaleDirectorySweepTests {
+    /// A folder whose owner lives in another PID namespace sharing the temporary folder (a container): its
+    /// PID answers ESRCH here. Made here with a PID no process can have (above `pid_max`) and held by the
+    /// lock its owner takes; before the lock, the sweep removed it.
+    @Test("a folder whose PID answers ESRCH is kept while its owner holds its lock, and swept once it lets go")
+    func liveOwnerElsewhereIsKept() throws {
+        let max = Int32(ProcessControl.procFile("/proc/sys/kernel/pid_max")?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 4_194_304
+        let path = NSTemporaryDirectory() + "multihead-\(max + 1)-\(UUID().uuidString.prefix(8))"
+        #expect(mkdir(path, 0o700) == 0)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(kill(max + 1, 0) != 0 && errno == ESRCH)
+        let lock = try #require(ServerRegistry.lockDirectory(path))
+        // A second taker (this sweep) cannot have it while it is held.
+        #expect(ServerRegistry.lockDirectory(path) == nil)
+        ServerRegistry.sweepStaleDirectories()
+        #expect(FileManager.default.fileExists(atPath: path), "a live owner's folder was swept")
+        close(lock)
+        ServerRegistry.sweepStaleDirectories()
+        #expect(!FileManager.default.fileExists(atPath: path), "a folder no one holds and whose PID is gone stays")
+    }
+
+    @Test("this process's own session folder is locked for as long as it exists")
+    func ownFolderIsLocked() async throws {
+        let server = try await VirtualServer.start()
+        #expect(ServerRegistry.lockDirectory(ServerRegistry.directoryPath) == nil)
+        server.stop()
+    }
+}

@@ -99,6 +99,21 @@ struct ControlSocketBoundsTests {
         await server.stop()
     }
 
+    @Test("a stopped Xorg that a release cannot reset is ended itself, not only its supervising shell", arguments: ["--xorg", "--xvfb"])
+    func stoppedServerIsEnded(kind: String) async throws {
+        let server = try await ControlServer.start([kind, "--monitors", "640x480"])
+        let frozen = server.serverPID
+        #expect(frozen > 0)
+        kill(frozen, SIGSTOP)
+        let released = try await server.asking(#"{"request":"release"}"#).answer
+        #expect(released["kept"] == .bool(false), "\(released)")
+        // Before the fix Xorg stayed stopped, reparented to PID 1, for as long as the machine ran.
+        #expect(await waitUntilEnded(frozen), "the stopped X server \(frozen) outlived its release")
+        let next = try await server.asking(#"{"request":"lease"}"#).answer
+        #expect(next["replaced"] == .bool(true) && next["pid"]?.int != Int(frozen), "\(next)")
+        await server.stop()
+    }
+
     @Test("another client's server grab: screens and pixel are notResponding within the bound, and served once it lets go")
     func grabbedServer() async throws {
         let server = try await ControlServer.start()
