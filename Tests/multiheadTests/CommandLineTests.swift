@@ -289,6 +289,24 @@ struct CommandLineTests {
         #expect(!r2.stderr.contains("Fatal") && !r2.stderr.contains("Stack"))
     }
 
+    @Test("--help after any command prints that command's help and exits 0, starting nothing; run -- CMD --help is CMD's")
+    func helpAfterAnyCommand() async throws {
+        for command in ["run", "screens", "watch", "demo", "plug", "unplug", "mode", "screenshot", "server", "doctor"] {
+            for flag in ["--help", "-h"] {
+                let r = try await multihead([command, flag])
+                #expect(r.status == 0, "\(command) \(flag): \(r.status) \(r.stderr)")
+                #expect(r.stdout.contains("USAGE: multihead \(command)"), "\(command) \(flag): \(r.stdout) \(r.stderr)")
+            }
+        }
+        // Inside run (the socket's fast path for plug): still the parser's help, not a request.
+        let forwarded = try await multihead(["plug", "--help"], environment: ["MULTIHEAD_CONTROL": "/nonexistent/control.sock"])
+        #expect(forwarded.status == 0 && forwarded.stdout.contains("USAGE: multihead plug"), "\(forwarded.stderr)")
+        let withOptions = try await multihead(["run", "--xvfb", "--help"])
+        #expect(withOptions.status == 0 && withOptions.stdout.contains("USAGE: multihead run"), "\(withOptions.stderr)")
+        let passed = try await multihead(["run", "--xvfb", "--", "/bin/sh", "-c", "echo \"$1\"", "sh", "--help"])
+        #expect(passed.status == 0 && passed.stdout == "--help\n", "\(passed.stdout) \(passed.stderr)")
+    }
+
     @Test("bad flags and arguments exit 64 with the reason")
     func badUsage() async throws {
         for args in [["watch", "--count", "0"], ["watch", "--timeout", "nan"], ["screens", "--bogus"],

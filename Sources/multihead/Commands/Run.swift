@@ -40,6 +40,9 @@ extension MultiheadCommand {
         var commandLine: [String] { command.first == "--" ? Array(command.dropFirst()) : command }
 
         func validate() throws {
+            // The pass-through argument takes every word after the options, `--help` too: the command's first
+            // word asks for help unless `--` stands before it (`run -- CMD --help` is CMD's).
+            if let first = command.first, first == "--help" || first == "-h" || first == "-help" { throw CleanExit.helpRequest(self) }
             guard !commandLine.isEmpty else { throw ValidationError("run needs a command: multihead run [options] [--] CMD ARGS…") }
             _ = try scaleFactors()
         }
