@@ -83,6 +83,8 @@ struct mh_server {
 	struct wl_listener modifiers;
 	struct wl_listener xwayland_ready;
 	struct wl_listener new_xwayland_surface;
+	/* Xwayland's own Wayland client, watched to work around wlroots 0.15 (xwayland.c). */
+	struct wl_listener xwayland_client_created, xwayland_client_destroy;
 
 	/* The output being plugged: wlroots announces it from inside wlr_headless_add_output. */
 	const struct mh_output_spec *plugging;
