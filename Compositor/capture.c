@@ -222,28 +222,42 @@ static const char *write_ppm(FILE *f, const uint32_t *pixels, int width, int hei
 	return NULL;
 }
 
+/* The last `io` error's reason, which names a path of any length: kept until the next, or the end. */
+static char *message;
+
+void mh_capture_finish(void) {
+	free(message);
+	message = NULL;
+}
+
+/* "io …" with the path in it; a fixed reason when memory runs out. */
+static const char *io_error(const char *what, const char *path, int error) {
+	free(message);
+	message = mh_format("io cannot %s %s: %s", what, path, strerror(error));
+	return message != NULL ? message : "internal out of memory";
+}
+
 const char *mh_capture_file(struct mh_server *server, struct mh_output *output, const char *path,
 		const char *format, int *width, int *height) {
-	static char message[1200];
 	bool png = strcmp(format, "png") == 0;
 	if (!png && strcmp(format, "ppm") != 0) {
 		return "bad-value the format is png or ppm";
 	}
-	if (path[0] != '/' || strlen(path) > 1024) {
-		return "bad-value the path must be absolute (and at most 1024 bytes)";
+	if (path[0] != '/' || strlen(path) > 1024 || !mh_utf8_valid(path)) {
+		return "bad-value the path must be absolute UTF-8 (and at most 1024 bytes)";
 	}
 	uint32_t *pixels;
 	const char *error = render(server, output, &pixels, width, height);
 	if (error != NULL) {
 		return error;
 	}
-	char temporary[1100];
-	snprintf(temporary, sizeof(temporary), "%s.%d.part", path, (int)getpid());
-	FILE *f = fopen(temporary, "wbx");
+	char *temporary = mh_format("%s.%d.part", path, (int)getpid());
+	FILE *f = temporary != NULL ? fopen(temporary, "wbx") : NULL;
 	if (f == NULL) {
-		snprintf(message, sizeof(message), "io cannot create %s: %s", temporary, strerror(errno));
+		error = temporary != NULL ? io_error("create", temporary, errno) : "internal out of memory";
+		free(temporary);
 		free(pixels);
-		return message;
+		return error;
 	}
 	error = png ? write_png(f, pixels, *width, *height) : write_ppm(f, pixels, *width, *height);
 	free(pixels);
@@ -259,9 +273,9 @@ const char *mh_capture_file(struct mh_server *server, struct mh_output *output, 
 	if (error != NULL) {
 		unlink(temporary);
 		if (strcmp(error, "io") == 0) {
-			snprintf(message, sizeof(message), "io cannot write %s: %s", path, strerror(saved));
-			return message;
+			error = io_error("write", path, saved);
 		}
 	}
+	free(temporary);
 	return error;
 }

@@ -28,22 +28,6 @@
 /* The server the command being run is for (set by mh_run_command). */
 static struct mh_server *server_;
 
-/* An identity string: printable, valid UTF-8, and short enough for wlroots' fixed field. */
-static bool identity_ok(const char *s, size_t field) {
-	if (strlen(s) >= field) {
-		return false;
-	}
-	char json[256];
-	mh_json_string(json, sizeof(json), s);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p < 0x20 || *p == 0x7f) {
-			return false;
-		}
-	}
-	/* The JSON writer turns bad UTF-8 into \ufffd: if it had to, the string is not UTF-8. */
-	return strstr(json, "\\ufffd") == NULL || strstr(s, "\\ufffd") != NULL;
-}
-
 /* key=value options after the positional words; each at most once. */
 static const char *option(char **tokens, int n, int first, const char *key, const char **error) {
 	const char *found = NULL;
@@ -79,9 +63,13 @@ static void reply_output(const char *error, struct mh_output *output) {
 		mh_reply_error(error);
 		return;
 	}
-	char json[1024];
-	mh_output_json(output, json, sizeof(json));
-	mh_reply("ok %s", json);
+	char *text;
+	size_t size;
+	FILE *m = mh_answer_begin(&text, &size);
+	if (m != NULL) {
+		mh_output_json(m, output);
+	}
+	mh_answer_end(m, &text);
 }
 
 static void cmd_plug(char **t, int n) {
@@ -134,8 +122,8 @@ static void cmd_plug(char **t, int n) {
 		spec.mm_width = (int)a;
 		spec.mm_height = (int)b;
 	}
-	if ((make && !identity_ok(make, sizeof(spec.make))) || (model && !identity_ok(model, sizeof(spec.model)))
-			|| (serial && !identity_ok(serial, sizeof(spec.serial)))) {
+	if ((make && !mh_identity_ok(make, sizeof(spec.make))) || (model && !mh_identity_ok(model, sizeof(spec.model)))
+			|| (serial && !mh_identity_ok(serial, sizeof(spec.serial)))) {
 		mh_reply_error("bad-value make (≤55 bytes), model and serial (≤15 bytes) are printable UTF-8");
 		return;
 	}
@@ -192,45 +180,34 @@ static void cmd_mode(char **t, int n) {
 
 /* `outputs` and `toplevels`: a JSON array on the answer line. */
 static void cmd_list(bool outputs) {
-	char *text = NULL;
-	size_t size = 0;
-	FILE *m = open_memstream(&text, &size);
+	char *text;
+	size_t size;
+	FILE *m = mh_answer_begin(&text, &size);
 	if (m == NULL) {
-		mh_reply_error("internal out of memory");
+		mh_answer_end(m, &text);
 		return;
 	}
-	char json[1400];
 	bool first = true;
 	fputc('[', m);
 	if (outputs) {
 		struct mh_output *output;
 		wl_list_for_each(output, &server_->outputs, link) {
-			mh_output_json(output, json, sizeof(json));
-			fprintf(m, "%s%s", first ? "" : ",", json);
+			fputs(first ? "" : ",", m);
+			mh_output_json(m, output);
 			first = false;
 		}
 	} else {
 		struct mh_view *view;
 		wl_list_for_each(view, &server_->views, link) {
 			if (view->mapped) {
-				mh_view_json(view, json, sizeof(json));
-				fprintf(m, "%s%s", first ? "" : ",", json);
+				fputs(first ? "" : ",", m);
+				mh_view_json(m, view);
 				first = false;
 			}
 		}
 	}
 	fputc(']', m);
-	fclose(m);
-	/* Not through mh_reply(): a long list may pass MH_LINE_MAX, and the answer is still one line. */
-	char *line = malloc(size + 4);
-	if (line != NULL) {
-		snprintf(line, size + 4, "ok %s", text);
-		mh_control_write_line(line);
-	} else {
-		mh_reply_error("internal out of memory");
-	}
-	free(line);
-	free(text);
+	mh_answer_end(m, &text);
 }
 
 /* TARGET is an output's name or "layout" (NULL output). */
@@ -288,9 +265,15 @@ static void cmd_screenshot(char **t, int n) {
 		mh_reply_error(error);
 		return;
 	}
-	char path[1100];
-	mh_json_string(path, sizeof(path), t[2]);
-	mh_reply("ok {\"path\":%s,\"width\":%d,\"height\":%d}", path, width, height);
+	char *text;
+	size_t size;
+	FILE *m = mh_answer_begin(&text, &size);
+	if (m != NULL) {
+		fputs("{\"path\":", m);
+		mh_json_string(m, t[2]);
+		fprintf(m, ",\"width\":%d,\"height\":%d}", width, height);
+	}
+	mh_answer_end(m, &text);
 }
 
 /* Destroys every client but Xwayland (its X clients stay: see README); returns how many went. */

@@ -24,9 +24,11 @@
 #ifndef MH_COMPOSITOR_H
 #define MH_COMPOSITOR_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <wayland-server-core.h>
 #include <wlr/backend.h>
 #include <wlr/render/allocator.h>
@@ -83,6 +85,8 @@ struct mh_server {
 	struct wl_listener modifiers;
 	struct wl_listener xwayland_ready;
 	struct wl_listener new_xwayland_surface;
+	/* Xwayland's own Wayland client, watched to work around wlroots 0.15 (xwayland.c). */
+	struct wl_listener xwayland_client_created, xwayland_client_destroy;
 
 	/* The output being plugged: wlroots announces it from inside wlr_headless_add_output. */
 	const struct mh_output_spec *plugging;
@@ -137,7 +141,7 @@ const char *mh_output_plug(struct mh_server *server, const struct mh_output_spec
 	struct mh_output **result);
 const char *mh_output_change(struct mh_output *output, int width, int height, int refresh_mhz,
 	bool has_position, int x, int y, int scale);
-void mh_output_json(struct mh_output *output, char *buf, size_t size);
+void mh_output_json(FILE *out, struct mh_output *output);
 bool mh_output_name_valid(const char *name);
 
 /* views.c */
@@ -149,7 +153,7 @@ void mh_views_output_changed(struct mh_server *server, struct wlr_output *output
 void mh_view_focus(struct mh_view *view);
 struct mh_view *mh_view_at(struct mh_server *server, double lx, double ly,
 	struct wlr_surface **surface, double *sx, double *sy);
-void mh_view_json(struct mh_view *view, char *buf, size_t size);
+void mh_view_json(FILE *out, struct mh_view *view);
 
 /* xwayland.c */
 bool mh_xwayland_init(struct mh_server *server);
@@ -172,6 +176,7 @@ const char *mh_capture_pixel(struct mh_server *server, struct mh_output *output,
 	uint32_t *argb);
 const char *mh_capture_file(struct mh_server *server, struct mh_output *output, const char *path,
 	const char *format, int *width, int *height);
+void mh_capture_finish(void);
 
 /* control.c */
 bool mh_control_init(struct mh_server *server, int in_fd, int out_fd);
@@ -180,6 +185,8 @@ void mh_control_write_line(const char *line);
 void mh_control_quit(void);
 void mh_reply(const char *format, ...) __attribute__((format(printf, 1, 2)));
 void mh_reply_error(const char *code_and_reason);
+FILE *mh_answer_begin(char **text, size_t *size);
+void mh_answer_end(FILE *answer, char *const *text);
 
 /* commands.c */
 void mh_run_command(struct mh_server *server, char **tokens, int n);
@@ -189,7 +196,12 @@ bool mh_parse_int(const char *s, long min, long max, long *out);
 bool mh_parse_double(const char *s, double min, double max, double *out);
 bool mh_parse_mode(const char *s, int *width, int *height, int *refresh_mhz);
 bool mh_parse_pair(const char *s, char sep, long min, long max, long *a, long *b);
-size_t mh_json_string(char *buf, size_t size, const char *s);
+int mh_utf8_decode(const unsigned char *p, uint32_t *cp, int *bad);
+bool mh_utf8_valid(const char *s);
+bool mh_identity_ok(const char *s, size_t field);
+void mh_json_string(FILE *out, const char *s);
+char *mh_vformat(const char *format, va_list args);
+char *mh_format(const char *format, ...) __attribute__((format(printf, 1, 2)));
 bool mh_write_all(int fd, const void *data, size_t len);
 
 #endif

@@ -39,7 +39,7 @@ static struct {
 	int in_fd, out_fd;
 	struct wl_event_source *source;
 	struct wl_event_source *idle;
-	char buf[MH_LINE_MAX + 1];
+	char buf[MH_LINE_MAX + 1]; /* a longest line and its newline */
 	size_t len;
 	bool discarding; /* inside a line longer than MH_LINE_MAX: dropped up to its newline */
 	bool eof, quitting;
@@ -60,12 +60,33 @@ void mh_control_write_line(const char *line) {
 }
 
 void mh_reply(const char *format, ...) {
-	char line[MH_LINE_MAX];
 	va_list args;
 	va_start(args, format);
-	vsnprintf(line, sizeof(line), format, args);
+	/* Built to its length: an answer is never cut short. */
+	char *line = mh_vformat(format, args);
 	va_end(args);
-	mh_control_write_line(line);
+	mh_control_write_line(line != NULL ? line : "error internal out of memory");
+	free(line);
+}
+
+/* An answer built in memory, so it has no length limit of its own: "ok " and what the caller writes. */
+FILE *mh_answer_begin(char **text, size_t *size) {
+	*text = NULL;
+	FILE *m = open_memstream(text, size);
+	if (m != NULL) {
+		fputs("ok ", m);
+	}
+	return m;
+}
+
+/* Sends the answer as one line (or an `internal` error when memory ran out), and frees it. */
+void mh_answer_end(FILE *m, char *const *text) {
+	if (m == NULL || fclose(m) != 0 || *text == NULL) {
+		mh_reply_error("internal out of memory");
+	} else {
+		mh_control_write_line(*text);
+	}
+	free(*text);
 }
 
 /* "CODE reason" from a helper becomes "error CODE reason". */
@@ -141,7 +162,7 @@ static void run_lines(void *data) {
 	while (!ctl.quitting) {
 		char *newline = memchr(ctl.buf, '\n', ctl.len);
 		if (newline == NULL) {
-			if (ctl.len == MH_LINE_MAX) {
+			if (ctl.len == sizeof(ctl.buf)) {
 				/* Too long: forget it, and answer once its newline comes. */
 				ctl.discarding = true;
 				ctl.len = 0;
@@ -161,12 +182,19 @@ static void run_lines(void *data) {
 			ctl.discarding = false;
 			mh_reply("error line-too-long a line is at most %d bytes", MH_LINE_MAX);
 		} else if (memchr(ctl.buf, '\0', line_len) != NULL) {
+			/* Refused whole: C strings would end the line at the NUL and run its start alone. */
 			mh_reply_error("usage a NUL byte in the line");
 		} else {
 			if (line_len > 0 && ctl.buf[line_len - 1] == '\r') {
-				ctl.buf[line_len - 1] = '\0';
+				ctl.buf[--line_len] = '\0';
 			}
-			run_line(ctl.buf);
+			/* A CR elsewhere is no line end here, but is one to a terminal or a log reader: refused, so
+			 * that what a reader sees as two lines is never run as one command. */
+			if (memchr(ctl.buf, '\r', line_len) != NULL) {
+				mh_reply_error("usage a carriage return inside the line");
+			} else {
+				run_line(ctl.buf);
+			}
 		}
 		memmove(ctl.buf, ctl.buf + used, ctl.len - used);
 		ctl.len -= used;
@@ -185,11 +213,11 @@ static int handle_readable(int fd, uint32_t mask, void *data) {
 	(void)data;
 	(void)mask;
 	for (;;) {
-		if (ctl.len == MH_LINE_MAX) {
+		if (ctl.len == sizeof(ctl.buf)) {
 			/* Full: run what is there (which frees room) before reading more. */
 			break;
 		}
-		ssize_t r = read(fd, ctl.buf + ctl.len, MH_LINE_MAX - ctl.len);
+		ssize_t r = read(fd, ctl.buf + ctl.len, sizeof(ctl.buf) - ctl.len);
 		if (r > 0) {
 			ctl.len += (size_t)r;
 			continue;

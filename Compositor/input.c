@@ -213,24 +213,6 @@ const char *mh_key(struct mh_server *server, const char *name, const char *actio
 	return NULL;
 }
 
-/* Decodes one UTF-8 character; returns its length, 0 when the bytes are not UTF-8. */
-static int utf8_decode(const unsigned char *s, uint32_t *cp) {
-	int len = s[0] < 0x80 ? 1 : s[0] >= 0xc2 && s[0] < 0xe0 ? 2 : s[0] >= 0xe0 && s[0] < 0xf0 ? 3
-		: s[0] >= 0xf0 && s[0] < 0xf5 ? 4 : 0;
-	if (len == 0) {
-		return 0;
-	}
-	uint32_t v = len == 1 ? s[0] : s[0] & (0x7f >> len);
-	for (int i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80) {
-			return 0;
-		}
-		v = (v << 6) | (s[i] & 0x3f);
-	}
-	*cp = v;
-	return len;
-}
-
 const char *mh_type_text(struct mh_server *server, const char *text) {
 	/* Check every character first, so a refused text types nothing. */
 	for (int pass = 0; pass < 2; pass++) {
@@ -238,7 +220,8 @@ const char *mh_type_text(struct mh_server *server, const char *text) {
 		while (*p) {
 			uint32_t cp, code;
 			bool shift;
-			int len = utf8_decode(p, &cp);
+			int bad;
+			int len = mh_utf8_decode(p, &cp, &bad);
 			if (len == 0) {
 				return "bad-value the text is not UTF-8";
 			}

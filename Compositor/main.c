@@ -55,16 +55,14 @@ void mh_send_ready(struct mh_server *server) {
 	if (server->ready_sent) {
 		return;
 	}
-	char line[256];
+	server->ready_sent = true;
 	if (server->xwayland != NULL) {
-		snprintf(line, sizeof(line), "ready WAYLAND_DISPLAY=%s DISPLAY=%s PID=%d", server->socket,
+		mh_reply("ready WAYLAND_DISPLAY=%s DISPLAY=%s PID=%d", server->socket,
 			server->xwayland->display_name, (int)getpid());
 	} else {
-		snprintf(line, sizeof(line), "ready WAYLAND_DISPLAY=%s PID=%d%s", server->socket, (int)getpid(),
+		mh_reply("ready WAYLAND_DISPLAY=%s PID=%d%s", server->socket, (int)getpid(),
 			server->xwayland_unavailable ? " XWAYLAND=unavailable" : "");
 	}
-	server->ready_sent = true;
-	mh_control_write_line(line);
 }
 
 int main(int argc, char **argv) {
@@ -186,6 +184,7 @@ int main(int argc, char **argv) {
 	status = 0;
 
 	mh_control_finish();
+	mh_capture_finish();
 out_signals:
 	wl_event_source_remove(sigterm);
 	wl_event_source_remove(sigint);

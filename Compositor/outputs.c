@@ -118,9 +118,18 @@ static void handle_new_output(struct wl_listener *listener, void *data) {
 	snprintf(wlr_output->serial, sizeof(wlr_output->serial), "%s", spec->serial);
 	wlr_output->phys_width = spec->mm_width > 0 ? spec->mm_width : mm_at_96_dpi(spec->width);
 	wlr_output->phys_height = spec->mm_height > 0 ? spec->mm_height : mm_at_96_dpi(spec->height);
-	char description[128];
-	snprintf(description, sizeof(description), "%s %s %s (%s)", spec->make, spec->model, spec->serial,
-		spec->name);
+	/* MAKE MODEL SERIAL (NAME), an empty field left out rather than leaving a double space. */
+	char description[128] = "";
+	const char *parts[] = {spec->make, spec->model, spec->serial};
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		if (parts[i][0] != '\0') {
+			strcat(description, parts[i]);
+			strcat(description, " ");
+		}
+	}
+	strcat(description, "(");
+	strcat(description, spec->name);
+	strcat(description, ")");
 	wlr_output_set_description(wlr_output, description);
 
 	wlr_output_set_custom_mode(wlr_output, spec->width, spec->height, spec->refresh_mhz);
@@ -208,20 +217,21 @@ const char *mh_output_change(struct mh_output *output, int width, int height, in
 	return NULL;
 }
 
-void mh_output_json(struct mh_output *output, char *buf, size_t size) {
+void mh_output_json(FILE *out, struct mh_output *output) {
 	struct wlr_output *o = output->wlr_output;
 	struct wlr_box box = mh_output_box(output);
-	char name[64], make[128], model[64], serial[64];
-	mh_json_string(name, sizeof(name), o->name);
-	mh_json_string(make, sizeof(make), o->make);
-	mh_json_string(model, sizeof(model), o->model);
-	mh_json_string(serial, sizeof(serial), o->serial);
-	snprintf(buf, size,
-		"{\"name\":%s,\"make\":%s,\"model\":%s,\"serial\":%s,"
-		"\"mode\":{\"width\":%d,\"height\":%d,\"refreshRate\":%.3f},\"scale\":%d,"
+	fputs("{\"name\":", out);
+	mh_json_string(out, o->name);
+	fputs(",\"make\":", out);
+	mh_json_string(out, o->make);
+	fputs(",\"model\":", out);
+	mh_json_string(out, o->model);
+	fputs(",\"serial\":", out);
+	mh_json_string(out, o->serial);
+	fprintf(out, ",\"mode\":{\"width\":%d,\"height\":%d,\"refreshRate\":%.3f},\"scale\":%d,"
 		"\"frame\":{\"x\":%d,\"y\":%d,\"width\":%d,\"height\":%d},"
 		"\"physicalSize\":{\"width\":%d,\"height\":%d}}",
-		name, make, model, serial, o->width, o->height, o->refresh / 1000.0, (int)o->scale,
+		o->width, o->height, o->refresh / 1000.0, (int)o->scale,
 		box.x, box.y, box.width, box.height, o->phys_width, o->phys_height);
 }
 

@@ -1,6 +1,6 @@
 /*
  * Strict parsers for the control protocol's numbers (whole token or nothing, range-checked, finite),
- * JSON string escaping, and a write that survives EINTR and short writes.
+ * UTF-8 validation, JSON string writing, formatting into new strings, and a write that survives EINTR and short writes.
  *
  * Copyright (c) 2026 the Multihead authors
  *
@@ -21,6 +21,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,55 +102,117 @@ bool mh_parse_mode(const char *s, int *width, int *height, int *refresh_mhz) {
 	return true;
 }
 
-/* Writes s as a JSON string (quotes included), always NUL-terminated; returns the length written.
- * Bytes that are not valid UTF-8 become U+FFFD, so a client's odd title cannot break a line. */
-size_t mh_json_string(char *buf, size_t size, const char *s) {
-	size_t n = 0;
-#define PUT(str) do { size_t l_ = strlen(str); if (n + l_ + 2 > size) goto done; memcpy(buf + n, str, l_); n += l_; } while (0)
-	if (size < 3) {
-		if (size > 0) buf[0] = '\0';
+/* One UTF-8 sequence at p, as RFC 3629 allows it (shortest form, no surrogates, at most U+10FFFF): its
+ * length, with the code point in *cp; or 0 when p starts no valid sequence, with *bad the length of the
+ * bytes one U+FFFD replaces (the lead byte and the continuation bytes valid so far, as Unicode
+ * recommends and Python's "replace" does). The string's NUL ends any sequence. */
+int mh_utf8_decode(const unsigned char *p, uint32_t *cp, int *bad) {
+	unsigned char c = p[0], lo = 0x80, hi = 0xbf;
+	int len;
+	uint32_t v;
+	if (c < 0x80) {
+		*cp = c;
+		return 1;
+	} else if (c >= 0xc2 && c <= 0xdf) {
+		len = 2;
+		v = c & 0x1f;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		len = 3;
+		v = c & 0x0f;
+		lo = c == 0xe0 ? 0xa0 : 0x80; /* E0 80…9F would be overlong */
+		hi = c == 0xed ? 0x9f : 0xbf; /* ED A0…BF would be a surrogate */
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		len = 4;
+		v = c & 0x07;
+		lo = c == 0xf0 ? 0x90 : 0x80; /* F0 80…8F would be overlong */
+		hi = c == 0xf4 ? 0x8f : 0xbf; /* F4 90… would pass U+10FFFF */
+	} else {
+		*bad = 1; /* a continuation byte, C0/C1 (overlong) or F5…FF (never UTF-8) */
 		return 0;
 	}
-	buf[n++] = '"';
-	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	for (int i = 1; i < len; i++) {
+		if (p[i] < lo || p[i] > hi) {
+			*bad = i;
+			return 0;
+		}
+		v = (v << 6) | (p[i] & 0x3f);
+		lo = 0x80;
+		hi = 0xbf;
+	}
+	*cp = v;
+	return len;
+}
+
+bool mh_utf8_valid(const char *s) {
+	const unsigned char *p = (const unsigned char *)s;
 	while (*p) {
-		char tmp[8];
-		unsigned char c = *p;
-		if (c == '"' || c == '\\') {
-			snprintf(tmp, sizeof(tmp), "\\%c", c);
-			PUT(tmp);
-			p++;
-		} else if (c < 0x20 || c == 0x7f) {
-			snprintf(tmp, sizeof(tmp), "\\u%04x", c);
-			PUT(tmp);
-			p++;
-		} else if (c < 0x80) {
-			tmp[0] = (char)c;
-			tmp[1] = '\0';
-			PUT(tmp);
-			p++;
-		} else {
-			int len = c >= 0xf0 && c < 0xf5 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 && c < 0xe0 ? 2 : 0;
-			bool ok = len > 0;
-			for (int i = 1; ok && i < len; i++) {
-				ok = (p[i] & 0xc0) == 0x80;
-			}
-			if (ok) {
-				memcpy(tmp, p, (size_t)len);
-				tmp[len] = '\0';
-				PUT(tmp);
-				p += len;
-			} else {
-				PUT("\\ufffd");
-				p++;
-			}
+		uint32_t cp;
+		int bad;
+		int len = mh_utf8_decode(p, &cp, &bad);
+		if (len == 0) {
+			return false;
+		}
+		p += len;
+	}
+	return true;
+}
+
+/* An identity string: printable, valid UTF-8, and short enough for wlroots' fixed field. */
+bool mh_identity_ok(const char *s, size_t field) {
+	if (strlen(s) >= field || !mh_utf8_valid(s)) {
+		return false;
+	}
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p < 0x20 || *p == 0x7f) {
+			return false;
 		}
 	}
-done:
-	buf[n++] = '"';
-	buf[n] = '\0';
-	return n;
-#undef PUT
+	return true;
+}
+
+/* Writes s as a JSON string, quotes included; each sequence that is not UTF-8 becomes one U+FFFD, so a
+ * client's odd title cannot make the answer unreadable to a strict JSON reader. */
+void mh_json_string(FILE *out, const char *s) {
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	fputc('"', out);
+	while (*p) {
+		uint32_t cp;
+		int bad;
+		int len = mh_utf8_decode(p, &cp, &bad);
+		if (len == 0) {
+			fputs("\\ufffd", out);
+			p += bad;
+		} else if (cp == '"' || cp == '\\') {
+			fprintf(out, "\\%c", (int)cp);
+		} else if (cp < 0x20 || cp == 0x7f) {
+			fprintf(out, "\\u%04x", (unsigned)cp);
+		} else {
+			fwrite(p, 1, (size_t)len, out);
+		}
+		p += len;
+	}
+	fputc('"', out);
+}
+
+/* printf into a new string (NULL when memory runs out): answers have no length limit of their own. */
+char *mh_vformat(const char *format, va_list args) {
+	va_list again;
+	va_copy(again, args);
+	int n = vsnprintf(NULL, 0, format, args);
+	char *text = n >= 0 ? malloc((size_t)n + 1) : NULL;
+	if (text != NULL) {
+		vsnprintf(text, (size_t)n + 1, format, again);
+	}
+	va_end(again);
+	return text;
+}
+
+char *mh_format(const char *format, ...) {
+	va_list args;
+	va_start(args, format);
+	char *text = mh_vformat(format, args);
+	va_end(args);
+	return text;
 }
 
 bool mh_write_all(int fd, const void *data, size_t len) {

@@ -143,18 +143,10 @@ struct mh_view *mh_view_at(struct mh_server *server, double lx, double ly,
 	return NULL;
 }
 
-void mh_view_json(struct mh_view *view, char *buf, size_t size) {
-	char title[512], app_id[256], output[64];
+void mh_view_json(FILE *out, struct mh_view *view) {
 	const char *t = view->kind == MH_VIEW_XDG ? view->xdg->toplevel->title : mh_x11_view_title(view);
 	const char *a = view->kind == MH_VIEW_XDG ? view->xdg->toplevel->app_id
 		: view->xsurface->class;
-	mh_json_string(title, sizeof(title), t);
-	mh_json_string(app_id, sizeof(app_id), a);
-	if (view->output != NULL) {
-		mh_json_string(output, sizeof(output), view->output->name);
-	} else {
-		snprintf(output, sizeof(output), "null");
-	}
 	int width = 0, height = 0;
 	if (view->kind == MH_VIEW_XDG) {
 		struct wlr_box geo;
@@ -165,10 +157,17 @@ void mh_view_json(struct mh_view *view, char *buf, size_t size) {
 		width = view->xsurface->width;
 		height = view->xsurface->height;
 	}
-	snprintf(buf, size,
-		"{\"kind\":\"%s\",\"title\":%s,\"appId\":%s,\"output\":%s,\"fullscreen\":%s,"
-		"\"frame\":{\"x\":%d,\"y\":%d,\"width\":%d,\"height\":%d}}",
-		view->kind == MH_VIEW_XDG ? "xdg" : "x11", title, app_id, output,
+	fprintf(out, "{\"kind\":\"%s\",\"title\":", view->kind == MH_VIEW_XDG ? "xdg" : "x11");
+	mh_json_string(out, t);
+	fputs(",\"appId\":", out);
+	mh_json_string(out, a);
+	fputs(",\"output\":", out);
+	if (view->output != NULL) {
+		mh_json_string(out, view->output->name);
+	} else {
+		fputs("null", out);
+	}
+	fprintf(out, ",\"fullscreen\":%s,\"frame\":{\"x\":%d,\"y\":%d,\"width\":%d,\"height\":%d}}",
 		view->fullscreen ? "true" : "false", view->x, view->y, width, height);
 }
 

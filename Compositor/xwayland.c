@@ -20,7 +20,9 @@
  * OR OTHER LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM, OUT OF OR IN
  * CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE SOFTWARE.
  */
+#include <signal.h>
 #include <stdlib.h>
+#include <sys/wait.h>
 #include <wlr/xwayland.h>
 #include "compositor.h"
 
@@ -171,6 +173,49 @@ static void handle_new_surface(struct wl_listener *listener, void *data) {
 	wl_list_insert(server->views.prev, &view->link);
 }
 
+/*
+ * Xwayland dying (killed, crashed) must not take the compositor along. wlroots 0.15 gets two things
+ * wrong when Xwayland's Wayland client goes, and we mend its state from a destroy listener of our own,
+ * which runs before wlroots' (ours is added when the client is created, wlroots' just after):
+ *
+ * - Once Xwayland is ready, the X window manager's xcb connection owns the WM socket (wm_fd[0]) and
+ *   closes it when it sees the hangup, later in the same loop turn. wlroots' handle_client_destroy closes
+ *   that fd too, then restarts Xwayland at once (server_start is zeroed by its reset, so its "alive 5 s"
+ *   rule always holds): the new Xwayland's sockets take the freed number, and xcb's close then cuts the
+ *   new Xwayland's Wayland connection before it is ready. We leave that fd to xcb alone.
+ * - A client that goes before Xwayland is ready (pipe_source still set) is left in server->client by
+ *   wlroots, whose readiness handler then calls wl_client_destroy() on the freed client (the SEGV in
+ *   wl_client_destroy from the event loop). We clear it; wlroots' readiness handler then reaps the
+ *   failed start as it should, and gives that X display up (X clients then fail to connect).
+ */
+static void handle_xwayland_client_destroy(struct wl_listener *listener, void *data) {
+	(void)data;
+	struct mh_server *server = wl_container_of(listener, server, xwayland_client_destroy);
+	wl_list_remove(&listener->link);
+	wl_list_init(&listener->link);
+	struct wlr_xwayland_server *xs = server->xwayland->server;
+	if (xs->pipe_source != NULL) {
+		xs->client = NULL;
+	} else if (server->xwayland->xwm != NULL) {
+		xs->wm_fd[0] = -1;
+	}
+}
+
+/* Inside wlr_xwayland_create: the one client created then is an eager Xwayland's. */
+static bool creating;
+
+static void handle_client_created(struct wl_listener *listener, void *data) {
+	struct mh_server *server = wl_container_of(listener, server, xwayland_client_created);
+	struct wl_client *client = data;
+	struct wlr_xwayland_server *xs = server->xwayland != NULL ? server->xwayland->server : NULL;
+	/* wlroots creates Xwayland's client on its end of a socket pair, whose fd it holds until then. Our
+	 * listener goes first on the client, before wlroots adds its own. */
+	if (creating || (xs != NULL && xs->wl_fd[0] >= 0 && wl_client_get_fd(client) == xs->wl_fd[0])) {
+		wl_list_remove(&server->xwayland_client_destroy.link);
+		wl_client_add_destroy_listener(client, &server->xwayland_client_destroy);
+	}
+}
+
 static void handle_ready(struct wl_listener *listener, void *data) {
 	(void)data;
 	struct mh_server *server = wl_container_of(listener, server, xwayland_ready);
@@ -179,9 +224,17 @@ static void handle_ready(struct wl_listener *listener, void *data) {
 }
 
 bool mh_xwayland_init(struct mh_server *server) {
+	/* Before wlr_xwayland_create: eager Xwayland's client is created inside it. */
+	server->xwayland_client_destroy.notify = handle_xwayland_client_destroy;
+	wl_list_init(&server->xwayland_client_destroy.link);
+	server->xwayland_client_created.notify = handle_client_created;
+	wl_display_add_client_created_listener(server->display, &server->xwayland_client_created);
+	creating = true;
 	server->xwayland = wlr_xwayland_create(server->display, server->compositor,
 		server->xwayland_mode == MH_XWAYLAND_LAZY);
+	creating = false;
 	if (server->xwayland == NULL) {
+		wl_list_remove(&server->xwayland_client_created.link);
 		return false;
 	}
 	server->xwayland_ready.notify = handle_ready;
@@ -199,6 +252,17 @@ void mh_xwayland_finish(struct mh_server *server) {
 	}
 	wl_list_remove(&server->xwayland_ready.link);
 	wl_list_remove(&server->new_xwayland_surface.link);
+	wl_list_remove(&server->xwayland_client_created.link);
+	wl_list_remove(&server->xwayland_client_destroy.link);
+	struct wlr_xwayland_server *xs = server->xwayland->server;
+	if (xs != NULL && xs->pipe_source != NULL && xs->pid > 0) {
+		/* Xwayland is starting: wlroots' go-between fork (our unreaped child, so the PID is still its)
+		 * holds our ends of Xwayland's sockets, so Xwayland would wait for us for ever, and it for
+		 * Xwayland. Ending it lets Xwayland see the hangup and end. */
+		kill(xs->pid, SIGKILL);
+		waitpid(xs->pid, NULL, 0);
+		xs->pid = 0;
+	}
 	wlr_xwayland_destroy(server->xwayland);
 	server->xwayland = NULL;
 }

@@ -33,6 +33,7 @@ class Lines:
 
     def __init__(self, fd, name):
         self.fd, self.name, self.buf, self.seen = fd, name, b"", []
+        self.last_raw = b""  # the last line's bytes, for checks a lenient decoding would hide
 
     def readline(self, timeout=TIMEOUT):
         deadline = time.monotonic() + timeout
@@ -47,6 +48,7 @@ class Lines:
                     raise EOFError(f"{self.name}: ended (seen: {self.seen[-5:]})")
                 self.buf += chunk
         line, self.buf = self.buf.split(b"\n", 1)
+        self.last_raw = line
         text = line.decode("utf-8", "replace")
         self.seen.append(text)
         return text
@@ -135,6 +137,10 @@ class Compositor:
 
     def sdl2(self, binary, *args):
         return self.start_client([binary, *args], SDL_VIDEODRIVER="wayland")
+
+    def raw_title(self, title, app_id):
+        return self.start_client(["/usr/bin/python3", os.path.join(HERE, "clients", "raw_title.py"), title.hex(),
+                                  app_id.hex()])
 
     def chromium(self):
         return self.start_client(["/usr/bin/python3", os.path.join(HERE, "clients", "chromium_screens.py")])
