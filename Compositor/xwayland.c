@@ -137,7 +137,9 @@ static void x11_request_fullscreen(struct wl_listener *listener, void *data) {
 	(void)data;
 	struct mh_view *view = wl_container_of(listener, view, request_fullscreen);
 	struct wlr_xwayland_surface *xs = view->xsurface;
-	bool want = !xs->fullscreen;
+	/* wlroots 0.15 has already set the state the client asked for (add, remove or toggle) when it signals
+	 * the request: grant it as it stands (toggling it here undid every request). */
+	bool want = xs->fullscreen;
 	wlr_xwayland_surface_set_fullscreen(xs, want);
 	view->fullscreen = want;
 	if (view->mapped) {

@@ -227,19 +227,31 @@ def binary():
     return compositor_binary()
 
 
-@pytest.fixture(scope="session")
-def sdl2_client():
-    """clients/sdl2_displays.c built against Debian's libsdl2-dev, in a temporary folder removed at the end."""
-    folder = tempfile.mkdtemp(prefix="mhc-sdl2.")
+def built_client(name, package):
+    """clients/NAME.c built against a Debian -dev package's library (pkg-config's name), in a temporary folder
+    removed at the end (a generator for a fixture)."""
+    folder = tempfile.mkdtemp(prefix=f"mhc-{name}.")
     try:
-        flags = subprocess.run(["pkg-config", "--cflags", "--libs", "sdl2"], check=True, stdout=subprocess.PIPE,
+        flags = subprocess.run(["pkg-config", "--cflags", "--libs", package], check=True, stdout=subprocess.PIPE,
                                text=True).stdout.split()
-        out = os.path.join(folder, "sdl2_displays")
+        out = os.path.join(folder, name)
         subprocess.run(["cc", "-O1", "-Wall", "-Wextra", "-Werror", "-o", out,
-                        os.path.join(HERE, "clients", "sdl2_displays.c"), *flags], check=True)
+                        os.path.join(HERE, "clients", f"{name}.c"), *flags], check=True)
         yield out
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def sdl2_client():
+    """clients/sdl2_displays.c built against Debian's libsdl2-dev."""
+    yield from built_client("sdl2_displays", "sdl2")
+
+
+@pytest.fixture(scope="session")
+def x11_fullscreen_client():
+    """clients/x11_fullscreen.c built against Debian's libx11-dev."""
+    yield from built_client("x11_fullscreen", "x11")
 
 
 @pytest.fixture

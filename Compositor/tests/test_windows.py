@@ -131,3 +131,19 @@ def test_eager_xwayland_is_ready_before_the_ready_line(start_compositor):
     number = c.display.lstrip(":")
     assert os.path.exists(f"/tmp/.X11-unix/X{number}")
     assert c.ok("ping") == "pong"
+
+
+def test_an_x11_window_asking_fullscreen_the_ewmh_way_fills_its_output(start_compositor, x11_fullscreen_client):
+    # wlroots 0.15 sets the surface's fullscreen state before it signals the request: a handler that
+    # toggled it undid the request (the window stayed 300x200, without _NET_WM_STATE_FULLSCREEN).
+    c = start_compositor(xwayland_starts=True)
+    c.ok("plug DP-1 mode=1280x720")
+    c.ok("plug HDMI-1 mode=800x600 pos=1280,0")
+    _, lines = c.start_client([x11_fullscreen_client], DISPLAY=c.display)
+    lines.wait_for(lambda s: s["event"] == "mapped")
+    lines.wait_for(lambda s: s["event"] == "configure" and (s["width"], s["height"]) == (1280, 720))
+    lines.wait_for(lambda s: s["event"] == "state" and s["fullscreen"])
+    windows = [w for w in c.ok("toplevels") if w["title"] == "fullscreen-test"]
+    assert len(windows) == 1, windows
+    assert windows[0]["kind"] == "x11" and windows[0]["fullscreen"] and windows[0]["output"] == "DP-1", windows
+    assert windows[0]["frame"] == {"x": 0, "y": 0, "width": 1280, "height": 720}, windows
