@@ -2,7 +2,9 @@
 """A GTK 4 client on native Wayland for the compositor's tests: prints one JSON line per change of
 the monitor list (items-changed, or a monitor's property notify), with the CLOCK_MONOTONIC time it saw
 it; with --color RRGGBB it also shows an undecorated 300x200 window of that colour and prints
-{"event": "drawn", "connector": …, "scale": …} after each frame painted on a new monitor or scale. Ends when stdin closes."""
+{"event": "drawn", "connector": …, "scale": …} after each frame painted on a new monitor or scale; with
+--busy-ms N it stays busy N ms in each items-changed (an application slower than the compositor's
+events: it reads its Wayland socket late). Ends when stdin closes."""
 import json
 import os
 import sys
@@ -35,15 +37,21 @@ def monitor_info(m):
 
 def main():
     color = None
+    busy = 0.0
     if len(sys.argv) == 3 and sys.argv[1] == "--color":
         color = sys.argv[2]
+    elif len(sys.argv) == 3 and sys.argv[1] == "--busy-ms":
+        busy = float(sys.argv[2]) / 1000
     Gtk.init()
     display = Gdk.Display.get_default()
     if display is None:
         emit({"event": "error", "reason": "no display"})
         return 1
     monitors = display.get_monitors()
-    watched = set()
+    # The monitors watched, held: a set of id()s would forget a monitor once its Python wrapper is
+    # freed, and a new monitor's wrapper may reuse that address, so its notify would never be connected
+    # and its properties (filled after items-changed) never printed. Held, no address is reused.
+    watched = []
     pending = [False]
 
     def dump(reason):
@@ -51,11 +59,11 @@ def main():
               "monitors": [monitor_info(monitors.get_item(i)) for i in range(monitors.get_n_items())]})
 
     def watch_all():
-        for i in range(monitors.get_n_items()):
-            m = monitors.get_item(i)
-            if id(m) not in watched:
-                watched.add(id(m))
+        present = [monitors.get_item(i) for i in range(monitors.get_n_items())]
+        for m in present:
+            if not any(w is m for w in watched):
                 m.connect("notify", on_notify)
+        watched[:] = present  # a removed monitor is let go (never compared again)
 
     def flush_notify():
         pending[0] = False
@@ -71,6 +79,8 @@ def main():
     def on_items_changed(*_):
         watch_all()
         dump("items-changed")
+        if busy:
+            time.sleep(busy)  # the application's own work, done in the handler
 
     monitors.connect("items-changed", on_items_changed)
     watch_all()
