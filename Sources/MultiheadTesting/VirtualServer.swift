@@ -193,7 +193,9 @@ public final class VirtualServer {
     /// position; with no monitors DUMMY0 shows 1024×768 at (0, 0). Xorg with Multihead's driver (`.xorg`)
     /// starts with every cable out and plugs one per monitor of the layout (output names, DP-1…DP-8,
     /// HDMI-1…HDMI-8), each with a generated EDID whose preferred mode is the frame's size; by default DP-1
-    /// at 1920×1080. `serverArguments` go to the server
+    /// at 1920×1080. On the Xorg kinds the screen (the root window) starts as the layout's bounding box, as a
+    /// real Xorg's is the bounding box of its CRTCs; Xvfb's screen is its framebuffer, whose size never
+    /// changes. `serverArguments` go to the server
     /// binary as they are (`["-extension", "RANDR"]` makes a server without RandR).
     ///
     /// `depth` is the screen's colour depth: 24 (the default), 16 (5-6-5 TrueColor, drawn and read back
@@ -290,6 +292,8 @@ public final class VirtualServer {
         // Outputs that the layout does not name are unplugged (DUMMY0 starts plugged).
         if kind == .xorgDummy, !monitors.contains(where: { $0.name == "DUMMY0" }) { try c.unplug("DUMMY0") }
         c.probe()
+        // A real Xorg's screen is its monitors' bounding box, not the framebuffer (Xvfb's cannot change).
+        if kind == .xorg || kind == .xorgDummy { try c.fitScreenToMonitors() }
     }
 
     /// The server a `.virtualServer` trait started for the running test.
