@@ -58,7 +58,7 @@ extension ServerControl {
         }
         var state = state
         if edid != nil || !output.connected || !hasSize(output, state) {
-            let bytes = try edid ?? MonitorIdentity().edid(preferred: frame.size, refreshRate: refreshRate ?? 60)
+            let bytes = try edid ?? MonitorIdentity().edid(preferred: frame.size, refreshRate: refreshRate)
             try setCable(output: output.id, connected: true, edid: bytes)
             state = try readState()
         }

@@ -155,6 +155,15 @@ public final class VirtualServer {
         }
     }
 
+    /// The smallest framebuffer `start` gives a kind (a layout larger than it gets its own size): on the
+    /// default kind (`.xorg`) 16384×16384, the largest monitor `--monitors` takes, which costs only the
+    /// pages drawn (the screen starts at its monitors' bounding box), so that every layout up to it shares
+    /// one warm server; elsewhere 7680×4320 (Xvfb's framebuffer is memory drawn at its start; Xorg+dummy's
+    /// holds 256 MB of video memory).
+    package static func defaultFramebuffer(for kind: Kind) -> Size {
+        kind == .xorg ? Size(width: 16384, height: 16384) : Size(width: 7680, height: 4320)
+    }
+
     /// The kind `start` runs for this task when given none (see `kindForThisTask()`).
     @TaskLocal public static var defaultKind: Kind?
 
@@ -223,7 +232,7 @@ public final class VirtualServer {
                 throw ServerControlError.invalidMonitor("the name \"screen\" is Xvfb's output's")
             }
         }
-        let needed = monitors.reduce(Size(width: 7680, height: 4320)) {
+        let needed = monitors.reduce(defaultFramebuffer(for: kind)) {
             Size(width: max($0.width, $1.frame.maxX), height: max($0.height, $1.frame.maxY))
         }
         let fb = framebuffer ?? needed
