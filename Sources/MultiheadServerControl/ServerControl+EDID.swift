@@ -116,6 +116,13 @@ extension ServerControl {
         }
     }
 
+    /// An output's `EDID` property as it is (nil: it has none). Two round trips.
+    func edidProperty(of output: UInt) -> [UInt8]? {
+        let c = connection
+        let atom = atom("EDID", create: true)
+        return c.bounded { RandRBatch.outputProperties(c, outputs: [output]) }[output]?[atom]?.bytes
+    }
+
     /// Publishes or removes (nil) an output's `EDID` property, as a driver does when a monitor is plugged
     /// or unplugged. `XRRChangeOutputProperty`, `XRRDeleteOutputProperty`.
     func setEDID(_ bytes: [UInt8]?, output: UInt) throws {
