@@ -52,8 +52,9 @@ extension ServerControl {
                 throw ServerControlError.invalidMonitor("an EDID holds a physical size of 0 to 4095 mm a side, not \(mm.width)x\(mm.height) mm")
             }
             let rate = refreshRate ?? Self.fastestRate(w, h, upTo: 60)
-            let asked = Self.timing(w, h, rate)
-            guard refreshRate.map({ $0 > 0 && $0.isFinite }) ?? true, rate > 0, UInt64(asked.pixelClockKHz) * 1000 <= ModeTimings.maximumDotClock else {
+            // CVT needs a line period: a rate below 1 / 550 µs of vertical blanking.
+            guard rate > 0, rate.isFinite, 1_000_000 / rate > 550,
+                  UInt64(Self.timing(w, h, rate).pixelClockKHz) * 1000 <= ModeTimings.maximumDotClock else {
                 throw ServerControlError.invalidMonitor(
                     "no \(w)x\(h) mode at \(String(rate: refreshRate ?? 60)) Hz: its pixel clock would pass RandR's 4294.97 MHz; the fastest at that size is \(Int(Self.fastestRate(w, h, upTo: 1000))) Hz")
             }
@@ -68,6 +69,7 @@ extension ServerControl {
                 throw ServerControlError.invalidMonitor(
                     "an EDID cannot list \(bad.width)x\(bad.height)@\(bad.refreshRate) as a further mode: 256-2288 wide in steps of 8, 16:10, 4:3, 5:4 or 16:9, 60-123 Hz")
             }
+            let asked = Self.timing(w, h, rate)
             let fits = EDID.fitsDetailedTiming(asked)
             let base = fits ? asked : Self.baseBlockTiming(w, h)
             guard var block = EDID.block(manufacturer: manufacturer, model: model, serialNumber: serialNumber, physicalSize: mm, timing: base,

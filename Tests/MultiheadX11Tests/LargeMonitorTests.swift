@@ -61,8 +61,11 @@ struct LargeMonitorTests {
         #expect(parsed.manufacturer == "DEL" && parsed.model == "UP3218K")
         // The base block's timing: 3840×2160 (half), which a detailed timing holds.
         #expect(Int(bytes[56]) | Int(bytes[58] >> 4) << 8 == 3840)
-        // A size past 16384, or a rate RandR cannot carry, names the size, not the identity.
-        for (size, rate) in [(Size(width: 20000, height: 1080), nil), (Size(width: 16384, height: 16384), Double(60))] {
+        // A size past 16384, a rate RandR cannot carry, or one CVT has no timings for, names the size, not
+        // the identity.
+        let cases: [(Size, Double?)] = [(Size(width: 20000, height: 1080), nil), (Size(width: 16384, height: 16384), 60),
+                                        (Size(width: 1920, height: 1080), 5000)]
+        for (size, rate) in cases {
             #expect {
                 try ServerControl.MonitorIdentity(manufacturer: "DEL", model: "UP3218K").edid(preferred: size, refreshRate: rate)
             } throws: { error in
