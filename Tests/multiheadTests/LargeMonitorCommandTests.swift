@@ -47,4 +47,24 @@ struct LargeMonitorCommandTests {
         _ = await finish(p, reading: out)
         #expect(p.terminationStatus == 143)
     }
+
+    @Test("eight leases of layouts 7700 to 7770 pixels wide on one server --xorg are served by one framebuffer: at most three X servers")
+    func wideLeasesShareAServer() async throws {
+        // The server process's own pool: no other test takes its idle server between two leases.
+        let (p, out) = try launchMultihead(["server", "--xorg", "--monitors", "1920x1080"], environment: [:])
+        let env = await LineReader(out).serverAssignments()
+        defer { if p.isRunning { p.terminate() } }
+        let path = try #require(env["MULTIHEAD_CONTROL"], "no control socket: \(env)")
+        var servers: Set<Int> = [Int(env["PID"] ?? "") ?? 0]
+        for width in stride(from: 7700, through: 7770, by: 10) {
+            let lease = try await Self.ask(path, #"{"request":"lease","monitors":["1920x1080","\#(width - 1920)x1080"]}"#)
+            #expect(lease["ok"] == .bool(true), "\(width): \(lease)")
+            servers.insert(lease["pid"]?.int ?? 0)
+            #expect(try await Self.screens(path) == ["DP-1 1920x1080+0+0", "DP-2 \(width - 1920)x1080+1920+0"])
+        }
+        #expect(servers.count <= 3, "\(servers.count) X servers: \(servers.sorted())")
+        p.terminate()
+        _ = await finish(p, reading: out)
+        #expect(p.terminationStatus == 143)
+    }
 }
