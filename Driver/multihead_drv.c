@@ -95,14 +95,19 @@ mh_pre_init(ScrnInfoPtr scrn, int flags)
     scrn->rgbBits = 8;
     scrn->chipset = (char *) MH_NAME;
 
-    /* The configuration's Virtual size is the largest the screen can be. */
+    /* The configuration's Virtual size is the largest the screen can be: the framebuffer's. */
     ms->max_width = scrn->display->virtualX > 0 ? scrn->display->virtualX : 8192;
     ms->max_height = scrn->display->virtualY > 0 ? scrn->display->virtualY : 8192;
     xf86CrtcConfigInit(scrn, &mh_config_funcs);
     xf86CrtcSetSizeRange(scrn, 8, 8, ms->max_width, ms->max_height);
     if (!mh_outputs_init(scrn))
         return FALSE;
-    /* Every cable starts unplugged: the screen comes up at its Virtual size with nothing lit. */
+    /* Every cable starts unplugged. Without a Virtual size the core starts the screen as a real server
+     * with nothing connected does (1024x768, or the NoOutputInitialSize option), not at the framebuffer's
+     * size: a screen the size of its monitors once they are plugged (RandR grows it), and a root window
+     * whose first paint touches only its own pages. */
+    scrn->display->virtualX = 0;
+    scrn->display->virtualY = 0;
     if (!xf86InitialConfiguration(scrn, TRUE)) {
         xf86DrvMsg(scrn->scrnIndex, X_ERROR, "no initial configuration\n");
         return FALSE;

@@ -167,6 +167,48 @@ mh_output_fallback_mode(void)
     return mode;
 }
 
+/* The EDID's DisplayID timings as modes, added to `modes` (the base block's, as the server read them):
+ * Xorg reads no DisplayID block, and a 5K, 8K or 4K-at-144-Hz monitor describes its mode only there. A
+ * preferred DisplayID timing is the monitor's native mode: the base block's then stop being preferred. */
+#define MH_DISPLAYID_MODES 16
+static DisplayModePtr
+mh_output_add_displayid_modes(xf86OutputPtr output, DisplayModePtr modes)
+{
+    MultiheadOutput *o = output->driver_private;
+    struct mh_edid_timing timings[MH_DISPLAYID_MODES];
+    int count = mh_edid_displayid_timings(o->parsed, o->parsed_length, timings, MH_DISPLAYID_MODES);
+    int i;
+
+    for (i = 0; i < count; i++) {
+        const struct mh_edid_timing *t = timings + i;
+        DisplayModePtr mode = calloc(1, sizeof(DisplayModeRec));
+
+        if (!mode)
+            break;
+        mode->Clock = t->clock_khz;
+        mode->HDisplay = t->hdisplay;
+        mode->HSyncStart = t->hsync_start;
+        mode->HSyncEnd = t->hsync_end;
+        mode->HTotal = t->htotal;
+        mode->VDisplay = t->vdisplay;
+        mode->VSyncStart = t->vsync_start;
+        mode->VSyncEnd = t->vsync_end;
+        mode->VTotal = t->vtotal;
+        mode->Flags = (t->hsync_positive ? V_PHSYNC : V_NHSYNC) | (t->vsync_positive ? V_PVSYNC : V_NVSYNC);
+        mode->type = M_T_DRIVER;
+        if (t->preferred) {
+            DisplayModePtr m;
+
+            for (m = modes; m; m = m->next)
+                m->type &= ~M_T_PREFERRED;
+            mode->type |= M_T_PREFERRED;
+        }
+        xf86SetModeDefaultName(mode);
+        modes = xf86ModesAdd(modes, mode);
+    }
+    return modes;
+}
+
 static DisplayModePtr
 mh_output_get_modes(xf86OutputPtr output)
 {
@@ -185,7 +227,7 @@ mh_output_get_modes(xf86OutputPtr output)
     /* The same monitor as at the last probe (any client's XRRGetScreenResources probes): as it was. */
     if (output->MonInfo && o->parsed && o->parsed_length == o->edid_length &&
         memcmp(o->parsed, o->edid, o->edid_length) == 0)
-        return xf86OutputGetEDIDModes(output);
+        return mh_output_add_displayid_modes(output, xf86OutputGetEDIDModes(output));
     /* The parsed EDID keeps a pointer into the bytes it was made from: a copy of its own. */
     copy = malloc(o->edid_length);
     if (!copy)
@@ -203,7 +245,7 @@ mh_output_get_modes(xf86OutputPtr output)
     free(o->parsed);
     o->parsed = copy;
     o->parsed_length = o->edid_length;
-    return xf86OutputGetEDIDModes(output);
+    return mh_output_add_displayid_modes(output, xf86OutputGetEDIDModes(output));
 }
 
 static void

@@ -56,17 +56,34 @@ extension ServerControl {
         func hasSize(_ output: RandR.OutputInfo?, _ state: RandRState) -> Bool {
             output?.modes.contains(where: { state.resources.modes[$0]?.mode.size == frame.size }) ?? false
         }
-        var state = state
-        if edid != nil || !output.connected || !hasSize(output, state) {
-            let bytes = try edid ?? MonitorIdentity().edid(preferred: frame.size, refreshRate: refreshRate ?? 60)
-            try setCable(output: output.id, connected: true, edid: bytes)
-            state = try readState()
+        /// Lights the output in a mode of the frame's size, as the monitor on it now offers.
+        func light(_ state: RandRState) throws {
+            guard hasSize(state.output(named: output.name), state) else {
+                throw ServerControlError.invalidMonitor(
+                    "the monitor on \(output.name.terminalEscaped) has no \(Int(frame.width))x\(Int(frame.height)) mode in its EDID")
+            }
+            try OutputConfigurator(connection).apply(output: output.name, .size(frame.size, refreshRate: refreshRate), origin: frame.origin,
+                                                     primary: primary, in: state)
         }
-        guard hasSize(state.output(named: output.name), state) else {
-            throw ServerControlError.invalidMonitor(
-                "the monitor on \(output.name.terminalEscaped) has no \(Int(frame.width))x\(Int(frame.height)) mode in its EDID")
+        guard edid != nil || !output.connected || !hasSize(output, state) else { return try light(state) }
+        let bytes = try edid ?? MonitorIdentity().edid(preferred: frame.size, refreshRate: refreshRate)
+        let before = cable(of: output)
+        try setCable(output: output.id, connected: true, edid: bytes)
+        do {
+            try light(readState())
+        } catch {
+            // A refused plug leaves the server as it was: the cable and its monitor as before (a profile
+            // tool or a toolkit would fingerprint a half-plugged output).
+            try? setCable(output: output.id, connected: before.connected, edid: before.edid)
+            throw error
         }
-        try OutputConfigurator(connection).apply(output: output.name, .size(frame.size, refreshRate: refreshRate), origin: frame.origin,
-                                                 primary: primary, in: state)
+    }
+
+    /// An output's cable as it is: whether it is in, and the EDID at its end (empty: none). Two round trips.
+    private func cable(of output: RandR.OutputInfo) -> (connected: Bool, edid: [UInt8]) {
+        let c = connection
+        let atom = atom(Self.cableEDIDName, create: true)
+        let edid = c.bounded { RandRBatch.outputProperties(c, outputs: [output.id]) }[output.id]?[atom]?.bytes ?? []
+        return (output.connected, edid)
     }
 }

@@ -1,3 +1,4 @@
+internal import CXlib
 import Multihead
 import MultiheadX11
 
@@ -7,5 +8,28 @@ extension ServerControl {
     /// factors given by name first).
     public func screens(scaleFactors: [String: Double] = [:]) throws -> [ScreenDescription] {
         try X11Backend.snapshot(over: connection, scaleFactors: scaleFactors)
+    }
+}
+
+extension ServerControl {
+    /// Sets the screen (the root window) to the bounding box of the lit CRTCs from (0, 0), as xrandr and
+    /// a desktop's display daemon do after a change: what a real Xorg's screen is. Nothing when no CRTC is
+    /// lit, or the screen has that size already; on Xvfb, whose one output's mode is its framebuffer, the
+    /// screen stays as it is. `XRRSetScreenSize`.
+    package func fitScreenToMonitors() throws {
+        let c = connection
+        try c.grabbed {
+            let state = try readState()
+            guard !(state.outputs.count == 1 && state.outputs.first?.name == "screen") else { return }
+            let lit = state.resources.crtcs.values.filter { $0.mode != 0 && $0.width > 0 && $0.height > 0 }
+            guard !lit.isEmpty else { return }
+            let width = lit.map { Int($0.x) + Int($0.width) }.max() ?? 0, height = lit.map { Int($0.y) + Int($0.height) }.max() ?? 0
+            let now = c.rootSize()
+            guard width > 0, height > 0, (width, height) != (Int(now.width), Int(now.height)) else { return }
+            try c.trap("RRSetScreenSize \(width)x\(height)") {
+                XRRSetScreenSize(c.display, c.root, Int32(width), Int32(height),
+                                 Int32((Double(width) * 25.4 / 96).rounded()), Int32((Double(height) * 25.4 / 96).rounded()))
+            }
+        }
     }
 }

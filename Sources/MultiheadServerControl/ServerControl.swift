@@ -128,7 +128,7 @@ public final class ServerControl {
                     guard edid == nil else {
                         throw ServerControlError.invalidMonitor("\(name.terminalEscaped): give the monitor's size in its EDID or alone, not both")
                     }
-                    edid = try MonitorIdentity(physicalSize: mm).edid(preferred: frame.size, refreshRate: refreshRate ?? 60)
+                    edid = try MonitorIdentity(physicalSize: mm).edid(preferred: frame.size, refreshRate: refreshRate)
                 }
                 guard name != "screen" else {
                     throw ServerControlError.invalidMonitor("\"screen\" is Xvfb's own output; plug a virtual monitor under another name")
@@ -137,9 +137,16 @@ public final class ServerControl {
                 if hasCable(output: output.id) {
                     return try plugCable(output, frame: frame, primary: primary, refreshRate: refreshRate, edid: edid, state)
                 }
+                let before = edid == nil ? nil : edidProperty(of: output.id)
                 if let edid { try setEDID(edid, output: output.id) }
-                try OutputConfigurator(c).apply(output: name, .size(frame.size, refreshRate: refreshRate), origin: frame.origin,
-                                                primary: primary, makeMissing: true, in: state)
+                do {
+                    try OutputConfigurator(c).apply(output: name, .size(frame.size, refreshRate: refreshRate), origin: frame.origin,
+                                                    primary: primary, makeMissing: true, in: state)
+                } catch {
+                    // Refused: the output keeps the EDID it had.
+                    if edid != nil { try? setEDID(before, output: output.id) }
+                    throw error
+                }
                 // A monitor that is plugged in announces all its modes at once (its EDID); the dummy driver
                 // fills a connected output's list when probed, so probe now, inside the grab.
                 probe()

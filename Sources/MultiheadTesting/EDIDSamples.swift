@@ -19,6 +19,32 @@ package enum EDIDSamples {
         return EDID.checksummed(b)
     }()
 
+    /// A 5K monitor's EDID ("DEL", "UP2715K"): `base`'s block, then a DisplayID 1.3 block holding its
+    /// 5120×2880 mode at 60 Hz (938.25 MHz, reduced blanking), which no base block can hold.
+    package static let withDisplayID: [UInt8] = {
+        let native = EDID.Timing(pixelClockKHz: 938_250, width: 5120, horizontalBlank: 160, horizontalSyncOffset: 48, horizontalSyncWidth: 32,
+                                 height: 2880, verticalBlank: 82, verticalSyncOffset: 3, verticalSyncWidth: 5)
+        let mm = Size(width: 597, height: 336)
+        guard var b = EDID.block(manufacturer: "DEL", model: "UP2715K", serialNumber: "ABC123", physicalSize: mm, timing: .hd1080p60),
+              let displayID = EDID.displayIDBlock(manufacturer: "DEL", model: "UP2715K", physicalSize: mm, timings: [native]) else { return [] }
+        b[126] = 1
+        return EDID.checksummed(b) + displayID
+    }()
+
+    /// A DisplayID block whose section says 200 bytes, past its block's 121.
+    package static let displayIDSectionPast: [UInt8] = {
+        var b = withDisplayID
+        b[130] = 200
+        return EDID.checksummed(b)
+    }()
+
+    /// A DisplayID block whose first data block says 120 bytes of payload, past the section's end.
+    package static let displayIDDataBlockOverrun: [UInt8] = {
+        var b = withDisplayID
+        b[128 + 5 + 2] = 120
+        return EDID.checksummed(b)
+    }()
+
     /// The base block saying it has 127 extension blocks that are not there.
     package static let missingExtensions: [UInt8] = {
         var b = base
@@ -77,5 +103,7 @@ package enum EDIDSamples {
         ("CEA data block past the timings", ceaDataBlockOverrun),
         ("nine range descriptors", nineRangeDescriptors),
         ("129 bytes", partialBlock),
+        ("a DisplayID section past its block", displayIDSectionPast),
+        ("a DisplayID data block past its section", displayIDDataBlockOverrun),
     ]
 }

@@ -26,7 +26,8 @@ extension VirtualServer {
     }
 
     /// Plugs a monitor that says who it is: the output publishes the monitor's EDID (made from `monitor`,
-    /// its preferred mode the geometry's size, its further `modes` listed too) and then lights, as a cable
+    /// its preferred mode the geometry's size at `refreshRate`, 60 Hz unless given, in a DisplayID block
+    /// where the base block cannot hold it; its further `modes` listed too) and then lights, as a cable
     /// plugged in does; `unplug` takes the EDID away again. On `.xorg` it is a cable: the output is
     /// connected with that EDID, its modes the EDID's, and `unplug` disconnects it. Outputs only (`.xorg`'s
     /// DP-1…HDMI-8, Xorg+dummy's DUMMY0…DUMMY15): a virtual monitor has no connector (`invalidMonitor`).
@@ -39,13 +40,13 @@ extension VirtualServer {
     ///                                          modes: [ScreenMode(width: 1920, height: 1080)])
     /// try server.plug("HDMI-1", "2560x1440+1920+0", monitor: dell)
     /// ```
-    public func plug(_ name: String, _ geometry: String, monitor: MonitorIdentity, primary: Bool = false) throws {
+    public func plug(_ name: String, _ geometry: String, monitor: MonitorIdentity, primary: Bool = false, refreshRate: Double? = nil) throws {
         guard let frame = Rect(geometry: geometry) else { throw ServerControlError.invalidMonitor("geometry \(geometry)") }
         if let host {
-            return try plugOnCompositor(host, name, frame: frame, primary: primary, refreshRate: nil, physicalSize: nil, identity: monitor)
+            return try plugOnCompositor(host, name, frame: frame, primary: primary, refreshRate: refreshRate, physicalSize: nil, identity: monitor)
         }
-        let edid = try monitor.edid(preferred: frame.size)
-        try controlConnection().plug(name, frame: frame, primary: primary, edid: edid)
+        let edid = try monitor.edid(preferred: frame.size, refreshRate: refreshRate)
+        try controlConnection().plug(name, frame: frame, primary: primary, refreshRate: refreshRate, edid: edid)
     }
 
     /// Unplugs a monitor: an output's CRTC goes off; a virtual monitor is deleted (`XRRDeleteMonitor`).

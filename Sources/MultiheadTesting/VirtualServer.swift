@@ -155,6 +155,15 @@ public final class VirtualServer {
         }
     }
 
+    /// The smallest framebuffer `start` gives a kind (a layout larger than it gets its own size): on the
+    /// default kind (`.xorg`) 16384×16384, the largest monitor `--monitors` takes, which costs only the
+    /// pages drawn (the screen starts at its monitors' bounding box), so that every layout up to it shares
+    /// one warm server; elsewhere 7680×4320 (Xvfb's framebuffer is memory drawn at its start; Xorg+dummy's
+    /// holds 256 MB of video memory).
+    package static func defaultFramebuffer(for kind: Kind) -> Size {
+        kind == .xorg ? Size(width: 16384, height: 16384) : Size(width: 7680, height: 4320)
+    }
+
     /// The kind `start` runs for this task when given none (see `kindForThisTask()`).
     @TaskLocal public static var defaultKind: Kind?
 
@@ -193,7 +202,9 @@ public final class VirtualServer {
     /// position; with no monitors DUMMY0 shows 1024×768 at (0, 0). Xorg with Multihead's driver (`.xorg`)
     /// starts with every cable out and plugs one per monitor of the layout (output names, DP-1…DP-8,
     /// HDMI-1…HDMI-8), each with a generated EDID whose preferred mode is the frame's size; by default DP-1
-    /// at 1920×1080. `serverArguments` go to the server
+    /// at 1920×1080. On the Xorg kinds the screen (the root window) starts as the layout's bounding box, as a
+    /// real Xorg's is the bounding box of its CRTCs; Xvfb's screen is its framebuffer, whose size never
+    /// changes. `serverArguments` go to the server
     /// binary as they are (`["-extension", "RANDR"]` makes a server without RandR).
     ///
     /// `depth` is the screen's colour depth: 24 (the default), 16 (5-6-5 TrueColor, drawn and read back
@@ -221,7 +232,7 @@ public final class VirtualServer {
                 throw ServerControlError.invalidMonitor("the name \"screen\" is Xvfb's output's")
             }
         }
-        let needed = monitors.reduce(Size(width: 7680, height: 4320)) {
+        let needed = monitors.reduce(defaultFramebuffer(for: kind)) {
             Size(width: max($0.width, $1.frame.maxX), height: max($0.height, $1.frame.maxY))
         }
         let fb = framebuffer ?? needed
@@ -290,6 +301,8 @@ public final class VirtualServer {
         // Outputs that the layout does not name are unplugged (DUMMY0 starts plugged).
         if kind == .xorgDummy, !monitors.contains(where: { $0.name == "DUMMY0" }) { try c.unplug("DUMMY0") }
         c.probe()
+        // A real Xorg's screen is its monitors' bounding box, not the framebuffer (Xvfb's cannot change).
+        if kind == .xorg || kind == .xorgDummy { try c.fitScreenToMonitors() }
     }
 
     /// The server a `.virtualServer` trait started for the running test.

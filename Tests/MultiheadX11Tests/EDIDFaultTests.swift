@@ -11,6 +11,7 @@ struct EDIDFaultTests {
     func valid() {
         #expect(EDID.fault(in: EDIDSamples.base) == nil)
         #expect(EDID.fault(in: EDIDSamples.withCEA) == nil)
+        #expect(EDID.fault(in: EDIDSamples.withDisplayID) == nil && EDIDSamples.withDisplayID.count == 256)
         #expect(EDID(EDIDSamples.withCEA)?.model == "DELL U2720Q")
     }
 
@@ -22,6 +23,8 @@ struct EDIDFaultTests {
             (EDIDSamples.ceaOffsetOutside, "offset (byte 2) is 255"),
             (EDIDSamples.ceaDataBlockOverrun, "runs past its detailed timing offset"),
             (EDIDSamples.nineRangeDescriptors, "9 display range limits descriptors"),
+            (EDIDSamples.displayIDSectionPast, "section length (byte 2) is 200"),
+            (EDIDSamples.displayIDDataBlockOverrun, "a data block of DisplayID block 1 runs past its section"),
             (EDIDSamples.badExtensionChecksum, "block 1's checksum is wrong"),
             (EDIDSamples.partialBlock, "129 bytes"),
             (Array(EDIDSamples.base.prefix(100)), "100 bytes"),

@@ -148,7 +148,11 @@ struct XorgCableTests {
           arguments: [Made(size: Size(width: 800, height: 600), rate: 60), Made(size: Size(width: 1920, height: 1080), rate: 60),
                       Made(size: Size(width: 2560, height: 1440), rate: 144), Made(size: Size(width: 3840, height: 2160), rate: 60),
                       Made(size: Size(width: 1920, height: 1200), rate: 60,
-                           modes: [ScreenMode(width: 1280, height: 800), ScreenMode(width: 1024, height: 768, refreshRate: 75)])])
+                           modes: [ScreenMode(width: 1280, height: 800), ScreenMode(width: 1024, height: 768, refreshRate: 75)]),
+                      // A DisplayID block beside the base block: 5K, 8K, DCI 4K, 4K at 144 Hz, the largest.
+                      Made(size: Size(width: 5120, height: 2880), rate: 60), Made(size: Size(width: 7680, height: 4320), rate: 60),
+                      Made(size: Size(width: 4096, height: 2160), rate: 60), Made(size: Size(width: 3840, height: 2160), rate: 144),
+                      Made(size: Size(width: 16384, height: 16384), rate: 15)])
     func edidDecodeChecks(made: Made) async throws {
         let tool = try #require(["/usr/bin/edid-decode", "/usr/local/bin/edid-decode"].first { FileManager.default.isExecutableFile(atPath: $0) },
                                 "edid-decode is missing (Debian package edid-decode; Scripts/setup installs it)")

@@ -34,7 +34,7 @@ struct XorgDriverInputTests {
         return records.filter { r in kinds.contains { r.contains($0) } && driverFrames.contains { r.contains($0) } }
     }
 
-    @Test("malformed EDIDs are refused (the cable left as it was), a CEA EDID gives its modes, the cable's properties cannot be deleted; memcheck finds nothing in the driver")
+    @Test("malformed EDIDs are refused (the cable left as it was), a CEA EDID and a 5K DisplayID EDID give their modes, the cable's properties cannot be deleted; memcheck finds nothing in the driver")
     func malformedInputUnderValgrind() async throws {
         let valgrind = try #require(XServerLauncher.which("valgrind"), "valgrind is not installed (Scripts/setup installs it)")
         let modules = try await XorgDriver.moduleDirectory()
@@ -42,7 +42,7 @@ struct XorgDriverInputTests {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let config = folder + "/xorg.conf", memcheckLog = folder + "/memcheck.log"
-        try Data(XServerLauncher.xorgConfig(device: #"Driver "multihead""#, depth: 24, framebuffer: Size(width: 3840, height: 1080)).utf8)
+        try Data(XServerLauncher.xorgConfig(device: #"Driver "multihead""#, depth: 24, framebuffer: Size(width: 5120, height: 2880)).utf8)
             .write(to: URL(fileURLWithPath: config))
         // Under the kit's supervisor shell, which passes SIGTERM on and dies with this process.
         let server = try ChildProcess.spawn("/bin/sh", ["-c", XServerLauncher.supervisor, "xorg-supervisor", valgrind,
@@ -70,6 +70,8 @@ struct XorgDriverInputTests {
         // A monitor with a CEA block (a TV): its CEA modes are offered. The cable's properties cannot be
         // deleted (BadAccess), and so the cable can still be plugged.
         steps += [#"{"set": "HDMI-1", "edid": "\#(hex(EDIDSamples.withCEA))", "connected": 1}"#, #"{"state": "HDMI-1"}"#,
+                  // A 5K monitor: its mode is in its DisplayID block, which the driver reads.
+                  #"{"set": "HDMI-2", "edid": "\#(hex(EDIDSamples.withDisplayID))", "connected": 1}"#, #"{"state": "HDMI-2"}"#,
                   #"{"delete": "DP-8", "property": "\#(ServerControl.cableConnectedName)"}"#,
                   #"{"delete": "DP-8", "property": "\#(ServerControl.cableEDIDName)"}"#,
                   #"{"set": "DP-8", "edid": null, "connected": 1}"#, #"{"state": "DP-8"}"#]
@@ -94,9 +96,12 @@ struct XorgDriverInputTests {
         #expect(answers[k]["error"] is NSNull, "the CEA EDID: \(answers[k])")
         let sizes = (answers[k + 1]["modes"] as? [[Int]] ?? []).map { Size(width: Double($0[0]), height: Double($0[1])) }
         #expect(sizes.contains(Size(width: 1920, height: 1080)) && sizes.contains(Size(width: 1280, height: 720)), "\(sizes)")
-        #expect(answers[k + 2]["error"] as? String == "BadAccess" && answers[k + 3]["error"] as? String == "BadAccess",
-                "delete: \(answers[k + 2]) \(answers[k + 3])")
-        #expect(answers[k + 4]["error"] is NSNull && answers[k + 5]["connected"] as? Bool == true, "DP-8: \(answers[k + 5])")
+        #expect(answers[k + 2]["error"] is NSNull, "the DisplayID EDID: \(answers[k + 2])")
+        let fiveK = (answers[k + 3]["modes"] as? [[Int]] ?? []).map { Size(width: Double($0[0]), height: Double($0[1])) }
+        #expect(fiveK.contains(Size(width: 5120, height: 2880)) && fiveK.contains(Size(width: 1920, height: 1080)), "\(fiveK)")
+        #expect(answers[k + 4]["error"] as? String == "BadAccess" && answers[k + 5]["error"] as? String == "BadAccess",
+                "delete: \(answers[k + 4]) \(answers[k + 5])")
+        #expect(answers[k + 6]["error"] is NSNull && answers[k + 7]["connected"] as? Bool == true, "DP-8: \(answers[k + 7])")
 
         await onOwnThread { server.terminate(grace: 60) }
         stopped = true

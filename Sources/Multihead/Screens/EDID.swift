@@ -68,8 +68,8 @@ public struct EDID: Hashable, Sendable {
     /// it, in words, or nil when nothing is: whole 128-byte blocks; the EDID header; version 1; at most 127
     /// extension blocks (X servers count them in a signed byte), exactly as many as byte 126 says; every
     /// block's checksum; in each CEA-861 block, a detailed timing offset (byte 2) of 0 or 4…127 and data
-    /// blocks that end at or before it; at most one display range limits descriptor in all (Xorg keeps
-    /// eight ranges in a fixed array). The rules of Multihead's Xorg driver, which refuses the rest, plus
+    /// blocks that end at or before it; in each DisplayID block, a section and data blocks inside it; at
+    /// most one display range limits descriptor in all (Xorg keeps eight ranges in a fixed array). The rules of Multihead's Xorg driver, which refuses the rest, plus
     /// the checksums.
     public static func fault(in bytes: [UInt8]) -> String? {
         guard bytes.count >= 128, bytes.count % 128 == 0 else {
@@ -89,6 +89,9 @@ public struct EDID: Hashable, Sendable {
         /// Whether the 18 bytes at `start` are a display range limits descriptor.
         func isRange(_ start: Int) -> Bool { bytes[start] == 0 && bytes[start + 1] == 0 && bytes[start + 2] == 0 && bytes[start + 3] == 0xFD }
         var ranges = stride(from: 54, through: 108, by: 18).filter(isRange).count
+        for block in 1..<(1 + extensions) where bytes[block * 128] == 0x70 {
+            if let fault = displayIDFault(in: bytes, block: block) { return fault }
+        }
         for block in 1..<(1 + extensions) where bytes[block * 128] == 0x02 {
             let base = block * 128, offset = Int(bytes[base + 2])
             guard offset != 0 else { continue }
@@ -128,7 +131,8 @@ public struct EDID: Hashable, Sendable {
     /// A detailed timing (an EDID's preferred mode): pixel clock in kHz (10 kHz steps), active and
     /// blanking pixels and lines, sync offsets and widths.
     public struct Timing: Hashable, Sendable {
-        /// The pixel clock in kHz (EDID keeps it in 10 kHz steps, up to 655.35 MHz).
+        /// The pixel clock in kHz (EDID keeps it in 10 kHz steps: up to 655.35 MHz in a base block, past it
+        /// in a DisplayID block).
         public var pixelClockKHz: Int
         /// Active pixels a line, and the blanking after them: the front porch (sync offset), the sync.
         public var width: Int, horizontalBlank: Int, horizontalSyncOffset: Int, horizontalSyncWidth: Int
@@ -195,10 +199,7 @@ public struct EDID: Hashable, Sendable {
         guard letters.count == 3, letters.allSatisfy({ (65...90).contains($0) }),
               [model, serialNumber].allSatisfy({ $0.map { (1...13).contains($0.utf8.count) && $0.utf8.allSatisfy { (0x20...0x7E).contains($0) } } ?? true }),
               physicalSize.width.isFinite, physicalSize.height.isFinite, physicalSize.width >= 0, physicalSize.height >= 0,
-              physicalSize.width < 4096, physicalSize.height < 4096,
-              timing.pixelClockKHz > 0, timing.pixelClockKHz <= 655_350, timing.width < 4096, timing.height < 4096,
-              timing.horizontalBlank < 4096, timing.verticalBlank < 4096, timing.horizontalSyncOffset < 1024,
-              timing.horizontalSyncWidth < 1024, timing.verticalSyncOffset < 64, timing.verticalSyncWidth < 64
+              physicalSize.width < 4096, physicalSize.height < 4096, fitsDetailedTiming(timing)
         else { return nil }
         var b = [UInt8](repeating: 0, count: 128)
         b[0..<8] = header[0...]

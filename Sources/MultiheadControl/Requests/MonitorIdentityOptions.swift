@@ -62,8 +62,9 @@ package struct MonitorIdentityOptions: ParsableArguments {
         return Size(width: Double(w), height: Double(h))
     }
 
-    /// The EDID to publish for a monitor of this size, or nil when no option asks for one.
-    package func edidBytes(preferred size: Size) throws -> [UInt8]? {
+    /// The EDID to publish for a monitor of this size whose preferred mode has that rate (nil: 60 Hz), or
+    /// nil when no option asks for one.
+    package func edidBytes(preferred size: Size, refreshRate: Double? = nil) throws -> [UInt8]? {
         guard wantsEDID else { return nil }
         if let path = edid?.path {
             let bytes = try Self.readEDID(path)
@@ -74,7 +75,7 @@ package struct MonitorIdentityOptions: ParsableArguments {
         }
         let identity = ServerControl.MonitorIdentity(manufacturer: manufacturer ?? "MHD", model: model ?? "Multihead",
                                                      serialNumber: serialNumber, physicalSize: try self.size())
-        return try identity.edid(preferred: size)
+        return try identity.edid(preferred: size, refreshRate: refreshRate)
     }
 
     /// An EDID file's bytes, read only when it is a regular file of at most twice the longest EDID: a FIFO

@@ -11,7 +11,7 @@ package struct PlugRequest: ControlArguments {
     package var geometry: String
     @Flag(help: "Make it the primary monitor.")
     package var primary = false
-    @Option(parsing: .unconditional, help: "For an output: the refresh rate in Hz of the mode to use (nearest within 0.5 Hz).")
+    @Option(parsing: .unconditional, help: "For an output: the refresh rate in Hz of the mode to use (nearest within 0.5 Hz); an EDID made for the plug offers its size at that rate.")
     package var rate: DecimalArgument?
     @Option(help: "The output's scale, a whole number from 1 to 4 (Wayland: wl_output.scale; X has no per-output scale).")
     package var scale: Int?
@@ -46,6 +46,6 @@ package struct PlugRequest: ControlArguments {
             return
         }
         try control.plug(name, frame: frame, primary: primary, refreshRate: rate?.value,
-                         edid: identity.edidBytes(preferred: frame.size))
+                         edid: identity.edidBytes(preferred: frame.size, refreshRate: rate?.value))
     }
 }

@@ -31,26 +31,43 @@ package struct OutputConfigurator {
             let state = try state ?? read()
             guard let output = state.output(named: name) else { throw ScreenError.noSuchScreen(name) }
             var mode = try choose(request, for: output, state, outputName: name)
+            var made = false
             if mode == nil, case .size(let size, let rate) = request, makeMissing {
                 mode = try makeMode(size: size, refreshRate: rate ?? 60, output: name)
+                made = true
             }
             guard let mode else { throw ScreenError.refused(screen: name, reason: "it has no such mode") }
-            if !output.modes.contains(UInt(mode.backendID)) {
-                try c.trap("RRAddOutputMode \(name)") { XRRAddOutputMode(c.display, RROutput(output.id), RRMode(mode.backendID)) }
+            let added = !output.modes.contains(UInt(mode.backendID))
+            do {
+                if added {
+                    try c.trap("RRAddOutputMode \(name)") { XRRAddOutputMode(c.display, RROutput(output.id), RRMode(mode.backendID)) }
+                }
+                return try light(output, mode, name: name, origin: origin, primary: primary, state)
+            } catch {
+                // A refused change leaves the output's modes as they were: the mode made or added goes.
+                if added { _ = try? c.trap("RRDeleteOutputMode \(name)") { XRRDeleteOutputMode(c.display, RROutput(output.id), RRMode(mode.backendID)) } }
+                if made { _ = try? c.trap("RRDestroyMode \(name)") { XRRDestroyMode(c.display, RRMode(mode.backendID)) } }
+                throw error
             }
-            let current = output.crtc != 0 ? state.crtc(output.crtc) : nil
-            let crtc = output.crtc != 0 ? output.crtc : try freeCrtc(for: output, state)
-            let rotation = current?.rotation ?? UInt16(RR_Rotate_0)
-            let shown = mode.rotated(byDegrees: RandR.orientation(rotation).degrees).size
-            let at = origin ?? current.map { Point(x: Double($0.x), y: Double($0.y)) } ?? .zero
-            try growScreen(toHold: Rect(origin: at, size: shown), for: name, largest: state.largestScreen)
-            var outputs = (current?.outputs ?? [output.id]).map { RROutput($0) }
-            if !outputs.contains(RROutput(output.id)) { outputs.append(RROutput(output.id)) }
-            try setCrtc(crtc, state, x: Int32(at.x), y: Int32(at.y), mode: UInt(mode.backendID), rotation: rotation, outputs: &outputs,
-                        request: "RRSetCrtcConfig \(name) \(mode)")
-            if primary { try c.trap("RRSetOutputPrimary \(name)") { XRRSetOutputPrimary(c.display, c.root, RROutput(output.id)) } }
-            return mode
         }
+    }
+
+    /// Puts `mode` (on the output's list already) on the output's CRTC, or a free one, at `origin`.
+    private func light(_ output: RandR.OutputInfo, _ mode: ScreenMode, name: String, origin: Point?, primary: Bool,
+                       _ state: RandRState) throws -> ScreenMode {
+        let c = connection
+        let current = output.crtc != 0 ? state.crtc(output.crtc) : nil
+        let crtc = output.crtc != 0 ? output.crtc : try freeCrtc(for: output, state)
+        let rotation = current?.rotation ?? UInt16(RR_Rotate_0)
+        let shown = mode.rotated(byDegrees: RandR.orientation(rotation).degrees).size
+        let at = origin ?? current.map { Point(x: Double($0.x), y: Double($0.y)) } ?? .zero
+        try growScreen(toHold: Rect(origin: at, size: shown), for: name, largest: state.largestScreen)
+        var outputs = (current?.outputs ?? [output.id]).map { RROutput($0) }
+        if !outputs.contains(RROutput(output.id)) { outputs.append(RROutput(output.id)) }
+        try setCrtc(crtc, state, x: Int32(at.x), y: Int32(at.y), mode: UInt(mode.backendID), rotation: rotation, outputs: &outputs,
+                    request: "RRSetCrtcConfig \(name) \(mode)")
+        if primary { try c.trap("RRSetOutputPrimary \(name)") { XRRSetOutputPrimary(c.display, c.root, RROutput(output.id)) } }
+        return mode
     }
 
     /// Takes an output's CRTC away (`xrandr --output NAME --off`); false when it had none. `XRRSetCrtcConfig`.

@@ -4,7 +4,7 @@ import MultiheadTesting
 
 /// What `server` and `run` ask of their private X server: the layout, the kind, GLX.
 struct ServerOptions: ParsableArguments {
-    @Option(help: "Monitor sizes, left to right: WxH,WxH… (DP-1…DP-8, HDMI-1…HDMI-8 on Xorg with Multihead's driver; VIRTUAL-1, VIRTUAL-2, … on Xvfb; DUMMY0, DUMMY1, … on --xorg-dummy; the first is primary).")
+    @Option(help: "Monitor sizes, left to right: WxH,WxH…, each up to 16384x16384 (DP-1…DP-8, HDMI-1…HDMI-8 on Xorg with Multihead's driver, whose EDIDs describe a mode past 4095 pixels or 655.35 MHz in a DisplayID block; VIRTUAL-1, VIRTUAL-2, … on Xvfb; DUMMY0, DUMMY1, … on --xorg-dummy; the first is primary). The screen is their bounding box on Xorg, the framebuffer on Xvfb.")
     var monitors: String = "1920x1080,1280x720"
     @Flag(help: "Run Xvfb: virtual monitors, which only RandR 1.5 clients (Multihead, Qt 6) see come and go; GTK, Qt 5, SDL, GLFW and Chromium see no hotplug on it. The default only where Xorg with Multihead's driver cannot start (multihead doctor says why).")
     var xvfb = false
