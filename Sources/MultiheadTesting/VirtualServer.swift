@@ -225,17 +225,8 @@ public final class VirtualServer {
         let kind = try kind ?? kindForThisTask()
         guard [8, 15, 16, 24].contains(depth) else { throw VirtualServerError.invalidOption("depth \(depth) (8, 15, 16 or 24)") }
         let monitors = layout ?? defaultMonitors(for: kind)
-        for m in monitors {
-            guard m.frame.isFinite, !m.frame.isEmpty else { throw ServerControlError.invalidMonitor("\(m.name) has no size") }
-            try MultiheadServerControl.ServerControl.validate(name: m.name)
-            if kind == .xvfb && m.name == "screen" {
-                throw ServerControlError.invalidMonitor("the name \"screen\" is Xvfb's output's")
-            }
-        }
-        let needed = monitors.reduce(defaultFramebuffer(for: kind)) {
-            Size(width: max($0.width, $1.frame.maxX), height: max($0.height, $1.frame.maxY))
-        }
-        let fb = framebuffer ?? needed
+        try checkLayout(kind, monitors: monitors, framebuffer: framebuffer)
+        let fb = framebuffer ?? Self.framebuffer(for: kind, monitors: monitors)
         let serverArguments = (glx ? [] : ["-extension", "GLX"]) + serverArguments
         let key = ServerPool.Key(kind: kind, framebuffer: fb, depth: depth, glx: glx, serverArguments: serverArguments)
         // One turn of the main queue first, as a cold start's wait gives: the connections of apps released

@@ -19,7 +19,7 @@ extension XServerLauncher {
             guard driver.contains(where: FileManager.default.fileExists(atPath:)) else {
                 throw VirtualServerError.notInstalled(binary: "the Xorg dummy driver", package: "xserver-xorg-video-dummy")
             }
-            device = #"Driver "dummy""# + "\n    VideoRam 256000"
+            device = #"Driver "dummy""# + "\n    VideoRam \(VirtualServer.dummyVideoRAM)"
         }
         let id = UUID().uuidString.prefix(8)
         // Held until the server is registered: a server stopping meanwhile must not remove the config.

@@ -68,3 +68,31 @@ struct LargeMonitorCommandTests {
         #expect(p.terminationStatus == 143)
     }
 }
+
+/// A layout the kind cannot show, asked by `lease`: refused (64, naming the sizes) before the lease held
+/// is ended, which stays as it was. Before, the lease and its warm server were ended first, then the start
+/// failed (`didNotStart` 69, or an internal error 70 on RRSetCrtcConfig's BadValue).
+@MainActor
+@Suite("A refused layout leaves the lease held", .timeLimit(.minutes(3)))
+struct RefusedLayoutTests {
+    @Test("lease of a layout past the kind's limits: invalidMonitor, and the lease held still serves its requests",
+          arguments: [("--xorg-dummy", #"["9000x9000"]"#, "video memory"), ("--xorg", #"["16384x1000","16384x1000"]"#, "32767"),
+                      ("--xvfb", #"["16384x1000","16384x1000"]"#, "32767"), ("--wayland", #"["9000x4000"]"#, "8192")])
+    func refusedLayoutKeepsTheLease(kind: String, monitors: String, named: String) async throws {
+        let (p, out) = try launchMultihead(["server", kind, "--monitors", "640x480"], environment: [:])
+        let env = await LineReader(out).serverAssignments()
+        defer { if p.isRunning { p.terminate() } }
+        let path = try #require(env["MULTIHEAD_CONTROL"], "no control socket: \(env)")
+        let held = try await LargeMonitorCommandTests.ask(path, #"{"request":"lease"}"#)
+        let id = try #require(held["lease"]?.string, "\(held)")
+        let refused = try await LargeMonitorCommandTests.ask(path, #"{"request":"lease","monitors":\#(monitors)}"#)
+        #expect(refused["ok"] == .bool(false) && refused["error"]?["code"]?.string == "invalidMonitor", "\(refused)")
+        #expect(refused["error"]?["status"]?.int == 64 && refused["error"]?["message"]?.string?.contains(named) == true, "\(refused)")
+        let screens = try await LargeMonitorCommandTests.ask(path, #"{"request":"screens","lease":"\#(id)"}"#)
+        #expect(screens["ok"] == .bool(true), "the lease held was ended: \(screens)")
+        let hello = try await LargeMonitorCommandTests.ask(path, #"{"request":"hello"}"#)
+        #expect(hello["pid"]?.int == held["pid"]?.int && hello["leased"] == .bool(true), "\(hello) \(held)")
+        p.terminate()
+        _ = await finish(p, reading: out)
+    }
+}

@@ -125,6 +125,8 @@ package final class ControlService {
             layout = defaultLayout
         }
         let (kind, glx) = (kind, glx)
+        // A layout the kind cannot show is refused while the lease held is still as it was.
+        try VirtualServer.checkLayout(kind, monitors: layout)
         // A server the release kept went back to the pool, which the start takes it from.
         let grant = try await session.lease { _ in (try await VirtualServer.start(kind, monitors: layout, glx: glx), nil) }
         let next = grant.server

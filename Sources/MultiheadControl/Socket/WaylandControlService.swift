@@ -135,6 +135,8 @@ package final class WaylandControlService: ControlServing {
         } else {
             layout = defaultLayout
         }
+        // A layout the compositor cannot show is refused while the lease held is still as it was.
+        try VirtualServer.checkLayout(.wayland, monitors: layout)
         let grant = try await session.lease { kept in
             let running: WaylandServer
             if let kept { running = kept } else { running = try await WaylandServer.start() }
