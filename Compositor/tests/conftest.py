@@ -96,6 +96,9 @@ class Compositor:
         self.wayland_display = self.vars["WAYLAND_DISPLAY"]
         self.display = self.vars.get("DISPLAY")
         assert int(self.vars["PID"]) == self.proc.pid
+        # The X socket this compositor's wlroots made (it listens from the start, lazy or eager): after the
+        # end, another server may take the same display number and make a socket of its own there.
+        self.x_socket = file_identity(f"/tmp/.X11-unix/X{self.display.lstrip(':')}") if self.display else None
 
     def cmd(self, line, timeout=TIMEOUT):
         """Sends one command line and returns its one answer line."""
@@ -166,7 +169,7 @@ class Compositor:
         assert [f for f in leftovers if f.startswith("wayland-")] == [], leftovers
         assert not os.path.exists(self.runtime)
         if self.display:
-            wait_x_server_gone(self.display)
+            wait_x_server_gone(self.display, self.runtime, self.x_socket)
         return stderr
 
 
@@ -196,15 +199,22 @@ def zombie(pid):
         return True
 
 
-def x_server_pids(display):
-    """PIDs of processes whose command line names this X display (Xwayland :N …)."""
+def x_server_pids(display, runtime=None):
+    """PIDs of processes whose command line names this X display (Xwayland :N …); with `runtime`, only
+    those started with that XDG_RUNTIME_DIR (one compositor's: another suite's Xwayland may be on the same
+    display number once this one's has ended)."""
     pids = []
+    mark = runtime and f"XDG_RUNTIME_DIR={runtime}".encode()
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
         try:
             with open(f"/proc/{entry}/cmdline", "rb") as f:
                 argv = f.read().split(b"\0")
+            if mark:
+                with open(f"/proc/{entry}/environ", "rb") as f:
+                    if mark not in f.read().split(b"\0"):
+                        continue
         except OSError:
             continue
         if argv and argv[0].endswith(b"Xwayland") and display.encode() in argv and not zombie(entry):
@@ -212,14 +222,25 @@ def x_server_pids(display):
     return pids
 
 
-def wait_x_server_gone(display, timeout=10.0):
+def file_identity(path):
+    """(device, inode) of a file, or None when there is none."""
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino)
+
+
+def wait_x_server_gone(display, runtime, socket_identity, timeout=10.0):
     # Xwayland ends on its own when it loses the compositor: an upper bound on how long that takes.
     deadline = time.monotonic() + timeout
-    while x_server_pids(display) and time.monotonic() < deadline:
+    while x_server_pids(display, runtime) and time.monotonic() < deadline:
         select.select([], [], [], 0.05)
-    assert not x_server_pids(display), f"Xwayland on {display} still runs"
+    assert not x_server_pids(display, runtime), f"Xwayland on {display} still runs"
     number = display.lstrip(":")
-    assert not os.path.exists(f"/tmp/.X11-unix/X{number}"), "the X socket was left behind"
+    # Gone, or another server's made since (another socket file at that path).
+    left = file_identity(f"/tmp/.X11-unix/X{number}")
+    assert left is None or left != socket_identity, "the X socket was left behind"
 
 
 @pytest.fixture(scope="session")

@@ -27,15 +27,7 @@ def poll(condition, what, timeout=TIMEOUT):
 def xwayland_pids(c):
     """This compositor's Xwayland: on its DISPLAY, and started with its XDG_RUNTIME_DIR (another suite's
     Xwayland may still be ending on the same display number)."""
-    mark = f"XDG_RUNTIME_DIR={c.runtime}".encode()
-    pids = []
-    for pid in x_server_pids(c.display):
-        try:
-            with open(f"/proc/{pid}/environ", "rb") as f:
-                if mark in f.read().split(b"\0"):
-                    pids.append(pid)
-        except OSError:
-            pass
+    pids = x_server_pids(c.display, c.runtime)
     # Xwayland forks to run xkbcomp: such a child has Xwayland's command line until it execs.
     return {pid for pid in pids if parent(pid) not in pids}
 
