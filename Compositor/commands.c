@@ -128,6 +128,7 @@ static void cmd_plug(char **t, int n) {
 		return;
 	}
 	snprintf(spec.make, sizeof(spec.make), "%s", make ? make : "Multihead");
+	mh_pnp_company(spec.make, sizeof(spec.make));
 	snprintf(spec.model, sizeof(spec.model), "%s", model ? model : "Virtual Monitor");
 	snprintf(spec.serial, sizeof(spec.serial), "%s", serial ? serial : "");
 	struct mh_output *output = NULL;
@@ -138,7 +139,8 @@ static void cmd_plug(char **t, int n) {
 static struct mh_output *named_output(const char *name) {
 	struct mh_output *output = mh_output_find(server_, name);
 	if (output == NULL) {
-		mh_reply_error("no-such-output no output of that name is plugged");
+		mh_reply_error(mh_output_find_plugged(server_, name) != NULL ? "no-such-output that output is disabled"
+			" (by an output manager client)" : "no-such-output no output of that name is plugged");
 	}
 	return output;
 }
@@ -311,10 +313,10 @@ void mh_run_command(struct mh_server *server, char **t, int n) {
 	} else if (strcmp(c, "plug") == 0) {
 		cmd_plug(t, n);
 	} else if (strcmp(c, "unplug") == 0) {
-		struct mh_output *output = n == 2 ? named_output(t[1]) : NULL;
-		if (n != 2) {
-			mh_reply_error("usage unplug NAME");
-		} else if (output != NULL) {
+		struct mh_output *output = n == 2 ? mh_output_find_plugged(server, t[1]) : NULL;
+		if (n != 2 || output == NULL) {
+			mh_reply_error(n != 2 ? "usage unplug NAME" : "no-such-output no output of that name is plugged");
+		} else {
 			wlr_output_destroy(output->wlr_output);
 			mh_reply("ok");
 		}
@@ -376,8 +378,9 @@ void mh_run_command(struct mh_server *server, char **t, int n) {
 	} else if (strcmp(c, "reset") == 0 && n == 1) {
 		/* A lease's release: its clients go, then its outputs; the pointer returns to the origin. */
 		int count = disconnect_clients();
-		while (!wl_list_empty(&server->outputs)) {
-			struct mh_output *output = wl_container_of(server->outputs.next, output, link);
+		while (!wl_list_empty(&server->outputs) || !wl_list_empty(&server->disabled)) {
+			struct wl_list *list = wl_list_empty(&server->outputs) ? &server->disabled : &server->outputs;
+			struct mh_output *output = wl_container_of(list->next, output, link);
 			wlr_output_destroy(output->wlr_output);
 		}
 		mh_pointer_move(server, 0, 0);

@@ -74,7 +74,10 @@ struct mh_server {
 	/* Lazy Xwayland found no X display free: the ready line says so (XWAYLAND=unavailable). */
 	bool xwayland_unavailable;
 
-	struct wl_list outputs; /* mh_output.link, in plug order */
+	struct wl_list outputs; /* mh_output.link, enabled ones, in plug order */
+	struct wl_list disabled; /* mh_output.link, outputs a client's output manager disabled */
+	unsigned long plug_count; /* orders the outputs: a re-enabled one takes its plug-order place */
+	struct mh_output_manager *output_manager; /* output_manager.c; NULL once the display goes */
 	struct wl_list views;   /* mh_view.link, front first */
 
 	double pointer_x, pointer_y; /* layout coordinates */
@@ -108,6 +111,9 @@ struct mh_output {
 	struct wl_list link;
 	struct mh_server *server;
 	struct wlr_output *wlr_output;
+	unsigned long order; /* plug order */
+	bool disabled;       /* in server->disabled: no wl_output global, not in the layout */
+	int disabled_x, disabled_y; /* its layout position when disabled, restored when enabled */
 	struct wl_listener frame;
 	struct wl_listener destroy;
 };
@@ -135,6 +141,10 @@ void mh_send_ready(struct mh_server *server);
 /* outputs.c */
 void mh_outputs_init(struct mh_server *server);
 struct mh_output *mh_output_find(struct mh_server *server, const char *name);
+struct mh_output *mh_output_find_plugged(struct mh_server *server, const char *name);
+void mh_output_disable(struct mh_output *output);
+void mh_output_enable(struct mh_output *output, int x, int y);
+void mh_pnp_company(char *make, size_t size);
 struct mh_output *mh_output_at(struct mh_server *server, double lx, double ly);
 struct wlr_box mh_output_box(struct mh_output *output);
 const char *mh_output_plug(struct mh_server *server, const struct mh_output_spec *spec,
@@ -143,6 +153,10 @@ const char *mh_output_change(struct mh_output *output, int width, int height, in
 	bool has_position, int x, int y, int scale);
 void mh_output_json(FILE *out, struct mh_output *output);
 bool mh_output_name_valid(const char *name);
+
+/* output_manager.c: zwlr_output_manager_v1 (wlr-randr, kanshi…) */
+void mh_output_manager_init(struct mh_server *server);
+void mh_output_manager_changed(struct mh_server *server);
 
 /* views.c */
 void mh_views_init(struct mh_server *server);

@@ -109,6 +109,7 @@ int main(int argc, char **argv) {
 	}
 	server.loop = wl_display_get_event_loop(server.display);
 	wl_list_init(&server.outputs);
+	wl_list_init(&server.disabled);
 	wl_list_init(&server.views);
 
 	server.backend = wlr_headless_backend_create(server.display);
@@ -135,6 +136,7 @@ int main(int argc, char **argv) {
 	server.layout = wlr_output_layout_create();
 	wlr_xdg_output_manager_v1_create(server.display, server.layout);
 	wlr_screencopy_manager_v1_create(server.display);
+	mh_output_manager_init(&server);
 	server.scene = wlr_scene_create();
 	wlr_scene_attach_output_layout(server.scene, server.layout);
 	mh_outputs_init(&server);

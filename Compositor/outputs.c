@@ -20,6 +20,7 @@
  * OR OTHER LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM, OUT OF OR IN
  * CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE SOFTWARE.
  */
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +43,20 @@ bool mh_output_name_valid(const char *name) {
 struct mh_output *mh_output_find(struct mh_server *server, const char *name) {
 	struct mh_output *output;
 	wl_list_for_each(output, &server->outputs, link) {
+		if (strcmp(output->wlr_output->name, name) == 0) {
+			return output;
+		}
+	}
+	return NULL;
+}
+
+/* Enabled or disabled: what `plug` and `unplug` see (the other commands act on enabled ones). */
+struct mh_output *mh_output_find_plugged(struct mh_server *server, const char *name) {
+	struct mh_output *output = mh_output_find(server, name);
+	if (output != NULL) {
+		return output;
+	}
+	wl_list_for_each(output, &server->disabled, link) {
 		if (strcmp(output->wlr_output->name, name) == 0) {
 			return output;
 		}
@@ -85,6 +100,7 @@ static void handle_destroy(struct wl_listener *listener, void *data) {
 	wl_list_remove(&output->destroy.link);
 	output->wlr_output->data = NULL;
 	free(output);
+	mh_output_manager_changed(server);
 }
 
 /* The physical size a client reads from wl_output.geometry: 96 dpi unless given. */
@@ -109,6 +125,7 @@ static void handle_new_output(struct wl_listener *listener, void *data) {
 	}
 	output->server = server;
 	output->wlr_output = wlr_output;
+	output->order = ++server->plug_count;
 	wlr_output->data = output;
 	/* Identity first: the wl_output global is created when the output joins the layout, and a client
 	 * reads name, make, model and serial only once, when it binds. */
@@ -163,7 +180,7 @@ static void next_free_position(struct mh_server *server, int *x, int *y) {
 
 const char *mh_output_plug(struct mh_server *server, const struct mh_output_spec *spec,
 		struct mh_output **result) {
-	if (mh_output_find(server, spec->name) != NULL) {
+	if (mh_output_find_plugged(server, spec->name) != NULL) {
 		return "output-exists an output of that name is plugged";
 	}
 	server->plugging = spec;
@@ -186,6 +203,7 @@ const char *mh_output_plug(struct mh_server *server, const struct mh_output_spec
 	}
 	wlr_output_layout_add(server->layout, wlr_output, x, y);
 	*result = output;
+	mh_output_manager_changed(server);
 	return NULL;
 }
 
@@ -214,7 +232,73 @@ const char *mh_output_change(struct mh_output *output, int width, int height, in
 	}
 	wlr_output_layout_move(output->server->layout, wlr_output, x, y);
 	mh_views_output_changed(output->server, wlr_output);
+	mh_output_manager_changed(output->server);
 	return NULL;
+}
+
+/* wlroots 0.15's headless backend refuses a commit of `enabled` (either way), so disabling is emulated as
+ * a monitor switched off looks to clients: its wl_output global goes, it leaves the layout (xdg-output
+ * and the scene follow), its windows move to the first output left, and it stays plugged, listed by
+ * the output manager as a disabled head. The wlr_output itself stays enabled and idle (nothing renders
+ * it: it has no scene output). */
+void mh_output_disable(struct mh_output *output) {
+	struct mh_server *server = output->server;
+	struct wlr_box box = mh_output_box(output);
+	output->disabled_x = box.x;
+	output->disabled_y = box.y;
+	output->disabled = true;
+	wl_list_remove(&output->link);
+	wl_list_insert(server->disabled.prev, &output->link);
+	mh_views_output_gone(server, output->wlr_output);
+	wlr_output_layout_remove(server->layout, output->wlr_output);
+	wlr_output_destroy_global(output->wlr_output);
+	mh_output_manager_changed(server);
+}
+
+/* Back in the layout (which creates the wl_output global again) at X,Y, and in plug order among the
+ * enabled outputs. */
+void mh_output_enable(struct mh_output *output, int x, int y) {
+	struct mh_server *server = output->server;
+	output->disabled = false;
+	wl_list_remove(&output->link);
+	struct wl_list *before = &server->outputs;
+	struct mh_output *other;
+	wl_list_for_each(other, &server->outputs, link) {
+		if (other->order > output->order) {
+			before = &other->link;
+			break;
+		}
+	}
+	wl_list_insert(before->prev, &output->link);
+	wlr_output_layout_add(server->layout, output->wlr_output, x, y);
+	mh_output_manager_changed(server);
+}
+
+/* A make that is a PNP id (three capital letters, as an EDID carries it) becomes the company's name from
+ * hwdata's table, as wlroots compositors on real hardware report it ("DEL" -> "Dell Inc."); the table is
+ * read when asked (Debian's hwdata package, never copied here). Unknown ids and other makes stay. */
+void mh_pnp_company(char *make, size_t size) {
+	if (strlen(make) != 3 || !isupper((unsigned char)make[0]) || !isupper((unsigned char)make[1])
+			|| !isupper((unsigned char)make[2])) {
+		return;
+	}
+	FILE *table = fopen("/usr/share/hwdata/pnp.ids", "re");
+	if (table == NULL) {
+		return;
+	}
+	char line[256];
+	while (fgets(line, sizeof(line), table) != NULL) {
+		/* "DEL\tDell Inc.\n"; a line longer than the buffer continues without a tab, matching nothing. */
+		if (strncmp(line, make, 3) == 0 && line[3] == '\t') {
+			line[strcspn(line, "\r\n")] = '\0';
+			const char *name = line + 4;
+			if (name[0] != '\0' && mh_identity_ok(name, size)) {
+				snprintf(make, size, "%s", name);
+			}
+			break;
+		}
+	}
+	fclose(table);
 }
 
 void mh_output_json(FILE *out, struct mh_output *output) {

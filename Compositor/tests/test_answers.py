@@ -158,4 +158,5 @@ def xdg_output_descriptions(compositor):
 def test_the_description_leaves_empty_fields_out(compositor):
     compositor.ok('plug HDMI-1 make=DEL model="DELL U2720Q"')
     compositor.ok('plug DP-1 make=DEL model="DELL U2720Q" serial=SN1')
-    assert xdg_output_descriptions(compositor) == ["DEL DELL U2720Q (HDMI-1)", "DEL DELL U2720Q SN1 (DP-1)"]
+    # make=DEL is the PNP id: the company's name from hwdata (README: Make).
+    assert xdg_output_descriptions(compositor) == ["Dell Inc. DELL U2720Q (HDMI-1)", "Dell Inc. DELL U2720Q SN1 (DP-1)"]
