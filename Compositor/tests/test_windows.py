@@ -141,8 +141,16 @@ def test_an_x11_window_asking_fullscreen_the_ewmh_way_fills_its_output(start_com
     c.ok("plug HDMI-1 mode=800x600 pos=1280,0")
     _, lines = c.start_client([x11_fullscreen_client], DISPLAY=c.display)
     lines.wait_for(lambda s: s["event"] == "mapped")
-    lines.wait_for(lambda s: s["event"] == "configure" and (s["width"], s["height"]) == (1280, 720))
-    lines.wait_for(lambda s: s["event"] == "state" and s["fullscreen"])
+    # The new size and the state arrive in either order.
+    seen = set()
+
+    def both(line):
+        if line["event"] == "configure" and (line["width"], line["height"]) == (1280, 720):
+            seen.add("size")
+        if line["event"] == "state" and line["fullscreen"]:
+            seen.add("state")
+        return seen == {"size", "state"}
+    lines.wait_for(both)
     windows = [w for w in c.ok("toplevels") if w["title"] == "fullscreen-test"]
     assert len(windows) == 1, windows
     assert windows[0]["kind"] == "x11" and windows[0]["fullscreen"] and windows[0]["output"] == "DP-1", windows
