@@ -58,10 +58,10 @@ def test_wayland_lease_plug_scale_unplug_and_isolation(pytester):
             start = time.monotonic()
             s.plug("HDMI-1", "2560x1440+1920+0", scale=2, manufacturer="DEL", model="U2720Q")
             wait_for(client, lambda ms: "HDMI-1" in ms and ms["HDMI-1"]["scale"] == 2
-                     and ms["HDMI-1"]["manufacturer"] == "DEL" and ms["HDMI-1"]["model"] == "U2720Q")
+                     and ms["HDMI-1"]["manufacturer"] == "Dell Inc." and ms["HDMI-1"]["model"] == "U2720Q")
             print("PLUG-SEEN-MS", round((time.monotonic() - start) * 1000, 1))
             wait_for(qt, lambda ss: "HDMI-1" in ss and ss["HDMI-1"]["dpr"] == 2
-                     and ss["HDMI-1"]["manufacturer"] == "DEL" and ss["HDMI-1"]["model"] == "U2720Q",
+                     and ss["HDMI-1"]["manufacturer"] == "Dell Inc." and ss["HDMI-1"]["model"] == "U2720Q",
                      event_name="screens", key="name")
             hdmi = [x for x in s.screens() if x["name"] == "HDMI-1"]
             assert hdmi and hdmi[0]["scale"] == 2 and hdmi[0]["frame"]["width"] == 1280
