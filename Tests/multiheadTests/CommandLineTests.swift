@@ -1,5 +1,6 @@
 import Foundation
 import Multihead
+import MultiheadControl
 import MultiheadTesting
 import Testing
 
@@ -20,6 +21,18 @@ struct CommandResult {
 /// Runs the binary off the main actor: the tests share it, and a blocked main actor stalls the others.
 func multihead(_ args: [String], environment: [String: String] = [:], unsetDisplay: Bool = true) async throws -> CommandResult {
     try await onOwnThread { try runMultihead(args, environment: environment, unsetDisplay: unsetDisplay) }
+}
+
+/// One request to a control socket on a connection of its own, off the main actor; its answer.
+func controlRequest(_ path: String, _ request: String) async throws -> JSONValue {
+    try await onOwnThread {
+        let lines = ControlLines(try ControlSocket.connect(to: path, timeout: 30))
+        defer { lines.close() }
+        guard lines.write(Array(request.utf8)), case .line(let answer) = lines.next(), let v = JSONValue.parse(answer) else {
+            throw CommandFailure(status: 70, code: "test", message: "no answer to \(request)")
+        }
+        return v
+    }
 }
 
 /// The built binary, run through `setpriv --pdeathsig TERM`: a child of the test process ends with it,

@@ -10,14 +10,7 @@ import Testing
 struct LargeMonitorCommandTests {
     /// One request on a connection of its own, off the main actor; its answer.
     static func ask(_ path: String, _ request: String) async throws -> JSONValue {
-        try await onOwnThread {
-            let lines = ControlLines(try ControlSocket.connect(to: path, timeout: 30))
-            defer { lines.close() }
-            guard lines.write(Array(request.utf8)), case .line(let answer) = lines.next(), let v = JSONValue.parse(answer) else {
-                throw CommandFailure(status: 70, code: "test", message: "no answer to \(request)")
-            }
-            return v
-        }
+        try await controlRequest(path, request)
     }
 
     /// The screens the socket lists: "NAME WxH+X+Y".

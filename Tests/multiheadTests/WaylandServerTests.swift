@@ -11,14 +11,7 @@ import Testing
 struct WaylandServerTests {
     /// One request on a connection of its own; the answer.
     func ask(_ path: String, _ line: String) async throws -> JSONValue {
-        try await onOwnThread {
-            let lines = ControlLines(try ControlSocket.connect(to: path, timeout: 30))
-            defer { lines.close() }
-            guard lines.write(Array(line.utf8)), case .line(let answer) = lines.next(), let v = JSONValue.parse(answer) else {
-                throw CommandFailure(status: 70, code: "test", message: "no answer to \(line)")
-            }
-            return v
-        }
+        try await controlRequest(path, line)
     }
 
     /// After a SIGKILL nothing of the dead process could remove its folder: the next kit start sweeps it.
