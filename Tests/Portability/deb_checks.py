@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Scripts/check-portability's checks of the .deb in a Debian 13 root, run as a user (not root) with the
-.deb's `multihead` on PATH and gtk4_monitors.py (Compositor/tests/clients) beside this file:
+.deb's `multihead` on PATH and gtk4_sees.py beside this file:
 1. `multihead doctor --json` says every kind can start, and names the packaged compositor;
 2. `multihead run` (the default kind: Xorg with the packaged driver) plugs HDMI-1 with an EDID, which
    `multihead screens` lists, and unplugs it;
@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-GTK4 = HERE / "gtk4_monitors.py"
+GTK4 = HERE / "gtk4_sees.py"
 PLUG = ["HDMI-1", "2560x1440+1920+0", "--manufacturer", "DEL", "--model", "DELL U2720Q", "--serial-number", "ABC123"]
 
 

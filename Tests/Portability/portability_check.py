@@ -1,6 +1,6 @@
 """Scripts/check-portability's pytest checks of the wheel in a Debian 13 root (not collected by the suite:
 its name does not start with test_), installed in a venv with --system-site-packages (Debian's pytest),
-gtk4_monitors.py (Compositor/tests/clients) beside this file: the wheel's CLI, driver and compositor (with
+gtk4_sees.py beside this file: the wheel's CLI, driver and compositor (with
 the libraries auditwheel put in the wheel) serve a lease on the default kind and one on the wayland kind."""
 
 import json
@@ -15,7 +15,7 @@ import pytest
 
 import pytest_multihead
 
-GTK4 = Path(__file__).with_name("gtk4_monitors.py")
+GTK4 = Path(__file__).with_name("gtk4_sees.py")
 PACKAGE = Path(pytest_multihead.__file__).parent
 
 
