@@ -108,11 +108,12 @@ struct DoctorReport {
 
     /// The shared libraries the compositor needs that the dynamic loader does not find (`ldd`'s "not
     /// found"), each as a missing piece with the Debian package that brings it; none when all are found.
+    /// The .deb carries wlroots 0.15 beside the compositor and the wheel carries all of them, so what is
+    /// missing is one of the .deb's Recommends (installed without them: `apt-get install --no-install-recommends`).
     static func compositorLibraries(_ compositor: String) -> [Piece] {
         guard let ldd = CommandLookup.which("ldd"), let run = try? ChildProcess.spawn(ldd, [compositor]).collect(), run.status == 0
         else { return [] }
-        let packages = ["libwlroots.so.10": "libwlroots10", "libwayland-server.so.0": "libwayland-server0",
-                        "libxkbcommon.so.0": "libxkbcommon0", "libpixman-1.so.0": "libpixman-1-0", "libxcb-xfixes.so.0": "libxcb-xfixes0"]
+        let packages = compositorLibraryPackages
         return String(decoding: run.stdout, as: UTF8.self).split(separator: "\n").compactMap { line in
             let words = line.split(whereSeparator: \.isWhitespace)
             guard line.contains("not found"), let soname = words.first.map(String.init) else { return nil }
@@ -120,6 +121,18 @@ struct DoctorReport {
                          use: "the compositor (the wayland kind)")
         }
     }
+
+    /// The Debian package (12 and 13 name them alike) of each library the compositor and wlroots 0.15 link.
+    static let compositorLibraryPackages = [
+        "libwlroots.so.10": "libwlroots10", "libwayland-server.so.0": "libwayland-server0",
+        "libwayland-client.so.0": "libwayland-client0", "libxkbcommon.so.0": "libxkbcommon0", "libpixman-1.so.0": "libpixman-1-0",
+        "libinput.so.10": "libinput10", "libseat.so.1": "libseat1", "libdrm.so.2": "libdrm2", "libgbm.so.1": "libgbm1",
+        "libEGL.so.1": "libegl1", "libGLESv2.so.2": "libgles2", "libudev.so.1": "libudev1", "libxcb.so.1": "libxcb1",
+        "libxcb-composite.so.0": "libxcb-composite0", "libxcb-dri3.so.0": "libxcb-dri3-0", "libxcb-icccm.so.4": "libxcb-icccm4",
+        "libxcb-present.so.0": "libxcb-present0", "libxcb-render.so.0": "libxcb-render0", "libxcb-render-util.so.0": "libxcb-render-util0",
+        "libxcb-res.so.0": "libxcb-res0", "libxcb-shm.so.0": "libxcb-shm0", "libxcb-xfixes.so.0": "libxcb-xfixes0",
+        "libxcb-xinput.so.0": "libxcb-xinput0", "libz.so.1": "zlib1g",
+    ]
 
     /// Whether a kind can start with these pieces: the packages of those missing, and why not.
     static func status(_ kind: VirtualServer.Kind, _ needs: [Piece], extra: String? = nil) -> KindStatus {
