@@ -92,7 +92,10 @@ struct GLViewTests {
         let renderer = try #require(view.renderer)
         #expect(eglGetCurrentContext() == nil)
         // The main actor's next job may run on another thread (under dispatch_main, as here): a context left
-        // current on the last one's thread could not be made current there (EGL_BAD_ACCESS).
+        // current on the last one's thread could not be made current there (EGL_BAD_ACCESS). Paused while the
+        // other thread holds it: a frame drawn meanwhile (the main actor runs while this test awaits) would
+        // make it current here and fail that thread's call for a reason of the test's own.
+        view.isPaused = true
         let handles = (UInt(bitPattern: renderer.device.display), UInt(bitPattern: renderer.context),
                        renderer.surface.map { UInt(bitPattern: $0) })
         let elsewhere = await onOwnThread { () -> Bool in
@@ -104,6 +107,7 @@ struct GLViewTests {
             return made
         }
         #expect(elsewhere)
+        view.isPaused = false
         let drawn = delegate.frames
         try await app.waitUntil(timeout: glWait) { delegate.frames >= drawn + 2 }
         #expect(view.renderingError == nil)
