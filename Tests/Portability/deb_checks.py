@@ -10,11 +10,12 @@ Prints one line a check; exits non-zero, with what was seen, at the first failur
 
 import json
 import os
-import select
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+from gtk4_lines import first_match
 
 # The compositor names a PNP id by its company where hwdata's table is installed (the .deb recommends it).
 WAYLAND_MAKE = "Dell Inc." if os.path.exists("/usr/share/hwdata/pnp.ids") else "DEL"
@@ -70,20 +71,10 @@ def inside(kind):
 
 def wait_for(client, predicate, bound=20.0):
     """The GTK 4 client's JSON lines until one whose monitors satisfy `predicate`."""
-    deadline = time.monotonic() + bound
-    seen = []
-    while time.monotonic() < deadline:
-        ready, _, _ = select.select([client.stdout], [], [], deadline - time.monotonic())
-        if not ready:
-            break
-        line = client.stdout.readline()
-        if not line:
-            break
-        event = json.loads(line)
-        seen.append(event)
-        if event.get("event") == "monitors" and predicate({m["connector"]: m for m in event["monitors"]}):
-            return event
-    check("the GTK 4 client's monitors", False, f"none matched within {bound} s: {seen}")
+    event, seen = first_match(client, predicate, bound)
+    if event is None:
+        check("the GTK 4 client's monitors", False, f"none matched within {bound} s: {seen}")
+    return event
 
 
 def main():

@@ -5,15 +5,14 @@ the libraries auditwheel put in the wheel) serve a lease on the default kind and
 
 import json
 import os
-import select
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 import pytest_multihead
+from gtk4_lines import first_match
 
 # The compositor names a PNP id by its company where hwdata's table is installed (the .deb recommends it).
 WAYLAND_MAKE = "Dell Inc." if os.path.exists("/usr/share/hwdata/pnp.ids") else "DEL"
@@ -43,20 +42,10 @@ def test_default_kind_plugs_hdmi(multihead_server):
 
 
 def wait_for(client, predicate, bound=20.0):
-    deadline = time.monotonic() + bound
-    seen = []
-    while time.monotonic() < deadline:
-        ready, _, _ = select.select([client.stdout], [], [], deadline - time.monotonic())
-        if not ready:
-            break
-        line = client.stdout.readline()
-        if not line:
-            break
-        event = json.loads(line)
-        seen.append(event)
-        if event.get("event") == "monitors" and predicate({m["connector"]: m for m in event["monitors"]}):
-            return event
-    raise AssertionError(f"no such monitor list within {bound} s: {seen}")
+    event, seen = first_match(client, predicate, bound)
+    if event is None:
+        raise AssertionError(f"no such monitor list within {bound} s: {seen}")
+    return event
 
 
 @pytest.mark.multihead(kind="wayland", monitors=["1920x1080"])
