@@ -69,7 +69,7 @@ extension ServerControl {
     }
 
     /// Whether an event came before `deadline` (one already queued counts).
-    private func waitForEvent(until deadline: Double) -> Bool {
+    func waitForEvent(until deadline: Double) -> Bool {
         let c = connection
         while !c.isLost {
             if XPending(c.display) > 0 { return true }
@@ -81,7 +81,7 @@ extension ServerControl {
         return false
     }
 
-    private func drainEvents() {
+    func drainEvents() {
         let c = connection
         var e = XEvent()
         while !c.isLost && XPending(c.display) > 0 { XNextEvent(c.display, &e) }

@@ -4,19 +4,22 @@ public enum ServerControlError: Error, Equatable, CustomStringConvertible {
     case invalidMonitor(String)
     /// A point, key or button that cannot be sent.
     case invalidInput(String)
+    /// A window ID that names no top-level window.
+    case noSuchWindow(String)
 
     /// A sentence a person can act on.
     public var description: String {
         switch self {
         case .invalidMonitor(let why): "invalid monitor: \(why)"
         case .invalidInput(let why): "invalid input: \(why)"
+        case .noSuchWindow(let why): why
         }
     }
 
     /// The reason alone, without the kind of fault.
     public var reason: String {
         switch self {
-        case .invalidMonitor(let why), .invalidInput(let why): why
+        case .invalidMonitor(let why), .invalidInput(let why), .noSuchWindow(let why): why
         }
     }
 
@@ -26,6 +29,7 @@ public enum ServerControlError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .invalidMonitor: "invalidMonitor"
         case .invalidInput: "invalidInput"
+        case .noSuchWindow: "noSuchWindow"
         }
     }
 }

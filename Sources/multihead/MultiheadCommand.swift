@@ -6,7 +6,7 @@ struct MultiheadCommand: AsyncParsableCommand {
         commandName: "multihead",
         abstract: "UIKit's windows and screens on X11: list and watch monitors, drive a private X server.",
         version: multiheadVersion,
-        subcommands: [Demo.self, Screens.self, Watch.self, Server.self, Run.self, Plug.self, Unplug.self, Mode.self, Screenshot.self, Doctor.self])
+        subcommands: [Demo.self, Screens.self, Watch.self, Server.self, Run.self, Plug.self, Unplug.self, Mode.self, Screenshot.self, Windows.self, MoveWindow.self, FullscreenWindow.self, Doctor.self])
 }
 
 /// The option every command that talks to a server takes.

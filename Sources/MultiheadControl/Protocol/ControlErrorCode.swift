@@ -5,7 +5,7 @@ package enum ControlErrorCode: String, CaseIterable, Sendable {
     // The request itself.
     case malformedRequest, unknownRequest, unknownField, invalidField, requestTooLong, requestTimeout, noLease, usage
     // What the server or a screen cannot take.
-    case invalidMonitor, invalidInput, noSuchScreen, disconnected, modeNotAvailable, refused, invalidOption, temporaryDirectoryMissing
+    case invalidMonitor, invalidInput, noSuchScreen, noSuchWindow, disconnected, modeNotAvailable, refused, invalidOption, temporaryDirectoryMissing
     // Who asks, and how many.
     case forbidden, tooManyConnections
     // The X server.
@@ -20,7 +20,7 @@ package enum ControlErrorCode: String, CaseIterable, Sendable {
     package var status: Int32 {
         switch self {
         case .malformedRequest, .unknownRequest, .unknownField, .invalidField, .requestTooLong, .requestTimeout, .noLease, .usage,
-             .invalidMonitor, .invalidInput, .noSuchScreen, .disconnected, .modeNotAvailable, .refused, .invalidOption,
+             .invalidMonitor, .invalidInput, .noSuchScreen, .noSuchWindow, .disconnected, .modeNotAvailable, .refused, .invalidOption,
              .temporaryDirectoryMissing: ExitStatus.usage
         case .forbidden: 77
         case .tooManyConnections, .cannotOpenDisplay, .connectionLost, .notResponding, .missingExtension, .unsupportedVisual,

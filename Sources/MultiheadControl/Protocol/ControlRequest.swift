@@ -7,18 +7,20 @@ import ArgumentParser
 package struct ControlRequest: Sendable, Equatable {
     /// The requests, by the name a line gives in `"request"`.
     package enum Name: String, Sendable, CaseIterable {
-        case hello, lease, release, plug, unplug, mode, screens, screenshot, pixel
+        case hello, lease, release, plug, unplug, mode, screens, screenshot, pixel, windows, move_window, fullscreen_window
 
         /// The declaration of its fields (nil: it takes none).
         package var declaration: (any ControlArguments.Type)? {
             switch self {
-            case .hello, .release, .screens: nil
+            case .hello, .release, .screens, .windows: nil
             case .lease: LeaseRequest.self
             case .plug: PlugRequest.self
             case .unplug: UnplugRequest.self
             case .mode: ModeRequest.self
             case .screenshot: ScreenshotRequest.self
             case .pixel: PixelRequest.self
+            case .move_window: MoveWindowRequest.self
+            case .fullscreen_window: FullscreenWindowRequest.self
             }
         }
 

@@ -92,6 +92,14 @@ package final class ControlService {
         case .pixel:
             let pixel = try request.decode(PixelRequest.self)
             return PixelAnswer(try onServer(request) { try pixel.perform($0) })
+        case .windows:
+            return WindowsAnswer(windows: try onServer(request) { try $0.windows() }.map(WindowJSON.init))
+        case .move_window:
+            let move = try request.decode(MoveWindowRequest.self)
+            return WindowAnswer(window: WindowJSON(try onServer(request) { try move.perform($0) }))
+        case .fullscreen_window:
+            let full = try request.decode(FullscreenWindowRequest.self)
+            return WindowAnswer(window: WindowJSON(try onServer(request) { try full.perform($0) }))
         }
     }
 

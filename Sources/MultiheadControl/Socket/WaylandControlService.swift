@@ -94,6 +94,14 @@ package final class WaylandControlService: ControlServing {
                 throw WaylandServerError.malformedAnswer(command: "pixel", answer: answer)
             }
             return PixelAnswer(value)
+        case .windows:
+            return WindowsAnswer(windows: try windows(held(request)))
+        case .move_window:
+            let move = try request.decode(MoveWindowRequest.self)
+            return WindowAnswer(window: try place(move.compositorCommand(), held(request)))
+        case .fullscreen_window:
+            let full = try request.decode(FullscreenWindowRequest.self)
+            return WindowAnswer(window: try place(["fullscreen-window", String(full.window), full.screen], held(request)))
         }
     }
 
@@ -118,7 +126,7 @@ package final class WaylandControlService: ControlServing {
     }
 
     /// The compositor of the lease held, when `request` names none or names it; else `noLease`.
-    private func held(_ request: ControlRequest) throws -> WaylandServer {
+    func held(_ request: ControlRequest) throws -> WaylandServer {
         try session.held(naming: request.lease, for: request.name.rawValue)
     }
 
@@ -167,7 +175,7 @@ package final class WaylandControlService: ControlServing {
     }
 
     /// An answer's JSON.
-    private static func json(_ answer: String, of command: String) throws -> JSONValue {
+    static func json(_ answer: String, of command: String) throws -> JSONValue {
         guard let v = JSONValue.parse(Array(answer.utf8)) else { throw WaylandServerError.malformedAnswer(command: command, answer: answer) }
         return v
     }

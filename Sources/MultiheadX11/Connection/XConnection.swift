@@ -126,6 +126,25 @@ package final class XConnection {
         return result
     }
 
+    /// Runs `body` and forgets the X errors of its requests: for reads of other clients' windows, one of
+    /// which may be gone (a window manager's list can name a window destroyed a moment ago), which the
+    /// reader then skips. Ends with the server having answered them all (`XSync`).
+    package func forgivingErrors<T>(_ body: () throws -> T) throws -> T {
+        try bounded {
+            try checkAlive()
+            let start = UInt(mh_next_request(display))
+            let mine = XErrorTrap.key(display)
+            let outermost = XErrorTrap.beginTrap(mine, at: start)
+            defer { if outermost { XErrorTrap.endTrap(mine) } }
+            let result = try body()
+            let end = UInt(mh_next_request(display))
+            if UInt(XLastKnownRequestProcessed(display)) + 1 < end { syncNow() }
+            try checkAlive()
+            _ = takeErrors(from: start, to: end)
+            return result
+        }
+    }
+
     /// Takes the recorded X errors of this connection's requests in `[start, end)` (answered already: the
     /// caller synced), oldest first.
     func takeErrors(from start: UInt, to end: UInt) -> [XErrorRecord] {
