@@ -81,6 +81,8 @@ struct ControlContractTests {
     @Test("the requests table lists every member each request's typed answer has, on X and on Wayland")
     func answerTable() throws {
         let mode = ScreenJSON.Mode(width: 1, height: 1, refreshRate: 60, interlaced: false)
+        let window = WindowJSON(ServerWindow(id: 1, title: "t", appID: "a", pid: 2, frame: Rect(x: 0, y: 0, width: 1, height: 1),
+                                             screen: "DP-1", state: .normal))
         let answers: [ControlRequest.Name: [any ControlAnswerBody]] = [
             .hello: [HelloAnswer(protocolVersion: 2, kind: "xvfb", display: ":1", pid: 1, leased: true),
                      HelloAnswer(protocolVersion: 2, kind: "wayland", display: nil, waylandDisplay: .some("wayland-0"), xwayland: "lazy", pid: 1, leased: true)],
@@ -90,6 +92,7 @@ struct ControlContractTests {
             .release: [ReleaseAnswer(kept: true, reason: nil)], .plug: [DoneAnswer()], .unplug: [DoneAnswer()],
             .mode: [ModeAnswer(name: "A", mode: mode)], .screens: [ScreensAnswer(screens: [])],
             .screenshot: [ScreenshotAnswer(output: "/a.png", width: 1, height: 1)], .pixel: [PixelAnswer(0x102030)],
+            .windows: [WindowsAnswer(windows: [])], .move_window: [WindowAnswer(window: window)], .fullscreen_window: [WindowAnswer(window: window)],
         ]
         for row in try Self.table(after: "## Requests", in: Self.page()) {
             guard let name = Self.quoted(row[0]).first.flatMap(ControlRequest.Name.init(rawValue:)) else { continue }

@@ -6,7 +6,7 @@ import MultiheadServerControl
 /// of it (its top-left corner by default), out of fullscreen or maximized. The socket's alone.
 package struct MoveWindowRequest: ControlArguments {
     @Argument(help: "The window's id, as `windows` lists it.")
-    package var window: UInt
+    package var window: Int
     @Argument(help: "The screen to put it on.")
     package var screen: String
     @Option(help: "Its left edge, from the screen's.")
@@ -21,14 +21,17 @@ package struct MoveWindowRequest: ControlArguments {
     package init() {}
 
     package static let fields: [ControlField] = [.positional("window", .wholeNumber), .positional("screen", .string),
-                                                 .option("x", .number), .option("y", .number),
-                                                 .option("width", .number), .option("height", .number)]
+                                                 .option("x", .wholeNumber), .option("y", .wholeNumber),
+                                                 .option("width", .wholeNumber), .option("height", .wholeNumber)]
 
     package func validate() throws {
         guard (x == nil) == (y == nil), (width == nil) == (height == nil) else {
             throw ValidationError("move_window takes \"x\" with \"y\", and \"width\" with \"height\"")
         }
         guard width == nil || x != nil else { throw ValidationError("move_window: a \"width\" and \"height\" need \"x\" and \"y\"") }
+        guard window >= 0, [x, y, width, height].allSatisfy({ ($0 ?? 0) >= 0 }) else {
+            throw ValidationError("move_window: \"window\", \"x\", \"y\", \"width\" and \"height\" are whole numbers from 0")
+        }
     }
 
     /// The frame asked for in the screen's coordinates, nil when only the screen was.
@@ -37,17 +40,17 @@ package struct MoveWindowRequest: ControlArguments {
     /// Moves the window; the window as it is then.
     @MainActor
     package func perform(_ control: ServerControl) throws -> ServerWindow {
-        guard let f = frame else { return try control.moveWindow(window, to: screen) }
-        let size = try control.window(window).frame.size
+        guard let f = frame else { return try control.moveWindow(UInt(window), to: screen) }
+        let size = try control.window(UInt(window)).frame.size
         let rect = Rect(x: Double(f.x), y: Double(f.y), width: Double(f.width ?? Int(size.width)), height: Double(f.height ?? Int(size.height)))
-        return try control.moveWindow(window, to: screen, frame: rect)
+        return try control.moveWindow(UInt(window), to: screen, frame: rect)
     }
 }
 
 /// `fullscreen_window WINDOW SCREEN`: a window made to fill a screen. The socket's alone.
 package struct FullscreenWindowRequest: ControlArguments {
     @Argument(help: "The window's id, as `windows` lists it.")
-    package var window: UInt
+    package var window: Int
     @Argument(help: "The screen it is to fill.")
     package var screen: String
 
@@ -55,9 +58,13 @@ package struct FullscreenWindowRequest: ControlArguments {
 
     package static let fields: [ControlField] = [.positional("window", .wholeNumber), .positional("screen", .string)]
 
+    package func validate() throws {
+        guard window >= 0 else { throw ValidationError("fullscreen_window: \"window\" is a whole number from 0") }
+    }
+
     /// Makes it fullscreen; the window as it is then.
     @MainActor
     package func perform(_ control: ServerControl) throws -> ServerWindow {
-        try control.fullscreenWindow(window, on: screen)
+        try control.fullscreenWindow(UInt(window), on: screen)
     }
 }

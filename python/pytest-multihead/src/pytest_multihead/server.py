@@ -305,9 +305,14 @@ def _word(value: Any) -> str:
     return str(value)
 
 
+def _window_id(window: int | dict[str, Any]) -> int:
+    """A window's id: an element of `windows()` or the id itself."""
+    return window["id"] if isinstance(window, dict) else int(window)
+
+
 class _Screens:
     """What a test does with its server, through the control socket: `plug`, `unplug`, `mode`, `screens`,
-    `screenshot`, `pixel`; `watch` and `run` run the CLI."""
+    `screenshot`, `pixel`, `windows`, `move_window`, `fullscreen_window`; `watch` and `run` run the CLI."""
 
     binary: str
     env: dict[str, str]
@@ -359,6 +364,31 @@ class _Screens:
     def pixel(self, x: int, y: int, screen: str | None = None) -> str:
         """One pixel as "#rrggbb": at (x, y) of a screen (by name), or of the desktop."""
         return self._request("pixel", x=x, y=y, screen=screen)["pixel"]
+
+    def windows(self) -> list[dict[str, Any]]:
+        """Every top-level window, front first, as `multihead windows --json` lists them: `id`, `title`,
+        `appId` (X: the class of WM_CLASS), `pid`, `frame` (`x`, `y`, `width`, `height`, in the screens'
+        coordinates), `screen` (the monitor it is mostly on, or None) and `state` (`normal`, `maximized`,
+        `fullscreen`, `minimized`)."""
+        return self._request("windows")["windows"]
+
+    def move_window(self, window: int | dict[str, Any], screen: str,
+                    frame: Sequence[int] | dict[str, int] | None = None) -> dict[str, Any]:
+        """Puts a window (an element of `windows()`, or its `id`) on `screen`: at `frame` in the screen's own
+        coordinates, `(x, y)` or `(x, y, width, height)` (or a dict of those keys), else at its top-left
+        corner with its size; out of fullscreen or maximized first. Returns the window as it is then."""
+        fields: dict[str, Any] = {}
+        if frame is not None:
+            values = [frame[k] for k in ("x", "y", "width", "height") if k in frame] if isinstance(frame, dict) else list(frame)
+            if len(values) not in (2, 4):
+                raise ValueError(f"frame must be (x, y) or (x, y, width, height), not {frame!r}")
+            fields = dict(zip(("x", "y", "width", "height"), values))
+        return self._request("move_window", window=_window_id(window), screen=screen, **fields)["window"]
+
+    def fullscreen_window(self, window: int | dict[str, Any], screen: str) -> dict[str, Any]:
+        """Makes a window (an element of `windows()`, or its `id`) fill `screen`, as its window manager's
+        fullscreen would (the compositor's on `wayland`). Returns the window as it is then."""
+        return self._request("fullscreen_window", window=_window_id(window), screen=screen)["window"]
 
     def watch(self, timeout: float = 10.0) -> Watch:
         """Starts watching the screen events (see `Watch`): each `next()` waits up to `timeout` seconds."""

@@ -1,0 +1,59 @@
+"""Windows as facts through the plugin: `windows()`, `move_window`, `fullscreen_window` on another client's
+window (tests/xclient.py: a 200×200 window filled red, no title), checked against xwininfo and pixels."""
+
+from pathlib import Path
+
+from test_plugin import run
+
+XCLIENT = Path(__file__).parent / "xclient.py"
+
+
+def test_windows_move_and_fullscreen_on_x(pytester):
+    pytester.makepyfile(
+        f"""
+        import re
+        import subprocess
+        import pytest
+
+        def xwininfo(window, env):
+            out = subprocess.run(["xwininfo", "-id", str(window["id"])], env=env, capture_output=True, text=True).stdout
+            v = {{k: int(re.search(k + r":\\s+(-?\\d+)", out).group(1)) for k in ("Absolute upper-left X", "Absolute upper-left Y", "Width", "Height")}}
+            return {{"x": v["Absolute upper-left X"], "y": v["Absolute upper-left Y"], "width": v["Width"], "height": v["Height"]}}
+
+        @pytest.mark.parametrize("kind", [pytest.param("xvfb", marks=pytest.mark.multihead(kind="xvfb")), "default"])
+        def test_window(multihead_server, kind):
+            s = multihead_server
+            assert s.windows() == []
+            client = subprocess.Popen(["/usr/bin/python3", {str(XCLIENT)!r}, "window"], env=s.env, stdout=subprocess.PIPE, text=True)
+            try:
+                assert client.stdout.readline() == "ready\\n"
+                [w] = s.windows()
+                assert w["frame"] == {{"x": 10, "y": 10, "width": 200, "height": 200}} == xwininfo(w, s.env)
+                assert w["state"] == "normal" and w["title"] == "" and w["pid"] is None
+                first, second = [x["name"] for x in s.screens()]
+                assert w["screen"] == first
+                second_frame = next(x["frame"] for x in s.screens() if x["name"] == second)
+                moved = s.move_window(w, second, frame=(20, 30, 300, 100))
+                assert moved["frame"] == {{"x": second_frame["x"] + 20, "y": 30, "width": 300, "height": 100}} == xwininfo(w, s.env)
+                assert moved["screen"] == second and s.windows() == [moved]
+                assert s.pixel(20, 30, screen=second) == "#ff0000" and s.pixel(19, 30, screen=second) != "#ff0000"
+                full = s.fullscreen_window(w["id"], second)
+                assert full["frame"] == second_frame and full["state"] == "fullscreen"
+                assert s.pixel(second_frame["width"] - 1, second_frame["height"] - 1, screen=second) == "#ff0000"
+                back = s.move_window(w, first)
+                assert back["state"] == "normal" and (back["frame"]["x"], back["frame"]["y"]) == (0, 0)
+                # The CLI through the socket: the same window, the same exit statuses.
+                listed = s.run("windows")
+                assert str(w["id"]) in listed and first in listed
+                with pytest.raises(Exception) as refused:
+                    s.move_window(123, first)
+                assert (refused.value.status, refused.value.code) == (64, "noSuchWindow") and "no top-level window 123" in str(refused.value)
+                with pytest.raises(Exception) as refused:
+                    s.move_window(w, "NOPE")
+                assert (refused.value.status, refused.value.code) == (64, "noSuchScreen")
+            finally:
+                client.kill()
+                client.wait()
+        """
+    )
+    run(pytester).assert_outcomes(passed=2)
