@@ -66,7 +66,7 @@ extension ServerControl {
                                                      primary: primary, in: state)
         }
         guard edid != nil || !output.connected || !hasSize(output, state) else { return try light(state) }
-        let bytes = try edid ?? MonitorIdentity().edid(preferred: frame.size, refreshRate: refreshRate)
+        let bytes = try edid ?? MonitorIdentity(model: Self.defaultModel(output.name)).edid(preferred: frame.size, refreshRate: refreshRate)
         let before = cable(of: output)
         try setCable(output: output.id, connected: true, edid: bytes)
         do {
@@ -85,5 +85,15 @@ extension ServerControl {
         let atom = atom(Self.cableEDIDName, create: true)
         let edid = c.bounded { RandRBatch.outputProperties(c, outputs: [output.id]) }[output.id]?[atom]?.bytes ?? []
         return (output.connected, edid)
+    }
+}
+
+extension ServerControl {
+    /// The monitor name of the EDID a cable gets when the plug names no model: the connector's ("DP-1",
+    /// "HDMI-2"), so that each monitor of a layout has a label of its own (Chromium labels a screen with
+    /// it, Qt shows it as the model) that says which output it is; "Multihead" for a name an EDID cannot
+    /// hold (over 13 characters, or not printable ASCII).
+    static func defaultModel(_ output: String) -> String {
+        output.count <= 13 && output.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F } ? output : "Multihead"
     }
 }

@@ -32,7 +32,7 @@ struct XorgCableTests {
         #expect(state.outputs.filter(\.connected).map(\.name) == ["DP-1", "HDMI-3"])
         let app = try server.makeApplication()
         #expect(app.screens.map(\.name) == ["DP-1", "HDMI-3"])
-        #expect(app.mainScreen.name == "DP-1" && app.mainScreen.model == "Multihead" && app.mainScreen.manufacturer == "MHD")
+        #expect(app.mainScreen.name == "DP-1" && app.mainScreen.model == "DP-1" && app.mainScreen.manufacturer == "MHD")
         #expect(app.screens.map { $0.currentMode?.size } == [Size(width: 1920, height: 1080), Size(width: 1280, height: 720)])
     }
 

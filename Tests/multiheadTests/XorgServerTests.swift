@@ -43,7 +43,7 @@ struct XorgServerTests {
         #expect(r.status == 0, "\(r.stderr)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]])
         #expect(json.map { $0["name"] as? String } == ["DP-1", "DP-2"])
-        #expect(json.map { $0["model"] as? String } == ["Multihead", "Multihead"])
+        #expect(json.map { $0["model"] as? String } == ["DP-1", "DP-2"])
         p.terminate()
         await exited(p)
         #expect(p.terminationStatus == 143)

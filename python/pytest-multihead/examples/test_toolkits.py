@@ -181,14 +181,15 @@ def test_toolkit_sees_a_cable(multihead_server, client):
 # (listed, plugged, the mode change, unplugged, the start of the line for a second plug, of HDMI-2).
 # GTK 4.8 names a monitor by its connector, takes the manufacturer's PNP id from the EDID as is and
 # gives the connector as the model; Qt 6.4 maps the PNP id to the vendor and shows the EDID's texts with
-# their line feed as a "-" (as Qt 5); Chromium labels a screen with the EDID's monitor name.
+# their line feed as a "-" (as Qt 5); Chromium labels a screen with the EDID's monitor name (the
+# connector's name when the plug gave no model: a page tells DP-1 from DP-2 by label).
 TODAY = {
     "gtk4": ("monitor DP-1 1920x1080+0+0 scale 1|MHD|DP-1", "added HDMI-1 2560x1440+1920+0 scale 1|DEL|HDMI-1",
              "geometry HDMI-1 1920x1080+1920+0", "removed HDMI-1", "added HDMI-2 "),
     "qt6": ("monitor DP-1 1920x1080+0+0 dpr 1", "added HDMI-1 2560x1440+1920+0 dpr 1",
             "geometry HDMI-1 1920x1080+1920+0", "removed HDMI-1", "added HDMI-2 "),
-    "chromium": ('screen "Multihead" 1920x1080+0+0 dpr 1', 'added "DELL U2720Q" 2560x1440+1920+0 dpr 1',
-                 'changed "DELL U2720Q" 1920x1080+1920+0 dpr 1', 'removed "DELL U2720Q"', 'added "Multihead" 1280x720+1920+0'),
+    "chromium": ('screen "DP-1" 1920x1080+0+0 dpr 1', 'added "DELL U2720Q" 2560x1440+1920+0 dpr 1',
+                 'changed "DELL U2720Q" 1920x1080+1920+0 dpr 1', 'removed "DELL U2720Q"', 'added "HDMI-2" 1280x720+1920+0'),
 }
 
 
