@@ -154,3 +154,20 @@ extension ServerControl {
         }
     }
 }
+
+extension ServerControl {
+    /// Moves windows that were on a monitor now gone (which had frame `gone`) onto the main screen that
+    /// remains (the primary, else the first), at the same place relative to its top-left corner, kept
+    /// inside it where they fit: what a desktop does with the windows of an unplugged monitor. Windows
+    /// already gone are skipped.
+    package func rehome(_ windows: [ServerWindow], from gone: Rect) throws {
+        guard !windows.isEmpty else { return }
+        let remaining = try screens()
+        guard let main = remaining.first(where: \.isPrimary) ?? remaining.first else { return }
+        for w in windows where (try? window(w.id)) != nil {
+            let x = min(max(0, w.frame.minX - gone.minX), max(0, main.frame.width - w.frame.width))
+            let y = min(max(0, w.frame.minY - gone.minY), max(0, main.frame.height - w.frame.height))
+            _ = try moveWindow(w.id, to: main.name, frame: Rect(x: x, y: y, width: w.frame.width, height: w.frame.height))
+        }
+    }
+}

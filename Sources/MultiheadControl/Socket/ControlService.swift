@@ -26,14 +26,21 @@ package final class ControlService {
     package let session: LeaseSession<VirtualServer>
     /// Scales by screen name (`run --scale`): what `screens` answers with.
     package let scaleFactors: [String: Double]
+    /// Whether a lease gets a window manager when it does not ask for one (`--wm`).
+    package let windowManagerByDefault: Bool
+    /// The window manager of the lease held, when it has one.
+    private var windowManager: WindowManager?
 
     /// The idle servers this process keeps beside the lease: one lease at a time needs no more than the
     /// servers of the last two layouts it asked for.
     package nonisolated static let idleServerLimit = 2
 
+    /// Serves `server`; with `windowManager`, each lease (the first, as started, too) gets openbox.
     package init(server: VirtualServer, layout: [VirtualServer.Monitor], glx: Bool, scaleFactors: [String: Double] = [:],
-                 serverEnded: @escaping @Sendable (_ pid: Int32, _ status: Int32) -> Void) {
+                 windowManager: Bool = false, serverEnded: @escaping @Sendable (_ pid: Int32, _ status: Int32) -> Void) throws {
         self.scaleFactors = scaleFactors
+        windowManagerByDefault = windowManager
+        if windowManager { self.windowManager = try WindowManager.start(on: server) }
         // One lease at a time: nothing to spare a server for.
         VirtualServer.boundIdleServers(to: Self.idleServerLimit, sparingFor: 0)
         // The kind started, whatever decided it (a flag or the default): `hello` says it, leases start it.
@@ -57,7 +64,17 @@ package final class ControlService {
     }
 
     /// Ends the server whatever its state, without a reset for a next test: the process is ending.
-    package func end() { session.end() }
+    package func end() {
+        endWindowManager()
+        session.end()
+    }
+
+    /// Ends the lease's window manager before its server is reset or ended (the reset would close it as
+    /// one more client, and its process is this one's to reap).
+    private func endWindowManager() {
+        windowManager?.stop()
+        windowManager = nil
+    }
 
     private func perform(_ request: ControlRequest) async throws -> any ControlAnswerBody {
         switch request.name {
@@ -68,6 +85,7 @@ package final class ControlService {
         case .lease: return try await lease(request)
         case .release:
             _ = try session.held(naming: request.lease, for: request.name.rawValue)
+            endWindowManager()
             let (kept, reason) = session.release(because: "it was released")
             return ReleaseAnswer(kept: kept, reason: reason)
         case .plug:
@@ -76,7 +94,14 @@ package final class ControlService {
             return DoneAnswer()
         case .unplug:
             let unplug = try request.decode(UnplugRequest.self)
-            try onServer(request) { try unplug.perform($0) }
+            try onServer(request) { control in
+                // Under the lease's window manager, a window left on the monitor unplugged goes to the main
+                // screen that remains, as a desktop moves it (openbox alone leaves it at the new edge).
+                let gone = windowManager == nil ? nil : try control.screens().first { $0.name == unplug.name }?.frame
+                let stranded = gone == nil ? [] : try control.windows().filter { $0.screen == unplug.name }
+                try unplug.perform(control)
+                if let gone { try control.rehome(stranded, from: gone) }
+            }
             return DoneAnswer()
         case .mode:
             let change = try request.decode(ModeRequest.self)
@@ -135,9 +160,12 @@ package final class ControlService {
         let (kind, glx) = (kind, glx)
         // A layout the kind cannot show is refused while the lease held is still as it was.
         try VirtualServer.checkLayout(kind, monitors: layout)
+        let wantsWindowManager = request.fields["wm"] == .bool(true) || windowManagerByDefault
+        endWindowManager()
         // A server the release kept went back to the pool, which the start takes it from.
         let grant = try await session.lease { _ in (try await VirtualServer.start(kind, monitors: layout, glx: glx), nil) }
         let next = grant.server
+        if wantsWindowManager { windowManager = try WindowManager.start(on: next) }
         return LeaseAnswer(lease: grant.id, address: .x(display: next.display, xauthority: next.authorityFile), pid: next.pid,
                            warm: next.isWarm, replaced: grant.replaced, reason: grant.reason)
     }

@@ -26,7 +26,14 @@ extension ServerOptions {
         switch serverKind {
         case .x:
             let server = try await start()
-            let service = ControlService(server: server, layout: try layout(), glx: glx, scaleFactors: scaleFactors, serverEnded: serverEnded)
+            let service: ControlService
+            do {
+                service = try ControlService(server: server, layout: try layout(), glx: glx, scaleFactors: scaleFactors, windowManager: wm,
+                                             serverEnded: serverEnded)
+            } catch {
+                server.stop()
+                throw error
+            }
             return ServedServer(service: service, variables: [("DISPLAY", server.display), ("XAUTHORITY", server.authorityFile)], pid: server.pid)
         case .wayland:
             let compositor = try await WaylandServer.start()

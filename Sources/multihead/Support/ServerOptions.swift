@@ -16,6 +16,8 @@ struct ServerOptions: ParsableArguments {
     var wayland = false
     @Flag(help: "Keep the GLX extension (off by default: it is over a third of Xvfb's start), for apps that draw with OpenGL on GLX.")
     var glx = false
+    @Flag(help: "Run openbox (Debian's openbox) on the X server for each lease, set up for tests: no decorations, fullscreen and maximize per monitor, a window on an unplugged monitor moved to the main one. The compositor of --wayland is its own window manager.")
+    var wm = false
 
     /// The layout: the sizes placed left to right from (0, 0); at least one (`MonitorLayout`).
     func layout() throws -> [VirtualServer.Monitor] { try MonitorLayout.monitors(monitors, kind: serverKind) }

@@ -57,3 +57,52 @@ def test_windows_move_and_fullscreen_on_x(pytester):
         """
     )
     run(pytester).assert_outcomes(passed=2)
+
+
+def test_a_window_manager_when_the_marker_asks(pytester):
+    pytester.makepyfile(
+        f"""
+        import subprocess
+        import pytest
+
+        def window_on(s, second):
+            client = subprocess.Popen(["/usr/bin/python3", {str(XCLIENT)!r}, "window"], env=s.env, stdout=subprocess.PIPE, text=True)
+            assert client.stdout.readline() == "ready\\n"
+            [w] = s.windows()
+            return client, w
+
+        @pytest.mark.multihead(monitors=["1024x768", "800x600"], kind="xvfb", wm=True)
+        def test_managed(multihead_server):
+            s = multihead_server
+            first, second = [x["name"] for x in s.screens()]
+            client, w = window_on(s, second)
+            try:
+                full = s.fullscreen_window(w, second)
+                assert full["frame"] == {{"x": 1024, "y": 0, "width": 800, "height": 600}} and full["state"] == "fullscreen"
+                moved = s.move_window(w, second, frame=(700, 500, 200, 100))
+                assert moved["frame"] == {{"x": 1724, "y": 500, "width": 200, "height": 100}} and moved["state"] == "normal"
+                # Unplugged under it: the window goes to the main screen, at its place there, kept inside.
+                s.unplug(second)
+                [after] = s.windows()
+                assert after["screen"] == first
+                assert after["frame"] == {{"x": 700, "y": 500, "width": 200, "height": 100}}
+            finally:
+                client.kill()
+                client.wait()
+
+        @pytest.mark.multihead(monitors=["1024x768", "800x600"], kind="xvfb")
+        def test_unmanaged_next(multihead_server):
+            # The next lease without wm: no window manager left from the last one.
+            s = multihead_server
+            second = [x["name"] for x in s.screens()][1]
+            client, w = window_on(s, second)
+            try:
+                assert w["frame"] == {{"x": 10, "y": 10, "width": 200, "height": 200}}
+                s.unplug(second)
+                assert s.windows()[0]["frame"] == w["frame"]
+            finally:
+                client.kill()
+                client.wait()
+        """
+    )
+    run(pytester, "-p", "no:randomly").assert_outcomes(passed=2)

@@ -30,10 +30,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
-        "multihead(monitors=None, kind=None, glx=False, fresh=False): the monitor sizes (\"1920x1080,1280x720\" "
+        "multihead(monitors=None, kind=None, glx=False, wm=False, fresh=False): the monitor sizes (\"1920x1080,1280x720\" "
         "or a list of sizes, left to right, the first primary), the kind of server (xorg, xvfb, xorg-dummy, or wayland: Multihead's Wayland compositor, whose env has WAYLAND_DISPLAY, XDG_RUNTIME_DIR and DISPLAY for Xwayland; default "
         "--multihead-kind, else the CLI's default) of this test's multihead_server, whether it "
-        "keeps the GLX extension, and whether it is a server of the test's own instead of a lease of the "
+        "keeps the GLX extension, whether openbox manages its windows (X kinds), and whether it is a server of the test's own instead of a lease of the "
         "worker's warm one")
 
 
@@ -88,16 +88,18 @@ def multihead_server(request: pytest.FixtureRequest, tmp_path_factory: pytest.Te
     test that needs it): the server reset to fresh and checked, with a cookie of the test's own that the
     teardown revokes (every client the test started is closed then). `@pytest.mark.multihead(fresh=True)`
     starts a server of the test's own, stopped when it ends: for a test that kills, freezes or waits for
-    the end of its server. The marker's `monitors`, `kind` and `glx` set the layout, the kind (default
+    the end of its server. With `wm=True` the test's lease runs openbox, set up for tests (fullscreen and
+    maximize per monitor, a window on an unplugged monitor moved to the main one; the compositor of
+    `kind="wayland"` is its own window manager). The marker's `monitors`, `kind` and `glx` set the layout, the kind (default
     `--multihead-kind`, else the CLI's default: Xorg with Multihead's driver where it can start, else Xvfb,
     and then the test that started the server gets a MultiheadWarning saying why) and whether the server
     keeps GLX. A failing test gets a PNG of each screen, named in its report."""
     marker = request.node.get_closest_marker("multihead")
     options = dict(marker.kwargs) if marker else {}
     if marker and marker.args:
-        raise pytest.UsageError(f"multihead marker: takes keyword arguments only (monitors=, kind=, glx=, fresh=), "
+        raise pytest.UsageError(f"multihead marker: takes keyword arguments only (monitors=, kind=, glx=, wm=, fresh=), "
                                 f"got {', '.join(map(repr, marker.args))}")
-    unknown = set(options) - {"monitors", "kind", "glx", "fresh"}
+    unknown = set(options) - {"monitors", "kind", "glx", "wm", "fresh"}
     if unknown:
         raise pytest.UsageError(f"multihead marker: unknown argument(s) {', '.join(sorted(unknown))}")
     kind = options.get("kind") or request.config.getoption("--multihead-kind") or None
@@ -108,15 +110,16 @@ def multihead_server(request: pytest.FixtureRequest, tmp_path_factory: pytest.Te
         raise pytest.UsageError(f"multihead marker: {refusal}")
     monitors = _layout(options.get("monitors"))
     glx = bool(options.get("glx"))
+    wm = bool(options.get("wm"))
     if options.get("fresh"):
-        server = MultiheadServer(_binary(request.config), monitors=monitors, kind=kind, glx=glx)
+        server = MultiheadServer(_binary(request.config), monitors=monitors, kind=kind, glx=glx, wm=wm)
         notice = server.notice
     else:
         host, replaced, started = _warm_server(request.config, kind, glx)
         if replaced is not None:
             request.node.warn(MultiheadWarning(replaced))
         notice = host.notice if started else None
-        server = host.lease(monitors)
+        server = host.lease(monitors, wm=wm)
         if replaced is not None:
             server.replaced, server.reason = True, replaced
     if notice is not None:

@@ -406,7 +406,8 @@ class MultiheadServer(_Screens):
     else Xvfb; `kind` is then the kind started (the control socket's `hello` says it), and `notice` the CLI's
     line saying why it is Xvfb (None when it is not)."""
 
-    def __init__(self, binary: str, monitors: str | Sequence[str] | None = None, kind: str | None = None, glx: bool = False):
+    def __init__(self, binary: str, monitors: str | Sequence[str] | None = None, kind: str | None = None, glx: bool = False,
+                 wm: bool = False):
         if kind is not None and kind not in KINDS:
             raise ValueError(f"unknown multihead kind {kind!r}: one of {', '.join(KINDS)}")
         layout = _layout(monitors)
@@ -416,7 +417,7 @@ class MultiheadServer(_Screens):
         self.notice: str | None = None
         #: Why this server does not answer (it ended, or a request got no answer in time), once known.
         self.failure: str | None = None
-        args = ["server", *(KINDS[kind] if kind else []), *(["--glx"] if glx else [])]
+        args = ["server", *(KINDS[kind] if kind else []), *(["--glx"] if glx else []), *(["--wm"] if wm else [])]
         if layout is not None:
             args += ["--monitors", ",".join(layout)]
         self._args = args
@@ -473,11 +474,12 @@ class MultiheadServer(_Screens):
         self._stderr.seek(0)
         return self._stderr.read().decode(errors="replace")
 
-    def lease(self, monitors: str | Sequence[str] | None = None) -> "Lease":
+    def lease(self, monitors: str | Sequence[str] | None = None, wm: bool = False) -> "Lease":
         """Ends the lease held (its clients closed, the server reset to fresh and checked) and leases the
         server again with `monitors` (sizes as a list, or one string separated by commas; default: the
-        layout it started with). A layout the server refuses is its MultiheadError."""
-        answer = self._control.request("lease", monitors=_layout(monitors))
+        layout it started with; `wm`: openbox runs on it for this lease, as `--wm` gives every lease). A
+        layout the server refuses is its MultiheadError."""
+        answer = self._control.request("lease", monitors=_layout(monitors), wm=wm or None)
         self._xserver = (answer.get("display") or "", answer["pid"])
         return Lease(self, answer)
 
