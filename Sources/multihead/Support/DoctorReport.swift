@@ -70,7 +70,9 @@ struct DoctorReport {
         let egl = Piece(name: "EGL", path: library("libEGL.so.1"), package: "libegl1", use: "GLView and EGL apps")
         let mesa = Piece(name: "Mesa EGL", path: library("libEGL_mesa.so.0"), package: "libegl-mesa0", use: "EGL on the kit's servers (llvmpipe)")
         let cairo = Piece(name: "cairo", path: library("libcairo.so.2"), package: "libcairo2", use: "drawing views (the demo, apps)")
-        report.pieces = [xvfb, xkbcomp, xorg, dummy, xauth, egl, mesa, cairo]
+        let openbox = Piece(name: "openbox", path: WindowManager.binary, package: "openbox",
+                            use: "--wm and the marker's wm=True (a window manager on the X kinds)")
+        report.pieces = [xvfb, xkbcomp, xorg, dummy, xauth, openbox, egl, mesa, cairo]
         let serverVersion = report.server.version
         report.driver = driverSource(hasServer: xorgPath != nil, serverVersion: { serverVersion })
         if let module = report.driver.path, let abi = XorgInstallation.moduleABI(atPath: module),
