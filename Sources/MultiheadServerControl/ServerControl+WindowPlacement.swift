@@ -11,7 +11,7 @@ extension ServerControl {
     /// (`_NET_WM_STATE`, `_NET_MOVERESIZE_WINDOW`, EWMH) and awaited on its events for at most `seconds`;
     /// without one the window is moved directly (`XMoveResizeWindow`). Answers the window as it is then:
     /// a window manager may keep a window from where it was asked to go (a minimum size, a struts).
-    public func moveWindow(_ id: UInt, to screen: String, frame: Rect? = nil, within seconds: Double = 2) throws -> ServerWindow {
+    public func moveWindow(_ id: UInt, to screen: String, frame: Rect? = nil, within seconds: Double = 5) throws -> ServerWindow {
         let window = try window(id)
         let area = try screenFrame(screen)
         if let frame { try Self.checkWindowFrame(frame) }
@@ -25,7 +25,7 @@ extension ServerControl {
     /// and its `_NET_WM_STATE_FULLSCREEN` asked for (a window manager fills the monitor the window is on),
     /// awaited for at most `seconds`; without one, it is given the screen's frame, raised, and marked
     /// fullscreen in `_NET_WM_STATE` as a window manager would mark it. Answers the window as it is then.
-    public func fullscreenWindow(_ id: UInt, on screen: String, within seconds: Double = 2) throws -> ServerWindow {
+    public func fullscreenWindow(_ id: UInt, on screen: String, within seconds: Double = 5) throws -> ServerWindow {
         let window = try window(id)
         return try place(window, at: try screenFrame(screen), on: screen, keepingSize: false, fullscreen: true, within: seconds)
     }
@@ -80,10 +80,11 @@ extension ServerControl {
         if window.state == .fullscreen || window.state == .maximized {
             askState(of: id, add: false, "_NET_WM_STATE_FULLSCREEN")
             askState(of: id, add: false, "_NET_WM_STATE_MAXIMIZED_VERT", "_NET_WM_STATE_MAXIMIZED_HORZ")
-            // Done when the state is gone and the size given back (openbox sets the state first); a window
-            // whose size before was the screen's waits out the bound.
+            // Done when the state is gone and the size given back: openbox drops the state, then puts the
+            // decorations back (a move), then resizes. A window whose size before was the screen's waits out
+            // the bound.
             current = try awaitWindow(id, until: deadline) { w in
-                w.state != .fullscreen && w.state != .maximized && w.frame != window.frame
+                w.state != .fullscreen && w.state != .maximized && w.frame.size != window.frame.size
             } ?? self.window(id)
         }
         // Fullscreen: onto the screen first, no larger than it (a window manager fills the monitor the

@@ -97,7 +97,7 @@ struct WindowFactsTests {
         #expect(other.frame == Rect(x: 0, y: 0, width: 1024, height: 768) && other.state == .fullscreen)
         // Out of fullscreen: the size openbox gives back, at DP-2's corner.
         let normal = try control.moveWindow(w.id, to: "DP-2")
-        #expect(normal.state == .normal && normal.frame.origin == Point(x: 1024, y: 0) && normal.frame.size == Size(width: 320, height: 240))
+        #expect(normal.state == .normal && normal.frame.origin == Point(x: 1024, y: 0) && normal.frame.size == Size(width: 320, height: 240), "\(normal.frame)")
     }
 }
 

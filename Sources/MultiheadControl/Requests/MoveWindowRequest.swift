@@ -37,13 +37,13 @@ package struct MoveWindowRequest: ControlArguments {
     /// The frame asked for in the screen's coordinates, nil when only the screen was.
     package var frame: (x: Int, y: Int, width: Int?, height: Int?)? { x.map { ($0, y ?? 0, width, height) } }
 
-    /// Moves the window; the window as it is then.
+    /// Moves the window, waiting at most `seconds` for a window manager to; the window as it is then.
     @MainActor
-    package func perform(_ control: ServerControl) throws -> ServerWindow {
-        guard let f = frame else { return try control.moveWindow(UInt(window), to: screen) }
+    package func perform(_ control: ServerControl, within seconds: Double = 5) throws -> ServerWindow {
+        guard let f = frame else { return try control.moveWindow(UInt(window), to: screen, within: seconds) }
         let size = try control.window(UInt(window)).frame.size
         let rect = Rect(x: Double(f.x), y: Double(f.y), width: Double(f.width ?? Int(size.width)), height: Double(f.height ?? Int(size.height)))
-        return try control.moveWindow(UInt(window), to: screen, frame: rect)
+        return try control.moveWindow(UInt(window), to: screen, frame: rect, within: seconds)
     }
 }
 
@@ -62,9 +62,9 @@ package struct FullscreenWindowRequest: ControlArguments {
         guard window >= 0 else { throw ValidationError("fullscreen_window: \"window\" is a whole number from 0") }
     }
 
-    /// Makes it fullscreen; the window as it is then.
+    /// Makes it fullscreen, waiting at most `seconds` for a window manager to; the window as it is then.
     @MainActor
-    package func perform(_ control: ServerControl) throws -> ServerWindow {
-        try control.fullscreenWindow(UInt(window), on: screen)
+    package func perform(_ control: ServerControl, within seconds: Double = 5) throws -> ServerWindow {
+        try control.fullscreenWindow(UInt(window), on: screen, within: seconds)
     }
 }

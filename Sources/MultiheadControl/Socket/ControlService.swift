@@ -121,10 +121,10 @@ package final class ControlService {
             return WindowsAnswer(windows: try onServer(request) { try $0.windows() }.map(WindowJSON.init))
         case .move_window:
             let move = try request.decode(MoveWindowRequest.self)
-            return WindowAnswer(window: WindowJSON(try onServer(request) { try move.perform($0) }))
+            return WindowAnswer(window: WindowJSON(try onServer(request) { try move.perform($0, within: placementBound(request)) }))
         case .fullscreen_window:
             let full = try request.decode(FullscreenWindowRequest.self)
-            return WindowAnswer(window: WindowJSON(try onServer(request) { try full.perform($0) }))
+            return WindowAnswer(window: WindowJSON(try onServer(request) { try full.perform($0, within: placementBound(request)) }))
         }
     }
 
@@ -137,6 +137,13 @@ package final class ControlService {
         let deadline = max(request.received + server.timeout, MonotonicClock.now() + Self.minimumTurn)
         let control = try server.controlConnection(until: deadline)
         return try control.bounded(until: deadline) { try body(control) }
+    }
+
+    /// How long a window manager is given to place a window: what is left of the request's bound, less a
+    /// margin for the reads after it (past the bound, the connection is cut and the request fails).
+    private func placementBound(_ request: ControlRequest) -> Double {
+        let timeout = session.running?.timeout ?? 5
+        return max(Self.minimumTurn / 2, request.received + timeout - MonotonicClock.now() - 1)
     }
 
     /// The least time a request has on the X server once its turn comes, however long it waited for it.
