@@ -1,6 +1,7 @@
 /*
  * The control protocol's commands: each checks its words, does its work through outputs.c, views.c,
- * input.c or capture.c, and answers exactly one line (control.c reads the lines and writes the answers).
+ * input.c or capture.c (move-window and fullscreen-window are window_commands.c's), and answers exactly
+ * one line (control.c reads the lines and writes the answers).
  *
  * Copyright (c) 2026 the Multihead authors
  *
@@ -29,7 +30,7 @@
 static struct mh_server *server_;
 
 /* key=value options after the positional words; each at most once. */
-static const char *option(char **tokens, int n, int first, const char *key, const char **error) {
+const char *mh_option(char **tokens, int n, int first, const char *key, const char **error) {
 	const char *found = NULL;
 	size_t klen = strlen(key);
 	for (int i = first; i < n; i++) {
@@ -43,7 +44,7 @@ static const char *option(char **tokens, int n, int first, const char *key, cons
 	return found;
 }
 
-static bool options_known(char **tokens, int n, int first, const char *const *keys) {
+bool mh_options_known(char **tokens, int n, int first, const char *const *keys) {
 	for (int i = first; i < n; i++) {
 		bool known = false;
 		for (const char *const *k = keys; *k && !known; k++) {
@@ -74,7 +75,7 @@ static void reply_output(const char *error, struct mh_output *output) {
 
 static void cmd_plug(char **t, int n) {
 	static const char *const keys[] = {"mode", "pos", "scale", "make", "model", "serial", "size-mm", NULL};
-	if (n < 2 || !options_known(t, n, 2, keys)) {
+	if (n < 2 || !mh_options_known(t, n, 2, keys)) {
 		mh_reply_error("usage plug NAME [mode=WxH[@HZ]] [pos=X,Y] [scale=N] [make=S] [model=S] [serial=S] [size-mm=WxH]");
 		return;
 	}
@@ -83,10 +84,10 @@ static void cmd_plug(char **t, int n) {
 		return;
 	}
 	const char *error = NULL;
-	const char *mode = option(t, n, 2, "mode", &error), *pos = option(t, n, 2, "pos", &error);
-	const char *scale = option(t, n, 2, "scale", &error), *make = option(t, n, 2, "make", &error);
-	const char *model = option(t, n, 2, "model", &error), *serial = option(t, n, 2, "serial", &error);
-	const char *mm = option(t, n, 2, "size-mm", &error);
+	const char *mode = mh_option(t, n, 2, "mode", &error), *pos = mh_option(t, n, 2, "pos", &error);
+	const char *scale = mh_option(t, n, 2, "scale", &error), *make = mh_option(t, n, 2, "make", &error);
+	const char *model = mh_option(t, n, 2, "model", &error), *serial = mh_option(t, n, 2, "serial", &error);
+	const char *mm = mh_option(t, n, 2, "size-mm", &error);
 	if (error != NULL) {
 		mh_reply_error(error);
 		return;
@@ -136,10 +137,11 @@ static void cmd_plug(char **t, int n) {
 	reply_output(error, output);
 }
 
-static struct mh_output *named_output(const char *name) {
-	struct mh_output *output = mh_output_find(server_, name);
+/* The enabled output of that name, or NULL once the error is answered. */
+struct mh_output *mh_named_output(struct mh_server *server, const char *name) {
+	struct mh_output *output = mh_output_find(server, name);
 	if (output == NULL) {
-		mh_reply_error(mh_output_find_plugged(server_, name) != NULL ? "no-such-output that output is disabled"
+		mh_reply_error(mh_output_find_plugged(server, name) != NULL ? "no-such-output that output is disabled"
 			" (by an output manager client)" : "no-such-output no output of that name is plugged");
 	}
 	return output;
@@ -147,13 +149,13 @@ static struct mh_output *named_output(const char *name) {
 
 static void cmd_mode(char **t, int n) {
 	static const char *const keys[] = {"mode", "pos", "scale", NULL};
-	if (n < 3 || !options_known(t, n, 2, keys)) {
+	if (n < 3 || !mh_options_known(t, n, 2, keys)) {
 		mh_reply_error("usage mode NAME [mode=WxH[@HZ]] [pos=X,Y] [scale=N] (at least one)");
 		return;
 	}
 	const char *error = NULL;
-	const char *mode = option(t, n, 2, "mode", &error), *pos = option(t, n, 2, "pos", &error);
-	const char *scale = option(t, n, 2, "scale", &error);
+	const char *mode = mh_option(t, n, 2, "mode", &error), *pos = mh_option(t, n, 2, "pos", &error);
+	const char *scale = mh_option(t, n, 2, "scale", &error);
 	if (error != NULL) {
 		mh_reply_error(error);
 		return;
@@ -172,7 +174,7 @@ static void cmd_mode(char **t, int n) {
 		mh_reply_error("bad-value scale is an integer 1…4");
 		return;
 	}
-	struct mh_output *output = named_output(t[1]);
+	struct mh_output *output = mh_named_output(server_, t[1]);
 	if (output == NULL) {
 		return;
 	}
@@ -218,7 +220,7 @@ static bool target(const char *name, struct mh_output **output) {
 	if (strcmp(name, "layout") == 0) {
 		return true;
 	}
-	*output = named_output(name);
+	*output = mh_named_output(server_, name);
 	return *output != NULL;
 }
 
@@ -247,12 +249,12 @@ static void cmd_pixel(char **t, int n) {
 
 static void cmd_screenshot(char **t, int n) {
 	static const char *const keys[] = {"format", NULL};
-	if (n < 3 || !options_known(t, n, 3, keys)) {
+	if (n < 3 || !mh_options_known(t, n, 3, keys)) {
 		mh_reply_error("usage screenshot OUTPUT|layout PATH [format=png|ppm]");
 		return;
 	}
 	const char *error = NULL;
-	const char *format = option(t, n, 3, "format", &error);
+	const char *format = mh_option(t, n, 3, "format", &error);
 	if (error != NULL) {
 		mh_reply_error(error);
 		return;
@@ -326,6 +328,8 @@ void mh_run_command(struct mh_server *server, char **t, int n) {
 		cmd_list(true);
 	} else if (strcmp(c, "toplevels") == 0 && n == 1) {
 		cmd_list(false);
+	} else if (strcmp(c, "move-window") == 0 || strcmp(c, "fullscreen-window") == 0) {
+		(c[0] == 'm' ? mh_cmd_move_window : mh_cmd_fullscreen_window)(server, t, n);
 	} else if (strcmp(c, "pixel") == 0) {
 		cmd_pixel(t, n);
 	} else if (strcmp(c, "screenshot") == 0) {

@@ -1,8 +1,9 @@
 /*
  * Multihead's headless Wayland compositor: what its parts share. main.c sets the server up, outputs.c
- * plugs and unplugs outputs, views.c maps xdg-shell toplevels, xwayland.c the X11 windows, input.c is
- * the seat, capture.c reads pixels back, control.c is the line protocol on stdin/stdout and commands.c
- * its commands, util.c the strict parsers and JSON writers they use.
+ * plugs and unplugs outputs, views.c maps xdg-shell toplevels, xwayland.c the X11 windows,
+ * window_state.c their fullscreen, maximized and minimized states, window_commands.c the commands that
+ * move them, input.c is the seat, capture.c reads pixels back, control.c is the line protocol on
+ * stdin/stdout and commands.c its commands, util.c the strict parsers and JSON writers they use.
  *
  * Copyright (c) 2026 the Multihead authors
  *
@@ -79,6 +80,7 @@ struct mh_server {
 	unsigned long plug_count; /* orders the outputs: a re-enabled one takes its plug-order place */
 	struct mh_output_manager *output_manager; /* output_manager.c; NULL once the display goes */
 	struct wl_list views;   /* mh_view.link, front first */
+	unsigned long view_count; /* views ever created: the next one's id is one more (never reused) */
 
 	double pointer_x, pointer_y; /* layout coordinates */
 
@@ -128,10 +130,17 @@ struct mh_view {
 	struct wlr_xwayland_surface *xsurface;  /* MH_VIEW_X11 */
 	struct wlr_scene_node *node;            /* NULL while unmapped */
 	struct wlr_output *output;              /* the output it was placed on, or NULL */
-	bool mapped, fullscreen;
+	unsigned long id;                       /* `toplevels`' "id": given at creation, never reused */
+	bool mapped, fullscreen, maximized;
+	bool minimized; /* asked by the client; reported, nothing hidden (window_state.c) */
 	int x, y; /* layout coordinates of its window geometry */
+	/* The frame to return to when it leaves fullscreen and maximized: its output (NULL once that one is
+	 * gone), the position within that output, and the size (has_normal: saved at least once). */
+	struct wlr_output *normal_output;
+	int normal_x, normal_y, normal_width, normal_height;
+	bool has_normal;
 	struct wl_listener map, unmap, destroy;
-	struct wl_listener request_fullscreen, request_maximize, new_popup;
+	struct wl_listener request_fullscreen, request_maximize, request_minimize, new_popup;
 	struct wl_listener request_configure, set_geometry; /* X11 */
 };
 
@@ -163,11 +172,25 @@ void mh_views_init(struct mh_server *server);
 void mh_view_place(struct mh_view *view);
 void mh_view_put(struct mh_view *view, struct mh_output *output);
 void mh_views_output_gone(struct mh_server *server, struct wlr_output *gone);
-void mh_views_output_changed(struct mh_server *server, struct wlr_output *output);
+void mh_views_output_changed(struct mh_server *server, struct wlr_output *output, struct wlr_box old);
+void mh_view_set_geometry(struct mh_view *view, int x, int y, int width, int height);
 void mh_view_focus(struct mh_view *view);
 struct mh_view *mh_view_at(struct mh_server *server, double lx, double ly,
 	struct wlr_surface **surface, double *sx, double *sy);
 void mh_view_json(FILE *out, struct mh_view *view);
+
+/* window_state.c: fullscreen, maximized and minimized, asked by clients or by commands */
+struct wlr_box mh_view_frame(struct mh_view *view);
+void mh_view_set_state(struct mh_view *view, bool fullscreen, bool maximized, struct mh_output *output);
+void mh_view_set_minimized(struct mh_view *view, bool minimized);
+void mh_view_move(struct mh_view *view, struct mh_output *output, int x, int y, int width, int height);
+const char *mh_view_state_name(struct mh_view *view);
+int mh_view_pid(struct mh_view *view);
+struct mh_view *mh_view_find(struct mh_server *server, unsigned long id);
+
+/* window_commands.c: move-window and fullscreen-window */
+void mh_cmd_move_window(struct mh_server *server, char **tokens, int n);
+void mh_cmd_fullscreen_window(struct mh_server *server, char **tokens, int n);
 
 /* xwayland.c */
 bool mh_xwayland_init(struct mh_server *server);
@@ -204,6 +227,9 @@ void mh_answer_end(FILE *answer, char *const *text);
 
 /* commands.c */
 void mh_run_command(struct mh_server *server, char **tokens, int n);
+const char *mh_option(char **tokens, int n, int first, const char *key, const char **error);
+bool mh_options_known(char **tokens, int n, int first, const char *const *keys);
+struct mh_output *mh_named_output(struct mh_server *server, const char *name);
 
 /* util.c */
 bool mh_parse_int(const char *s, long min, long max, long *out);

@@ -135,6 +135,7 @@ const char *mh_pointer_button(struct mh_server *server, const char *name, const 
 		double sx, sy;
 		struct mh_view *view = mh_view_at(server, server->pointer_x, server->pointer_y, &surface, &sx, &sy);
 		if (view != NULL) {
+			mh_view_set_minimized(view, false); /* a click activates it: a minimized window is back */
 			mh_view_focus(view);
 		}
 		wlr_seat_pointer_notify_button(server->seat, now_msec(), button, WLR_BUTTON_PRESSED);

@@ -210,6 +210,7 @@ const char *mh_output_plug(struct mh_server *server, const struct mh_output_spec
 const char *mh_output_change(struct mh_output *output, int width, int height, int refresh_mhz,
 		bool has_position, int x, int y, int scale) {
 	struct wlr_output *wlr_output = output->wlr_output;
+	struct wlr_box old = mh_output_box(output); /* its windows keep their place within it */
 	if (width > 0) {
 		wlr_output_set_custom_mode(wlr_output, width, height, refresh_mhz);
 	}
@@ -219,10 +220,9 @@ const char *mh_output_change(struct mh_output *output, int width, int height, in
 	if ((width > 0 || scale > 0) && !wlr_output_commit(wlr_output)) {
 		return "internal wlroots refused the new mode (see the compositor's stderr)";
 	}
-	struct wlr_box box = mh_output_box(output);
 	if (!has_position) {
-		x = box.x;
-		y = box.y;
+		x = old.x;
+		y = old.y;
 	}
 	if (width > 0) {
 		/* wlroots 0.15 sends xdg_output's logical position before wl_output.geometry's (0,0) on a mode
@@ -231,7 +231,7 @@ const char *mh_output_change(struct mh_output *output, int width, int height, in
 		wlr_output_layout_move(output->server->layout, wlr_output, x == MH_MAX_POSITION ? x - 1 : x + 1, y);
 	}
 	wlr_output_layout_move(output->server->layout, wlr_output, x, y);
-	mh_views_output_changed(output->server, wlr_output);
+	mh_views_output_changed(output->server, wlr_output, old);
 	mh_output_manager_changed(output->server);
 	return NULL;
 }

@@ -1,8 +1,9 @@
 /*
  * Views: xdg-shell toplevels (and, through xwayland.c, X11 windows) in the scene. Placement, as
  * Compositor/README.md documents it: a new window goes to the top-left corner of the output under the
- * pointer, else of the first plugged output; a fullscreen window fills the output it asked for (else its
- * own); when its output is unplugged, a window moves to the top-left of the first output left.
+ * pointer, else of the first plugged output; a fullscreen or maximized window fills the output it asked
+ * for (else its own); when its output is unplugged, a window moves to the top-left of the first output
+ * left; a changed output keeps its windows where they were within it.
  *
  * Copyright (c) 2026 the Multihead authors
  *
@@ -35,7 +36,8 @@ static struct mh_output *first_output(struct mh_server *server) {
 	return output;
 }
 
-static void view_set_geometry(struct mh_view *view, int x, int y, int width, int height) {
+/* Moves a view to x,y (layout coordinates); a width and height > 0 also resize it. */
+void mh_view_set_geometry(struct mh_view *view, int x, int y, int width, int height) {
 	view->x = x;
 	view->y = y;
 	if (view->node != NULL) {
@@ -48,7 +50,8 @@ static void view_set_geometry(struct mh_view *view, int x, int y, int width, int
 	}
 }
 
-/* Puts a view on `output` (NULL: the one under the pointer, else the first), top-left or filling it. */
+/* Puts a view on `output` (NULL: the one under the pointer, else the first), top-left or, fullscreen or
+ * maximized, filling it (no panels here: both fill the output's logical area). */
 void mh_view_put(struct mh_view *view, struct mh_output *output) {
 	struct mh_server *server = view->server;
 	if (output == NULL) {
@@ -60,15 +63,15 @@ void mh_view_put(struct mh_view *view, struct mh_output *output) {
 	if (output == NULL) {
 		/* Nothing plugged: the window waits at the origin, shown on whatever is plugged there later. */
 		view->output = NULL;
-		view_set_geometry(view, 0, 0, 0, 0);
+		mh_view_set_geometry(view, 0, 0, 0, 0);
 		return;
 	}
 	view->output = output->wlr_output;
 	struct wlr_box box = mh_output_box(output);
-	if (view->fullscreen) {
-		view_set_geometry(view, box.x, box.y, box.width, box.height);
+	if (view->fullscreen || view->maximized) {
+		mh_view_set_geometry(view, box.x, box.y, box.width, box.height);
 	} else {
-		view_set_geometry(view, box.x, box.y, 0, 0);
+		mh_view_set_geometry(view, box.x, box.y, 0, 0);
 	}
 }
 
@@ -79,6 +82,11 @@ void mh_view_place(struct mh_view *view) {
 void mh_views_output_gone(struct mh_server *server, struct wlr_output *gone) {
 	struct mh_view *view;
 	wl_list_for_each(view, &server->views, link) {
+		if (view->normal_output == gone) {
+			/* Its normal frame's output is gone: back to normal, it goes to the top-left corner of the
+			 * output it is on then (window_state.c). */
+			view->normal_output = NULL;
+		}
 		if (view->output != gone) {
 			continue;
 		}
@@ -88,11 +96,19 @@ void mh_views_output_gone(struct mh_server *server, struct wlr_output *gone) {
 	}
 }
 
-void mh_views_output_changed(struct mh_server *server, struct wlr_output *changed) {
+/* `old` is the output's box before the change: a window keeps its offset within the output. */
+void mh_views_output_changed(struct mh_server *server, struct wlr_output *changed, struct wlr_box old) {
+	struct mh_output *output = changed->data;
 	struct mh_view *view;
 	wl_list_for_each(view, &server->views, link) {
-		if (view->output == changed && view->output->data != NULL) {
-			mh_view_put(view, view->output->data);
+		if (view->output != changed || output == NULL) {
+			continue;
+		}
+		if (view->fullscreen || view->maximized) {
+			mh_view_put(view, output);
+		} else {
+			struct wlr_box box = mh_output_box(output);
+			mh_view_set_geometry(view, box.x + view->x - old.x, box.y + view->y - old.y, 0, 0);
 		}
 	}
 }
@@ -147,28 +163,26 @@ void mh_view_json(FILE *out, struct mh_view *view) {
 	const char *t = view->kind == MH_VIEW_XDG ? view->xdg->toplevel->title : mh_x11_view_title(view);
 	const char *a = view->kind == MH_VIEW_XDG ? view->xdg->toplevel->app_id
 		: view->xsurface->class;
-	int width = 0, height = 0;
-	if (view->kind == MH_VIEW_XDG) {
-		struct wlr_box geo;
-		wlr_xdg_surface_get_geometry(view->xdg, &geo);
-		width = geo.width;
-		height = geo.height;
-	} else {
-		width = view->xsurface->width;
-		height = view->xsurface->height;
-	}
-	fprintf(out, "{\"kind\":\"%s\",\"title\":", view->kind == MH_VIEW_XDG ? "xdg" : "x11");
+	struct wlr_box frame = mh_view_frame(view);
+	fprintf(out, "{\"id\":%lu,\"kind\":\"%s\",\"title\":", view->id, view->kind == MH_VIEW_XDG ? "xdg" : "x11");
 	mh_json_string(out, t);
 	fputs(",\"appId\":", out);
 	mh_json_string(out, a);
+	int pid = mh_view_pid(view);
+	if (pid > 0) {
+		fprintf(out, ",\"pid\":%d", pid);
+	} else {
+		fputs(",\"pid\":null", out);
+	}
 	fputs(",\"output\":", out);
 	if (view->output != NULL) {
 		mh_json_string(out, view->output->name);
 	} else {
 		fputs("null", out);
 	}
-	fprintf(out, ",\"fullscreen\":%s,\"frame\":{\"x\":%d,\"y\":%d,\"width\":%d,\"height\":%d}}",
-		view->fullscreen ? "true" : "false", view->x, view->y, width, height);
+	fprintf(out, ",\"state\":\"%s\",\"fullscreen\":%s,\"frame\":{\"x\":%d,\"y\":%d,\"width\":%d,"
+		"\"height\":%d}}", mh_view_state_name(view), view->fullscreen ? "true" : "false", frame.x, frame.y,
+		frame.width, frame.height);
 }
 
 /* xdg-shell toplevels */
@@ -177,16 +191,17 @@ static void xdg_map(struct wl_listener *listener, void *data) {
 	(void)data;
 	struct mh_view *view = wl_container_of(listener, view, map);
 	view->mapped = true;
-	/* A client may ask for fullscreen before its first buffer; honour it now. */
-	struct wlr_xdg_toplevel_requested *req = &view->xdg->toplevel->requested;
-	view->fullscreen = req->fullscreen;
-	if (req->fullscreen) {
-		wlr_xdg_toplevel_set_fullscreen(view->xdg, true);
-	}
-	struct mh_output *want = req->fullscreen && req->fullscreen_output != NULL
-		? req->fullscreen_output->data : NULL;
 	wlr_scene_node_set_enabled(view->node, true);
-	mh_view_put(view, want);
+	/* Placed as a normal window first: that is the frame it returns to from fullscreen or maximized,
+	 * which a client may ask for before its first buffer (honoured now). */
+	struct wlr_xdg_toplevel_requested *req = &view->xdg->toplevel->requested;
+	view->fullscreen = view->maximized = false;
+	mh_view_put(view, NULL);
+	if (req->fullscreen || req->maximized) {
+		struct mh_output *want = req->fullscreen && req->fullscreen_output != NULL
+			? req->fullscreen_output->data : NULL;
+		mh_view_set_state(view, req->fullscreen, req->maximized, want);
+	}
 	mh_view_focus(view);
 }
 
@@ -205,6 +220,7 @@ static void xdg_destroy(struct wl_listener *listener, void *data) {
 	wl_list_remove(&view->destroy.link);
 	wl_list_remove(&view->request_fullscreen.link);
 	wl_list_remove(&view->request_maximize.link);
+	wl_list_remove(&view->request_minimize.link);
 	wl_list_remove(&view->link);
 	/* The scene tree is destroyed with the xdg surface (the scene listens to it). */
 	free(view);
@@ -213,25 +229,25 @@ static void xdg_destroy(struct wl_listener *listener, void *data) {
 static void xdg_request_fullscreen(struct wl_listener *listener, void *data) {
 	struct mh_view *view = wl_container_of(listener, view, request_fullscreen);
 	struct wlr_xdg_toplevel_set_fullscreen_event *event = data;
-	view->fullscreen = event->fullscreen;
-	wlr_xdg_toplevel_set_fullscreen(view->xdg, event->fullscreen);
-	if (!view->mapped) {
-		return;
-	}
 	struct mh_output *want = event->output != NULL ? event->output->data : NULL;
-	if (want == NULL && view->output != NULL) {
-		want = view->output->data;
-	}
-	mh_view_put(view, want);
+	mh_view_set_state(view, event->fullscreen, view->maximized, want);
 }
 
 static void xdg_request_maximize(struct wl_listener *listener, void *data) {
 	(void)data;
 	struct mh_view *view = wl_container_of(listener, view, request_maximize);
-	/* Maximising is not offered, but xdg-shell wants an answer: a configure with no change. */
+	mh_view_set_state(view, view->fullscreen, view->xdg->toplevel->requested.maximized, NULL);
+	/* xdg-shell wants an answer even when nothing changes (maximized while fullscreen): a configure. */
 	if (view->xdg->added) {
 		wlr_xdg_surface_schedule_configure(view->xdg);
 	}
+}
+
+static void xdg_request_minimize(struct wl_listener *listener, void *data) {
+	(void)data;
+	struct mh_view *view = wl_container_of(listener, view, request_minimize);
+	/* xdg-shell has no state for it and no way back but activation: noted, reported, nothing hidden. */
+	mh_view_set_minimized(view, true);
 }
 
 static void handle_new_xdg_surface(struct wl_listener *listener, void *data) {
@@ -255,6 +271,7 @@ static void handle_new_xdg_surface(struct wl_listener *listener, void *data) {
 		return;
 	}
 	view->server = server;
+	view->id = ++server->view_count;
 	view->kind = MH_VIEW_XDG;
 	view->xdg = xdg;
 	view->node = wlr_scene_xdg_surface_create(&server->scene->node, xdg);
@@ -276,6 +293,8 @@ static void handle_new_xdg_surface(struct wl_listener *listener, void *data) {
 	wl_signal_add(&xdg->toplevel->events.request_fullscreen, &view->request_fullscreen);
 	view->request_maximize.notify = xdg_request_maximize;
 	wl_signal_add(&xdg->toplevel->events.request_maximize, &view->request_maximize);
+	view->request_minimize.notify = xdg_request_minimize;
+	wl_signal_add(&xdg->toplevel->events.request_minimize, &view->request_minimize);
 	wl_list_insert(server->views.prev, &view->link);
 }
 

@@ -1,7 +1,8 @@
 /*
  * Xwayland inside the compositor, so X11 clients (and Multihead's X11 backend) run on its outputs.
  * Override-redirect windows stay where their client puts them, in layout coordinates; managed windows
- * keep a position their client chose (not 0,0), else go where views.c places xdg toplevels.
+ * keep a position their client chose (not 0,0), else go where views.c places xdg toplevels. Their EWMH
+ * fullscreen and maximized states and ICCCM iconic state are window_state.c's.
  *
  * Copyright (c) 2026 the Multihead authors
  *
@@ -31,11 +32,13 @@ void mh_x11_view_move(struct mh_view *view, int x, int y, int width, int height)
 	if (xs->override_redirect) {
 		return;
 	}
-	/* X11 sizes are 16-bit: clamp before the narrowing. */
+	/* X11 positions and sizes are 16-bit: clamp before the narrowing. */
 	int w = width > 0 ? width : xs->width;
 	int h = height > 0 ? height : xs->height;
 	w = w < 1 ? 1 : w > 32767 ? 32767 : w;
 	h = h < 1 ? 1 : h > 32767 ? 32767 : h;
+	x = x < -32768 ? -32768 : x > 32767 ? 32767 : x;
+	y = y < -32768 ? -32768 : y > 32767 ? 32767 : y;
 	wlr_xwayland_surface_configure(xs, (int16_t)x, (int16_t)y, (uint16_t)w, (uint16_t)h);
 }
 
@@ -56,6 +59,12 @@ struct wl_client *mh_xwayland_client(struct mh_server *server) {
 	return server->xwayland->server->client;
 }
 
+/* Fullscreen and maximized fill the output under the window's centre, as a window manager would. */
+static struct mh_output *output_under_centre(struct mh_view *view) {
+	struct wlr_box frame = mh_view_frame(view);
+	return mh_output_at(view->server, frame.x + frame.width / 2.0, frame.y + frame.height / 2.0);
+}
+
 static void x11_map(struct wl_listener *listener, void *data) {
 	(void)data;
 	struct mh_view *view = wl_container_of(listener, view, map);
@@ -67,8 +76,11 @@ static void x11_map(struct wl_listener *listener, void *data) {
 	}
 	view->node->data = view;
 	view->mapped = true;
-	view->fullscreen = xs->fullscreen;
-	if (xs->override_redirect || (!xs->fullscreen && (xs->x != 0 || xs->y != 0))) {
+	/* Placed as a normal window first (the frame it returns to), then in the states it mapped with. */
+	bool fullscreen = !xs->override_redirect && xs->fullscreen;
+	bool maximized = !xs->override_redirect && xs->maximized_vert && xs->maximized_horz;
+	view->fullscreen = view->maximized = false;
+	if (xs->override_redirect || xs->x != 0 || xs->y != 0) {
 		view->x = xs->x;
 		view->y = xs->y;
 		wlr_scene_node_set_position(view->node, view->x, view->y);
@@ -76,6 +88,9 @@ static void x11_map(struct wl_listener *listener, void *data) {
 		view->output = xs->override_redirect || at == NULL ? NULL : at->wlr_output;
 	} else {
 		mh_view_place(view);
+	}
+	if (fullscreen || maximized) {
+		mh_view_set_state(view, fullscreen, maximized, output_under_centre(view));
 	}
 	if (!xs->override_redirect || wlr_xwayland_or_surface_wants_focus(xs)) {
 		mh_view_focus(view);
@@ -103,6 +118,8 @@ static void x11_destroy(struct wl_listener *listener, void *data) {
 	wl_list_remove(&view->destroy.link);
 	wl_list_remove(&view->request_configure.link);
 	wl_list_remove(&view->request_fullscreen.link);
+	wl_list_remove(&view->request_maximize.link);
+	wl_list_remove(&view->request_minimize.link);
 	wl_list_remove(&view->set_geometry.link);
 	wl_list_remove(&view->link);
 	free(view);
@@ -139,15 +156,23 @@ static void x11_request_fullscreen(struct wl_listener *listener, void *data) {
 	struct wlr_xwayland_surface *xs = view->xsurface;
 	/* wlroots 0.15 has already set the state the client asked for (add, remove or toggle) when it signals
 	 * the request: grant it as it stands (toggling it here undid every request). */
-	bool want = xs->fullscreen;
-	wlr_xwayland_surface_set_fullscreen(xs, want);
-	view->fullscreen = want;
-	if (view->mapped) {
-		/* Fullscreen on the output under the window's centre, as a window manager would. */
-		struct mh_output *at = mh_output_at(view->server, view->x + xs->width / 2.0,
-			view->y + xs->height / 2.0);
-		mh_view_put(view, at);
-	}
+	mh_view_set_state(view, xs->fullscreen, view->maximized, view->mapped ? output_under_centre(view) : NULL);
+}
+
+static void x11_request_maximize(struct wl_listener *listener, void *data) {
+	(void)data;
+	struct mh_view *view = wl_container_of(listener, view, request_maximize);
+	struct wlr_xwayland_surface *xs = view->xsurface;
+	/* As for fullscreen, wlroots has set the flags asked. Maximized is both directions; one alone (which
+	 * no desktop toolkit asks) is refused: the answer's _NET_WM_STATE has neither. */
+	mh_view_set_state(view, view->fullscreen, xs->maximized_vert && xs->maximized_horz,
+		view->mapped ? output_under_centre(view) : NULL);
+}
+
+static void x11_request_minimize(struct wl_listener *listener, void *data) {
+	struct mh_view *view = wl_container_of(listener, view, request_minimize);
+	struct wlr_xwayland_minimize_event *event = data;
+	mh_view_set_minimized(view, event->minimize);
 }
 
 static void handle_new_surface(struct wl_listener *listener, void *data) {
@@ -158,6 +183,7 @@ static void handle_new_surface(struct wl_listener *listener, void *data) {
 		return;
 	}
 	view->server = server;
+	view->id = ++server->view_count;
 	view->kind = MH_VIEW_X11;
 	view->xsurface = xs;
 	view->map.notify = x11_map;
@@ -170,6 +196,10 @@ static void handle_new_surface(struct wl_listener *listener, void *data) {
 	wl_signal_add(&xs->events.request_configure, &view->request_configure);
 	view->request_fullscreen.notify = x11_request_fullscreen;
 	wl_signal_add(&xs->events.request_fullscreen, &view->request_fullscreen);
+	view->request_maximize.notify = x11_request_maximize;
+	wl_signal_add(&xs->events.request_maximize, &view->request_maximize);
+	view->request_minimize.notify = x11_request_minimize;
+	wl_signal_add(&xs->events.request_minimize, &view->request_minimize);
 	view->set_geometry.notify = x11_set_geometry;
 	wl_signal_add(&xs->events.set_geometry, &view->set_geometry);
 	wl_list_insert(server->views.prev, &view->link);

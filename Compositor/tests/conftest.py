@@ -275,6 +275,12 @@ def x11_fullscreen_client():
     yield from built_client("x11_fullscreen", "x11")
 
 
+@pytest.fixture(scope="session")
+def x11_window_client():
+    """clients/x11_window.c (a window of one colour) built against Debian's libx11-dev."""
+    yield from built_client("x11_window", "x11")
+
+
 @pytest.fixture
 def compositor(binary, tmp_path):
     c = Compositor(binary, str(tmp_path))

@@ -2,9 +2,11 @@
 """A GTK 4 client on native Wayland for the compositor's tests: prints one JSON line per change of
 the monitor list (items-changed, or a monitor's property notify), with the CLOCK_MONOTONIC time it saw
 it; with --color RRGGBB it also shows an undecorated 300x200 window of that colour and prints
-{"event": "drawn", "connector": …, "scale": …} after each frame painted on a new monitor or scale; with
---busy-ms N it stays busy N ms in each items-changed (an application slower than the compositor's
-events: it reads its Wayland socket late). Ends when stdin closes."""
+{"event": "drawn", "connector": …, "scale": …, "width": …, "height": …} after each frame painted on a
+new monitor or scale or at a new size; with it, --fullscreen or --maximize asks that state before the
+window is shown, and --minimize asks to be minimized once it is drawn (then prints
+{"event": "minimize-asked"}). With --busy-ms N it stays busy N ms in each items-changed (an application
+slower than the compositor's events: it reads its Wayland socket late). Ends when stdin closes."""
 import json
 import os
 import sys
@@ -38,10 +40,12 @@ def monitor_info(m):
 def main():
     color = None
     busy = 0.0
-    if len(sys.argv) == 3 and sys.argv[1] == "--color":
-        color = sys.argv[2]
-    elif len(sys.argv) == 3 and sys.argv[1] == "--busy-ms":
-        busy = float(sys.argv[2]) / 1000
+    args = sys.argv[1:]
+    flags = {a for a in args if a in ("--fullscreen", "--maximize", "--minimize")}
+    if len(args) >= 2 and args[0] == "--color":
+        color = args[1]
+    elif len(args) == 2 and args[0] == "--busy-ms":
+        busy = float(args[1]) / 1000
     Gtk.init()
     display = Gdk.Display.get_default()
     if display is None:
@@ -101,10 +105,20 @@ def main():
             # A frame painted while on a monitor: the compositor had mapped the window (it sends
             # wl_surface.enter only then), so this frame's buffer is what it shows.
             if entered:
-                state = (entered[-1].get_connector(), window.get_scale_factor())
+                state = (entered[-1].get_connector(), window.get_scale_factor(), window.get_width(),
+                         window.get_height())
                 if state != last[0]:
+                    first = last[0] is None
                     last[0] = state
-                    emit({"event": "drawn", "connector": state[0], "scale": state[1]})
+                    # GDK committed this frame before this handler ran; its commit is sent before the
+                    # line, so a compositor command sent after the line sees it.
+                    display.flush()
+                    emit({"event": "drawn", "connector": state[0], "scale": state[1], "width": state[2],
+                          "height": state[3]})
+                    if first and "--minimize" in flags:
+                        window.minimize()
+                        display.flush()  # the request is on the socket before the line says so
+                        emit({"event": "minimize-asked"})
 
         def on_enter(_surface, monitor):
             entered.append(monitor)
@@ -116,6 +130,10 @@ def main():
             surface.get_frame_clock().connect("after-paint", after_paint)
 
         window.connect("realize", on_realize)
+        if "--fullscreen" in flags:
+            window.fullscreen()
+        if "--maximize" in flags:
+            window.maximize()
         window.present()
 
     def on_stdin(*_):
