@@ -30,9 +30,11 @@ extension WaylandServerError: ControlCodedError {
         case .ended: .serverEnded
         case .malformedAnswer: .internal
         case .unsendable: .usage
-        case .refused(_, let code, _):
+        case .refused(let command, let code, _):
             switch code {
             case "no-such-output", "no-outputs": .noSuchScreen
+            case "no-such-window": .noSuchWindow
+            case "bad-value" where command.hasPrefix("move-window") || command.hasPrefix("fullscreen-window"): .invalidInput
             case "output-exists", "bad-value": .invalidMonitor
             case "usage", "line-too-long", "too-large": .usage
             case "unsupported": .invalidInput

@@ -106,3 +106,37 @@ def test_a_window_manager_when_the_marker_asks(pytester):
         """
     )
     run(pytester, "-p", "no:randomly").assert_outcomes(passed=2)
+
+
+def test_windows_on_the_wayland_kind(pytester):
+    pytester.makepyfile(
+        f"""
+        import subprocess
+        import pytest
+
+        @pytest.mark.multihead(monitors=["1024x768", "800x600"], kind="wayland")
+        def test_xwayland_window(multihead_server):
+            s = multihead_server
+            assert s.windows() == []
+            first, second = [x["name"] for x in s.screens()]
+            second_frame = next(x["frame"] for x in s.screens() if x["name"] == second)
+            # An X11 client through Xwayland: one of the compositor's toplevels.
+            client = subprocess.Popen(["/usr/bin/python3", {str(XCLIENT)!r}, "window"], env=s.env, stdout=subprocess.PIPE, text=True)
+            try:
+                assert client.stdout.readline() == "ready\\n"
+                [w] = s.windows()
+                assert w["screen"] == first and w["state"] == "normal"
+                assert (w["frame"]["width"], w["frame"]["height"]) == (200, 200)
+                moved = s.move_window(w, second, frame=(20, 30))
+                assert (moved["frame"]["x"], moved["frame"]["y"]) == (second_frame["x"] + 20, 30) and moved["screen"] == second
+                full = s.fullscreen_window(w, second)
+                assert full["frame"] == second_frame and full["state"] == "fullscreen"
+                with pytest.raises(Exception) as refused:
+                    s.fullscreen_window(w["id"] + 1000, second)
+                assert (refused.value.status, refused.value.code) == (64, "noSuchWindow")
+            finally:
+                client.kill()
+                client.wait()
+        """
+    )
+    run(pytester).assert_outcomes(passed=1)
