@@ -223,12 +223,14 @@ def x_server_pids(display, runtime=None):
 
 
 def file_identity(path):
-    """(device, inode) of a file, or None when there is none."""
+    """(device, inode, change time) of a file, or None when there is none. The inode alone is not enough:
+    ext4 gives a file made just after another's removal the freed inode (another suite's X server taking
+    the display number at once looked like our socket left behind)."""
     try:
         st = os.lstat(path)
     except OSError:
         return None
-    return (st.st_dev, st.st_ino)
+    return (st.st_dev, st.st_ino, st.st_ctime_ns)
 
 
 def wait_x_server_gone(display, runtime, socket_identity, timeout=10.0):

@@ -2,6 +2,10 @@
 stable while the window lives), its client's pid and its state; `move-window` and `fullscreen-window`
 put a GTK 4 (xdg-shell) or X11 (Xwayland) window on the output asked, checked by `toplevels` and by the
 pixels read back (each client draws one solid colour)."""
+import select
+import time
+
+from conftest import TIMEOUT
 
 
 def window(compositor, title):
@@ -47,6 +51,18 @@ def x11_committed(compositor, proc, lines):
     proc.stdin.write(b"sync\n")
     proc.stdin.flush()
     lines.wait_for(lambda s: s["event"] == "synced")
+
+
+def listed(compositor, title, timeout=TIMEOUT):
+    """Waits until `toplevels` lists a window of that title (an upper bound only), for a window whose
+    client hears of nothing when the compositor shows it (an override-redirect one gets no focus)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        found = [w for w in compositor.ok("toplevels") if w["title"] == title]
+        if found:
+            return found[0]
+        assert time.monotonic() < deadline, f"{title} never listed"
+        select.select([], [], [], 0.02)
 
 
 def corners(compositor, name, frame, scale=1):
@@ -282,6 +298,21 @@ def test_fullscreen_window_fills_the_output_asked_and_off_restores_an_x11_window
     x11_committed(c, proc, lines)
     assert corners(c, "DP-1", answer["frame"]) == {"#66aa22"}
     assert corners(c, "HDMI-1", {"x": 0, "y": 0, "width": 800, "height": 600}) == {"#000000"}
+
+
+def test_window_commands_refuse_an_override_redirect_x11_window(start_compositor, x11_window_client):
+    """A menu or tooltip: listed, but its client places it (an X11 client may not be moved under it)."""
+    c = start_compositor(xwayland_starts=True)
+    c.ok("plug DP-1 mode=1024x768")
+    c.ok("plug HDMI-1 mode=800x600")
+    proc, lines = c.start_client([x11_window_client, "884422", "--override-redirect"], DISPLAY=c.display)
+    lines.wait_for(lambda s: s["event"] == "mapped")
+    menu = listed(c, "x11-884422")
+    assert (menu["kind"], menu["state"], menu["pid"]) == ("x11", "normal", proc.pid)
+    for line in (f"move-window {menu['id']} HDMI-1", f"fullscreen-window {menu['id']} HDMI-1"):
+        answer = c.cmd(line)
+        assert answer.startswith("error unsupported "), (line, answer)
+    assert window(c, "x11-884422") == menu
 
 
 BAD_WORDS = [

@@ -1,6 +1,7 @@
 /* An X11 window of one solid colour (its background, which the X server paints) for the window command
- * tests: `x11_window RRGGBB [--fullscreen] [--maximize] [--minimize] [--no-pid]`. It is named
- * "x11-RRGGBB", has _NET_WM_PID as the toolkits set it (not with --no-pid), maps at 0,0 at 300x200, and
+ * tests: `x11_window RRGGBB [--fullscreen] [--maximize] [--minimize] [--no-pid] [--override-redirect]`.
+ * It is named "x11-RRGGBB", has _NET_WM_PID as the toolkits set it (not with --no-pid), is a menu-like
+ * override-redirect window with --override-redirect, maps at 0,0 at 300x200, and
  * asks, once shown (first focused): --fullscreen and --maximize by the EWMH _NET_WM_STATE message,
  * --minimize by XIconifyWindow (ICCCM's WM_CHANGE_STATE). (Not by a _NET_WM_STATE set before the map,
  * which wlroots 0.15 may miss: Compositor/README.md, known limits.) It prints one JSON line when mapped
@@ -70,15 +71,17 @@ static void ask_state(Display *d, Window root, Window w, Atom first, Atom second
 
 int main(int argc, char **argv) {
 	if (argc < 2 || strlen(argv[1]) != 6) {
-		fprintf(stderr, "usage: x11_window RRGGBB [--fullscreen] [--maximize] [--minimize] [--no-pid]\n");
+		fprintf(stderr, "usage: x11_window RRGGBB [--fullscreen] [--maximize] [--minimize] [--no-pid] "
+			"[--override-redirect]\n");
 		return 64;
 	}
-	bool want_fullscreen = false, want_maximize = false, want_minimize = false, pid = true;
+	bool want_fullscreen = false, want_maximize = false, want_minimize = false, pid = true, menu = false;
 	for (int i = 2; i < argc; i++) {
 		want_fullscreen = want_fullscreen || strcmp(argv[i], "--fullscreen") == 0;
 		want_maximize = want_maximize || strcmp(argv[i], "--maximize") == 0;
 		want_minimize = want_minimize || strcmp(argv[i], "--minimize") == 0;
 		pid = pid && strcmp(argv[i], "--no-pid") != 0;
+		menu = menu || strcmp(argv[i], "--override-redirect") == 0;
 	}
 	Display *d = XOpenDisplay(NULL);
 	if (d == NULL) {
@@ -105,6 +108,10 @@ int main(int argc, char **argv) {
 		XChangeProperty(d, w, net_wm_pid, XA_CARDINAL, 32, PropModeReplace, (unsigned char *)&self, 1);
 	} else {
 		XDeleteProperty(d, w, net_wm_pid);
+	}
+	if (menu) {
+		XSetWindowAttributes attributes = {.override_redirect = True};
+		XChangeWindowAttributes(d, w, CWOverrideRedirect, &attributes);
 	}
 	XSelectInput(d, w, StructureNotifyMask | PropertyChangeMask | FocusChangeMask);
 	XMapWindow(d, w);
