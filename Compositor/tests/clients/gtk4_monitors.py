@@ -6,7 +6,8 @@ it; with --color RRGGBB it also shows an undecorated 300x200 window of that colo
 new monitor or scale or at a new size; with it, --fullscreen or --maximize asks that state before the
 window is shown, and --minimize asks to be minimized once it is drawn (then prints
 {"event": "minimize-asked"}). With --busy-ms N it stays busy N ms in each items-changed (an application
-slower than the compositor's events: it reads its Wayland socket late). Ends when stdin closes."""
+slower than the compositor's events: it reads its Wayland socket late). A "sync" line on stdin makes a
+Wayland round trip, then prints {"event": "synced"}. Ends when stdin closes."""
 import json
 import os
 import sys
@@ -137,6 +138,13 @@ def main():
         window.present()
 
     def on_stdin(*_):
+        # "sync": a Wayland round trip (every event before it handled), then {"event": "synced"}; end of
+        # stdin (or anything else) ends the client.
+        line = os.read(0, 64)
+        if line == b"sync\n":
+            Gdk.Display.get_default().sync()
+            emit({"event": "synced"})
+            return True
         loop.quit()
         return False
 
