@@ -256,12 +256,14 @@ struct WaylandServerTests {
     func scaleOnX() async throws {
         let range = try await multihead(["plug", "EXT", "640x480+0+0", "--scale", "5"])
         #expect(range.status == 64 && range.stderr.contains("from 1 to 4"), "\(range.stderr)")
+        let half = try await multihead(["plug", "EXT", "640x480+0+0", "--scale", "0.5"])
+        #expect(half.status == 64 && half.stderr.contains("not 0.5"), "\(half.stderr)")
         let child = try run(["--xvfb", "--monitors", "800x600", "--", "/bin/sh", "-c",
-                             "multihead plug EXT 640x480+800+0 --scale 2; echo plug=$?; multihead mode VIRTUAL-1 800x600 --scale 2; echo mode=$?"])
+                             "multihead plug EXT 640x480+800+0 --scale 2; echo plug=$?; multihead mode VIRTUAL-1 800x600 --scale 1.5; echo mode=$?"])
         let (status, out, err) = await onOwnThread { child.collect() }
         let text = String(decoding: out, as: UTF8.self), said = String(decoding: err, as: UTF8.self)
         #expect(status == 0)
         #expect(text.contains("plug=64") && text.contains("mode=64"), "\(text) \(said)")
-        #expect(said.contains("X has no per-output scale") && said.contains("multihead run --scale"), "\(said)")
+        #expect(said.contains("X has no per-output scale") && said.contains("multihead run --scale") && said.contains("--scale 1.5"), "\(said)")
     }
 }

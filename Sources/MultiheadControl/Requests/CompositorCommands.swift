@@ -12,7 +12,7 @@ extension PlugRequest {
             throw UsageError(message: "--edid: the Wayland compositor takes a monitor's make, model, serial and size, not an EDID (give --manufacturer, --model, --serial-number, --physical-size)")
         }
         var words = ["plug", name, "mode=" + Self.mode(frame.size, rate: rate?.value), "pos=\(Int(frame.minX)),\(Int(frame.minY))"]
-        if let scale { words.append("scale=\(scale)") }
+        if let scale { words.append("scale=" + String(rate: scale.value)) }
         if let m = identity.manufacturer { words.append("make=" + m) }
         if let m = identity.model { words.append("model=" + m) }
         if let s = identity.serialNumber { words.append("serial=" + s) }
@@ -30,7 +30,7 @@ extension ModeRequest {
     /// `mode NAME mode=WxH[@HZ] [scale=N]`.
     package func compositorCommand() throws -> [String] {
         let r = try pixelGeometry(size, example: "1280x720")
-        return ["mode", name, "mode=" + PlugRequest.mode(r.size, rate: rate?.value)] + (scale.map { ["scale=\($0)"] } ?? [])
+        return ["mode", name, "mode=" + PlugRequest.mode(r.size, rate: rate?.value)] + (scale.map { ["scale=" + String(rate: $0.value)] } ?? [])
     }
 }
 

@@ -12,13 +12,13 @@ package struct ModeRequest: ControlArguments {
     @Option(parsing: .unconditional,
             help: "The refresh rate in Hz: the mode of that size nearest to it, within 0.5 Hz (default: the preferred, else the fastest progressive one).")
     package var rate: DecimalArgument?
-    @Option(help: "The output's new scale, a whole number from 1 to 4 (Wayland: wl_output.scale; X has no per-output scale).")
-    package var scale: Int?
+    @Option(parsing: .unconditional, help: "The output's new scale, a number from 1 to 4 such as 2 or 1.5 (Wayland: fractional scale, wl_output.scale the next whole number; X has no per-output scale).")
+    package var scale: DecimalArgument?
 
     package init() {}
 
     package static let fields: [ControlField] = [.positional("name", .string), .positional("size", .string),
-                                                 .option("rate", .number), .option("scale", .wholeNumber)]
+                                                 .option("rate", .number), .option("scale", .number)]
 
     package func validate() throws {
         let r = try pixelGeometry(size, example: "1280x720")

@@ -13,8 +13,8 @@ package struct PlugRequest: ControlArguments {
     package var primary = false
     @Option(parsing: .unconditional, help: "For an output: the refresh rate in Hz of the mode to use (nearest within 0.5 Hz); an EDID made for the plug offers its size at that rate.")
     package var rate: DecimalArgument?
-    @Option(help: "The output's scale, a whole number from 1 to 4 (Wayland: wl_output.scale; X has no per-output scale).")
-    package var scale: Int?
+    @Option(parsing: .unconditional, help: "The output's scale, a number from 1 to 4 such as 2 or 1.5 (Wayland: fractional scale, wl_output.scale the next whole number; X has no per-output scale).")
+    package var scale: DecimalArgument?
     @OptionGroup(title: "The monitor's EDID (outputs: --xorg's DP-n, HDMI-n, --xorg-dummy's DUMMYn; a virtual monitor takes --physical-size alone)")
     package var identity: MonitorIdentityOptions
 
@@ -22,7 +22,7 @@ package struct PlugRequest: ControlArguments {
 
     package static let fields: [ControlField] = [.positional("name", .string), .positional("geometry", .string),
                                                  .option("primary", .flag), .option("rate", .number),
-                                                 .option("scale", .wholeNumber)] + MonitorIdentityOptions.fields
+                                                 .option("scale", .number)] + MonitorIdentityOptions.fields
 
     package func validate() throws {
         try validateMonitorName(name)

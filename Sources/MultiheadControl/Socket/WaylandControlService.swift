@@ -18,7 +18,7 @@ package final class WaylandControlService: ControlServing {
     package let session: LeaseSession<WaylandServer>
     /// The layout a `lease` without `monitors` gets: the one the server was started with.
     package let defaultLayout: [VirtualServer.Monitor]
-    /// Scales by output name (`run --scale`): whole factors from 1 to 4 become the output's scale when it is
+    /// Scales by output name (`run --scale`): factors from 1 to 4 become the output's scale when it is
     /// plugged without one.
     package let scaleFactors: [String: Double]
 
@@ -64,7 +64,7 @@ package final class WaylandControlService: ControlServing {
             return ReleaseAnswer(kept: kept, reason: reason)
         case .plug:
             var plug = try request.decode(PlugRequest.self)
-            if plug.scale == nil { plug.scale = wholeScale(plug.name) }
+            if plug.scale == nil { plug.scale = runScale(plug.name).map(DecimalArgument.init) }
             try held(request).send(try plug.compositorCommand())
             return DoneAnswer()
         case .unplug:
@@ -119,10 +119,10 @@ package final class WaylandControlService: ControlServing {
         }
     }
 
-    /// `run --scale`'s factor for an output, when it is a whole scale the compositor takes.
-    private func wholeScale(_ name: String) -> Int? {
-        guard let f = scaleFactors[name], f == f.rounded(), outputScales.contains(Int(f)) else { return nil }
-        return Int(f)
+    /// `run --scale`'s factor for an output, when it is a scale the compositor takes (1…4).
+    private func runScale(_ name: String) -> Double? {
+        guard let f = scaleFactors[name], outputScales.contains(f) else { return nil }
+        return f
     }
 
     /// The compositor of the lease held, when `request` names none or names it; else `noLease`.
@@ -169,7 +169,7 @@ package final class WaylandControlService: ControlServing {
     private func plugLayout(_ layout: [VirtualServer.Monitor], on compositor: WaylandServer) throws {
         for m in layout {
             var words = ["plug", m.name, "mode=\(Int(m.frame.width))x\(Int(m.frame.height))", "pos=\(Int(m.frame.minX)),\(Int(m.frame.minY))"]
-            if let s = wholeScale(m.name) { words.append("scale=\(s)") }
+            if let s = runScale(m.name) { words.append("scale=" + String(rate: s)) }
             try compositor.send(words)
         }
     }

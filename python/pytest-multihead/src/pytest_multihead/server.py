@@ -337,7 +337,7 @@ class _Screens:
     def plug(self, name: str, geometry: str, primary: bool = False, rate: float | None = None, **monitor: Any) -> None:
         """Plugs a monitor: `geometry` is WxH+X+Y. `monitor` keywords are the EDID's (`manufacturer`,
         `model`, `serial_number`, `physical_size`, `edid`: a file), for a kind whose outputs take one, and
-        `scale` (1…4, the output's scale: `wayland` only; X has none)."""
+        `scale` (1…4 such as 1.5, the output's scale: `wayland` only; X has none)."""
         fields = {"".join(w.capitalize() if i else w for i, w in enumerate(k.split("_"))): v for k, v in monitor.items()}
         if "edid" in fields:
             fields["edid"] = os.path.abspath(os.fspath(fields["edid"]))
@@ -347,7 +347,7 @@ class _Screens:
         """Unplugs a monitor."""
         self._request("unplug", name=name, keepPrimary=keep_primary)
 
-    def mode(self, name: str, size: str, rate: float | None = None, scale: int | None = None) -> dict[str, Any]:
+    def mode(self, name: str, size: str, rate: float | None = None, scale: float | None = None) -> dict[str, Any]:
         """Sets a monitor's mode (WxH, and the rate nearest `rate`; `scale` on `wayland`); returns the mode set."""
         return self._request("mode", name=name, size=size, rate=rate, scale=scale)["mode"]
 
