@@ -137,12 +137,13 @@ def test_qt_reads_the_plugged_monitors_edid(multihead_server, client):
 
 # On Multihead's own Xorg driver (kind="xorg") a plug is a cable: the output is connected with the
 # monitor's EDID, then lit; an unplug turns it off and disconnects it. SDL names the display from the EDID
-# (its model and diagonal) and reports the unplug too; the others as on the dummy driver.
+# (its model and diagonal: the kit's own EDID is named after the connector) and reports the unplug too;
+# the others as on the dummy driver.
 # (the plug, the unplug, the start of the line for a second plug, of HDMI-2 with the kit's own EDID)
 CABLE = {
     "gtk": ("added HDMI-1", "removed HDMI-1", "added HDMI-2"),
     "qt": ("added HDMI-1", "removed HDMI-1", "added HDMI-2"),
-    "sdl": ('connected DELL U2720Q 27"', "disconnected 1", "connected Multihead"),
+    "sdl": ('connected DELL U2720Q 27"', "disconnected 1", "connected HDMI-2"),
     "glfw": ("connected HDMI-1", "disconnected HDMI-1", "connected HDMI-2"),
 }
 

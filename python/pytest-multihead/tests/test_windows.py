@@ -112,6 +112,7 @@ def test_windows_on_the_wayland_kind(pytester):
     pytester.makepyfile(
         f"""
         import subprocess
+        import time
         import pytest
 
         @pytest.mark.multihead(monitors=["1024x768", "800x600"], kind="wayland")
@@ -124,6 +125,11 @@ def test_windows_on_the_wayland_kind(pytester):
             client = subprocess.Popen(["/usr/bin/python3", {str(XCLIENT)!r}, "window"], env=s.env, stdout=subprocess.PIPE, text=True)
             try:
                 assert client.stdout.readline() == "ready\\n"
+                # Mapped for X is not yet shown by the compositor (Xwayland commits the surface after):
+                # asked again until it is, each answer a round trip to the compositor.
+                deadline = time.monotonic() + 10
+                while not s.windows() and time.monotonic() < deadline:
+                    pass
                 [w] = s.windows()
                 assert w["screen"] == first and w["state"] == "normal"
                 assert (w["frame"]["width"], w["frame"]["height"]) == (200, 200)
