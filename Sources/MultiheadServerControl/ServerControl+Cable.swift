@@ -66,7 +66,8 @@ extension ServerControl {
                                                      primary: primary, in: state)
         }
         guard edid != nil || !output.connected || !hasSize(output, state) else { return try light(state) }
-        let bytes = try edid ?? MonitorIdentity(model: Self.defaultModel(output.name)).edid(preferred: frame.size, refreshRate: refreshRate)
+        let bytes = try edid ?? MonitorIdentity(model: Self.defaultModel(output.name)).edid(preferred: frame.size, refreshRate: refreshRate,
+                                                                                      connector: output.name)
         let before = cable(of: output)
         try setCable(output: output.id, connected: true, edid: bytes)
         do {
@@ -93,7 +94,7 @@ extension ServerControl {
     /// "HDMI-2"), so that each monitor of a layout has a label of its own (Chromium labels a screen with
     /// it, Qt shows it as the model) that says which output it is; "Multihead" for a name an EDID cannot
     /// hold (over 13 characters, or not printable ASCII).
-    static func defaultModel(_ output: String) -> String {
+    public nonisolated static func defaultModel(_ output: String) -> String {
         output.count <= 13 && output.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F } ? output : "Multihead"
     }
 }

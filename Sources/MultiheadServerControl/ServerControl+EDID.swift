@@ -17,15 +17,24 @@ extension ServerControl {
         /// list as a standard timing: a width of 256…2288 in steps of 8, an aspect ratio of 16:10, 4:3, 5:4
         /// or 16:9, 60…123 Hz (a rate of 0 is 60).
         public var modes: [ScreenMode]
+        /// Its product code (EDID bytes 10–11), which output managers (autorandr, kanshi) fingerprint by.
+        public var productCode: UInt16
+        /// Its binary serial number (EDID bytes 12–15), 0 when it gives none.
+        public var binarySerial: UInt32
+        /// The interface it says it is on; nil: the connector's (HDMI-1 HDMI, DP-2 DisplayPort).
+        public var interface: EDID.Interface?
 
         /// A monitor's identity.
         public init(manufacturer: String = "MHD", model: String = "Multihead", serialNumber: String? = nil, physicalSize: Size? = nil,
-                    modes: [ScreenMode] = []) {
+                    modes: [ScreenMode] = [], productCode: UInt16 = 0, binarySerial: UInt32 = 0, interface: EDID.Interface? = nil) {
             self.manufacturer = manufacturer
             self.model = model
             self.serialNumber = serialNumber
             self.physicalSize = physicalSize
             self.modes = modes
+            self.productCode = productCode
+            self.binarySerial = binarySerial
+            self.interface = interface
         }
 
         /// The EDID of this monitor with `size` (1 to 16384 pixels a side) as its preferred mode, or the
@@ -35,8 +44,9 @@ extension ServerControl {
         /// A mode a base block's timing holds is an EDID 1.4 base block alone; any other (4096 pixels or
         /// more a side, or a faster clock: 5K, 8K, 4K at 144 Hz) is described, as real monitors do, in a
         /// DisplayID 1.3 extension block (type I timing), and the base block's timing is a mode it holds:
-        /// the same size at 60 Hz, else half the size (a quarter, …).
-        public func edid(preferred size: Size, refreshRate: Double? = nil) throws -> [UInt8] {
+        /// the same size at 60 Hz, else half the size (a quarter, …). `connector`: the output it is plugged
+        /// into, whose kind is the EDID's interface unless `interface` names one.
+        public func edid(preferred size: Size, refreshRate: Double? = nil, connector: String? = nil) throws -> [UInt8] {
             guard size.width.isFinite, size.height.isFinite, (1...16384).contains(size.width), (1...16384).contains(size.height),
                   size.width.rounded() == size.width, size.height.rounded() == size.height else {
                 throw ServerControlError.invalidMonitor("an EDID describes a mode of 1 to 16384 whole pixels a side, not \(size.width)x\(size.height)")
@@ -72,7 +82,8 @@ extension ServerControl {
             let asked = Self.timing(w, h, rate)
             let fits = EDID.fitsDetailedTiming(asked)
             let base = fits ? asked : Self.baseBlockTiming(w, h)
-            guard var block = EDID.block(manufacturer: manufacturer, model: model, serialNumber: serialNumber, physicalSize: mm, timing: base,
+            guard var block = EDID.block(manufacturer: manufacturer, productCode: productCode, binarySerial: binarySerial, model: model,
+                                         serialNumber: serialNumber, physicalSize: mm, interface: interface ?? connector.map(EDID.Interface.init(connector:)) ?? .displayPort, timing: base,
                                          standardTimings: standard)
             else { throw ServerControlError.invalidMonitor("cannot make an EDID for a \(w)x\(h) monitor") }
             guard !fits else { return block }

@@ -128,7 +128,8 @@ public final class ServerControl {
                     guard edid == nil else {
                         throw ServerControlError.invalidMonitor("\(name.terminalEscaped): give the monitor's size in its EDID or alone, not both")
                     }
-                    edid = try MonitorIdentity(model: Self.defaultModel(name), physicalSize: mm).edid(preferred: frame.size, refreshRate: refreshRate)
+                    edid = try MonitorIdentity(model: Self.defaultModel(name), physicalSize: mm).edid(preferred: frame.size, refreshRate: refreshRate,
+                                                                                         connector: name)
                 }
                 guard name != "screen" else {
                     throw ServerControlError.invalidMonitor("\"screen\" is Xvfb's own output; plug a virtual monitor under another name")

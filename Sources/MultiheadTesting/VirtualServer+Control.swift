@@ -45,7 +45,7 @@ extension VirtualServer {
         if let host {
             return try plugOnCompositor(host, name, frame: frame, primary: primary, refreshRate: refreshRate, physicalSize: nil, identity: monitor)
         }
-        let edid = try monitor.edid(preferred: frame.size, refreshRate: refreshRate)
+        let edid = try monitor.edid(preferred: frame.size, refreshRate: refreshRate, connector: name)
         try controlConnection().plug(name, frame: frame, primary: primary, refreshRate: refreshRate, edid: edid)
     }
 

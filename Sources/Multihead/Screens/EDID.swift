@@ -186,13 +186,26 @@ public struct EDID: Hashable, Sendable {
         }
     }
 
+    /// The digital interface an EDID 1.4 says its monitor is on (byte 20's low nibble).
+    public enum Interface: UInt8, Sendable, Hashable, CaseIterable {
+        case dvi = 1, hdmiA = 2, hdmiB = 3, displayPort = 5
+
+        /// The interface a connector's name says (`HDMI-1`, `DVI-I-1`, `DP-2`, `eDP-1`), DisplayPort for
+        /// any other.
+        public init(connector name: String) {
+            let upper = name.uppercased()
+            self = upper.hasPrefix("HDMI") ? .hdmiA : upper.hasPrefix("DVI") ? .dvi : .displayPort
+        }
+    }
+
     /// An EDID 1.4 base block describing a monitor: the manufacturer's PNP id (three letters A…Z), a
-    /// product code, a name (which EDID 1.4 requires) and a serial number (display descriptors, 1 to 13
-    /// characters of printable ASCII each), the physical size in mm (0: unknown, a projector), the
-    /// preferred timing and up to eight further modes (standard timings). Nil when a value cannot be
-    /// encoded.
-    public static func block(manufacturer: String, productCode: UInt16 = 0, model: String, serialNumber: String?,
-                             physicalSize: Size, timing: Timing, standardTimings: [StandardTiming] = []) -> [UInt8]? {
+    /// product code and a binary serial number, a name (which EDID 1.4 requires) and a serial number
+    /// (display descriptors, 1 to 13 characters of printable ASCII each), the physical size in mm (0:
+    /// unknown, a projector), its digital interface, the preferred timing and up to eight further modes
+    /// (standard timings). Nil when a value cannot be encoded.
+    public static func block(manufacturer: String, productCode: UInt16 = 0, binarySerial: UInt32 = 0, model: String, serialNumber: String?,
+                             physicalSize: Size, interface: Interface = .displayPort, timing: Timing,
+                             standardTimings: [StandardTiming] = []) -> [UInt8]? {
         let standard = standardTimings.compactMap(\.bytes)
         guard standard.count == standardTimings.count, standard.count <= 8 else { return nil }
         let letters = Array(manufacturer.utf8)
@@ -208,12 +221,13 @@ public struct EDID: Hashable, Sendable {
         b[9] = UInt8(id & 0xFF)
         b[10] = UInt8(productCode & 0xFF)
         b[11] = UInt8(productCode >> 8)
-        // Made in week 1 of 2020 (year − 1990); EDID 1.4; digital input, 8 bits a colour, DisplayPort.
+        for i in 0..<4 { b[12 + i] = UInt8((binarySerial >> (8 * UInt32(i))) & 0xFF) }
+        // Made in week 1 of 2020 (year − 1990); EDID 1.4; digital input, 8 bits a colour, the interface.
         b[16] = 1
         b[17] = 30
         b[18] = 1
         b[19] = 4
-        b[20] = 0xA5
+        b[20] = 0xA0 | interface.rawValue
         let mm = (Int(physicalSize.width.rounded()), Int(physicalSize.height.rounded()))
         b[21] = UInt8(min(255, (mm.0 + 5) / 10))
         b[22] = UInt8(min(255, (mm.1 + 5) / 10))

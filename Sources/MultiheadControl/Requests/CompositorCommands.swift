@@ -8,16 +8,34 @@ extension PlugRequest {
     package func compositorCommand() throws -> [String] {
         let frame = try pixelGeometry(geometry, example: "1280x720+1920+0")
         if primary { throw UsageError(message: "--primary: Wayland has no primary output (its clients see outputs, none of them first)") }
-        if identity.edid != nil {
-            throw UsageError(message: "--edid: the Wayland compositor takes a monitor's make, model, serial and size, not an EDID (give --manufacturer, --model, --serial-number, --physical-size)")
+        if identity.productCode != nil || identity.binarySerial != nil {
+            throw UsageError(message: "--product-code and --binary-serial are an EDID's; a Wayland output has a make, model, serial and size (or give --edid FILE, read as wlroots reads a monitor's)")
         }
         var words = ["plug", name, "mode=" + Self.mode(frame.size, rate: rate?.value), "pos=\(Int(frame.minX)),\(Int(frame.minY))"]
         if let scale { words.append("scale=" + String(rate: scale.value)) }
+        if let path = identity.edid?.path {
+            // What a wlroots compositor reads of a real monitor's EDID: the PNP id (the compositor names its
+            // company), the name descriptor else the product code, the serial descriptor else the binary
+            // serial, the size in millimetres.
+            let bytes = try MonitorIdentityOptions.readEDID(path)
+            guard let e = EDID(bytes) else { throw UsageError(message: "\(path.terminalEscaped) holds no EDID a monitor sends: not an EDID base block") }
+            words.append("make=" + e.manufacturer)
+            words.append("model=" + (e.model ?? Self.hex(UInt32(e.productCode), digits: 4)))
+            if let serial = e.serialNumber { words.append("serial=" + serial) }
+            if let mm = e.physicalSize, mm.width >= 1, mm.height >= 1 { words.append("size-mm=\(Int(mm.width))x\(Int(mm.height))") }
+            return words
+        }
         if let m = identity.manufacturer { words.append("make=" + m) }
         if let m = identity.model { words.append("model=" + m) }
         if let s = identity.serialNumber { words.append("serial=" + s) }
         if let size = try identity.size() { words.append("size-mm=\(Int(size.width))x\(Int(size.height))") }
         return words
+    }
+
+    /// "0x%0NX", as wlroots writes a product code it has no name for.
+    static func hex(_ v: UInt32, digits: Int) -> String {
+        let text = String(v, radix: 16, uppercase: true)
+        return "0x" + String(repeating: "0", count: max(0, digits - text.count)) + text
     }
 
     /// A mode's word: `WxH`, with `@HZ` when a rate is given.

@@ -20,24 +20,39 @@ package struct MonitorIdentityOptions: ParsableArguments {
     package var physicalSize: String?
     @Option(help: "A file holding the monitor's whole EDID (binary), published as it is.")
     package var edid: ControlPath?
+    @Option(help: "The monitor's product code, 0 to 65535 (EDID bytes 10-11; makes an EDID).")
+    package var productCode: Int?
+    @Option(help: "The monitor's binary serial number, 0 to 4294967295 (EDID bytes 12-15; makes an EDID).")
+    package var binarySerial: Int?
 
     package init() {}
 
     /// Its fields, in the properties' order (`PlugRequest.fields` takes them).
     package static let fields: [ControlField] = [.option("manufacturer", .string), .option("model", .string),
                                                  .option("serialNumber", .string), .option("physicalSize", .string),
-                                                 .option("edid", .path)]
+                                                 .option("edid", .path), .option("productCode", .wholeNumber),
+                                                 .option("binarySerial", .wholeNumber)]
 
     /// Whether `--physical-size` is the only option given: on a virtual monitor, its millimetres.
-    package var givesOnlySize: Bool { physicalSize != nil && edid == nil && [manufacturer, model, serialNumber].allSatisfy { $0 == nil } }
+    package var givesOnlySize: Bool {
+        physicalSize != nil && edid == nil && [manufacturer, model, serialNumber].allSatisfy { $0 == nil } && productCode == nil && binarySerial == nil
+    }
 
     /// Whether any option asks for an EDID.
-    package var wantsEDID: Bool { edid != nil || [manufacturer, model, serialNumber, physicalSize].contains { $0 != nil } }
+    package var wantsEDID: Bool {
+        edid != nil || [manufacturer, model, serialNumber, physicalSize].contains { $0 != nil } || productCode != nil || binarySerial != nil
+    }
 
     /// The values checked: each a mistake with its reason (exit 64).
     package func validate() throws {
-        if edid != nil, [manufacturer, model, serialNumber, physicalSize].contains(where: { $0 != nil }) {
-            throw ValidationError("--edid gives the whole EDID: drop --manufacturer, --model, --serial-number and --physical-size")
+        if edid != nil, [manufacturer, model, serialNumber, physicalSize].contains(where: { $0 != nil }) || productCode != nil || binarySerial != nil {
+            throw ValidationError("--edid gives the whole EDID: drop --manufacturer, --model, --serial-number, --physical-size, --product-code and --binary-serial")
+        }
+        if let code = productCode, !(0...0xFFFF).contains(code) {
+            throw ValidationError("--product-code is 0 to 65535, not \(code)")
+        }
+        if let serial = binarySerial, !(0...0xFFFF_FFFF).contains(serial) {
+            throw ValidationError("--binary-serial is 0 to 4294967295, not \(serial)")
         }
         if let m = manufacturer, !(m.utf8.count == 3 && m.utf8.allSatisfy { (65...90).contains($0) }) {
             throw ValidationError("--manufacturer is a PNP id of three capital letters, such as DEL, not \"\(m.terminalEscaped)\"")
@@ -64,7 +79,7 @@ package struct MonitorIdentityOptions: ParsableArguments {
 
     /// The EDID to publish for a monitor of this size whose preferred mode has that rate (nil: 60 Hz), or
     /// nil when no option asks for one.
-    package func edidBytes(preferred size: Size, refreshRate: Double? = nil) throws -> [UInt8]? {
+    package func edidBytes(preferred size: Size, refreshRate: Double? = nil, connector: String? = nil) throws -> [UInt8]? {
         guard wantsEDID else { return nil }
         if let path = edid?.path {
             let bytes = try Self.readEDID(path)
@@ -73,9 +88,10 @@ package struct MonitorIdentityOptions: ParsableArguments {
             }
             return bytes
         }
-        let identity = ServerControl.MonitorIdentity(manufacturer: manufacturer ?? "MHD", model: model ?? "Multihead",
-                                                     serialNumber: serialNumber, physicalSize: try self.size())
-        return try identity.edid(preferred: size, refreshRate: refreshRate)
+        let identity = ServerControl.MonitorIdentity(manufacturer: manufacturer ?? "MHD", model: model ?? connector.map(ServerControl.defaultModel) ?? "Multihead",
+                                                     serialNumber: serialNumber, physicalSize: try self.size(),
+                                                     productCode: UInt16(productCode ?? 0), binarySerial: UInt32(binarySerial ?? 0))
+        return try identity.edid(preferred: size, refreshRate: refreshRate, connector: connector)
     }
 
     /// An EDID file's bytes, read only when it is a regular file of at most twice the longest EDID: a FIFO

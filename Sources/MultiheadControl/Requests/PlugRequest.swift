@@ -46,6 +46,6 @@ package struct PlugRequest: ControlArguments {
             return
         }
         try control.plug(name, frame: frame, primary: primary, refreshRate: rate?.value,
-                         edid: identity.edidBytes(preferred: frame.size, refreshRate: rate?.value))
+                         edid: identity.edidBytes(preferred: frame.size, refreshRate: rate?.value, connector: name))
     }
 }
