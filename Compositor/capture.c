@@ -1,7 +1,8 @@
 /*
  * Reading pixels back: the scene is rendered into the output's next buffer, read, and the buffer given
  * back uncommitted, so a read shows what the output shows without waiting for its next frame. The
- * layout's picture is in layout coordinates: each output's pixels taken at every scale-th pixel. Files
+ * layout's picture is in layout coordinates: for each point, the output's pixel at that point times the
+ * output's scale (rounded down: every scale-th pixel, 1.5 taking pixels 0, 1, 3, 4, 6…). Files
  * are written beside their final name and renamed, so no reader sees half a file.
  *
  * Copyright (c) 2026 the Multihead authors
@@ -100,12 +101,13 @@ static const char *render(struct mh_server *server, struct mh_output *output, ui
 			return error;
 		}
 		struct wlr_box b = mh_output_box(output);
-		int scale = (int)output->wlr_output->scale;
+		long scale120 = mh_output_scale120(output->wlr_output);
 		int ow = output->wlr_output->width, oh = output->wlr_output->height;
-		for (int y = 0; y < b.height && y * scale < oh; y++) {
-			for (int x = 0; x < b.width && x * scale < ow; x++) {
+		for (int y = 0; y < b.height && y * scale120 / MH_SCALE_UNIT < oh; y++) {
+			long py = y * scale120 / MH_SCALE_UNIT;
+			for (int x = 0; x < b.width && x * scale120 / MH_SCALE_UNIT < ow; x++) {
 				picture[(size_t)(b.y - all.y + y) * (size_t)all.width + (size_t)(b.x - all.x + x)] =
-					pixels[(size_t)(y * scale) * (size_t)ow + (size_t)(x * scale)];
+					pixels[(size_t)py * (size_t)ow + (size_t)(x * scale120 / MH_SCALE_UNIT)];
 			}
 		}
 		free(pixels);
@@ -119,14 +121,16 @@ static const char *render(struct mh_server *server, struct mh_output *output, ui
 const char *mh_capture_pixel(struct mh_server *server, struct mh_output *output, int x, int y,
 		uint32_t *argb) {
 	if (output == NULL) {
-		/* A layout point: the output under it, at its pixel (layout coordinates times its scale). */
+		/* A layout point: the output under it, at its pixel (layout coordinates times its scale, rounded
+		 * down). */
 		output = mh_output_at(server, x, y);
 		if (output == NULL) {
 			return "no-such-output no output covers that point";
 		}
 		struct wlr_box b = mh_output_box(output);
-		x = (x - b.x) * (int)output->wlr_output->scale;
-		y = (y - b.y) * (int)output->wlr_output->scale;
+		long scale120 = mh_output_scale120(output->wlr_output);
+		x = (int)((x - b.x) * scale120 / MH_SCALE_UNIT);
+		y = (int)((y - b.y) * scale120 / MH_SCALE_UNIT);
 	}
 	if (x < 0 || y < 0 || x >= output->wlr_output->width || y >= output->wlr_output->height) {
 		return "bad-value the point is outside the output";

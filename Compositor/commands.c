@@ -58,6 +58,8 @@ bool mh_options_known(char **tokens, int n, int first, const char *const *keys) 
 	return true;
 }
 
+#define SCALE_ERROR "bad-value scale is a number 1…4 (rounded to a multiple of 1/120: 1.25, 1.5, 2…)"
+
 /* A change's answer: its error, or the output as it is now. */
 static void reply_output(const char *error, struct mh_output *output) {
 	if (error != NULL) {
@@ -93,8 +95,8 @@ static void cmd_plug(char **t, int n) {
 		return;
 	}
 	struct mh_output_spec spec = { .name = t[1], .width = 1920, .height = 1080, .refresh_mhz = 60000,
-		.scale = 1 };
-	long a, b, s;
+		.scale120 = MH_SCALE_UNIT };
+	long a, b;
 	if (mode != NULL && !mh_parse_mode(mode, &spec.width, &spec.height, &spec.refresh_mhz)) {
 		mh_reply_error("bad-value mode is WxH or WxH@HZ: sides 1…8192, at most 7680×4320 pixels, 1…1000 Hz");
 		return;
@@ -108,12 +110,9 @@ static void cmd_plug(char **t, int n) {
 		spec.x = (int)a;
 		spec.y = (int)b;
 	}
-	if (scale != NULL) {
-		if (!mh_parse_int(scale, 1, MH_MAX_SCALE, &s)) {
-			mh_reply_error("bad-value scale is an integer 1…4");
-			return;
-		}
-		spec.scale = (int)s;
+	if (scale != NULL && !mh_parse_scale(scale, &spec.scale120)) {
+		mh_reply_error(SCALE_ERROR);
+		return;
 	}
 	if (mm != NULL) {
 		if (!mh_parse_pair(mm, 'x', 1, 10000, &a, &b)) {
@@ -160,8 +159,8 @@ static void cmd_mode(char **t, int n) {
 		mh_reply_error(error);
 		return;
 	}
-	int width = 0, height = 0, refresh = 0;
-	long x = 0, y = 0, s = 0;
+	int width = 0, height = 0, refresh = 0, scale120 = 0;
+	long x = 0, y = 0;
 	if (mode != NULL && !mh_parse_mode(mode, &width, &height, &refresh)) {
 		mh_reply_error("bad-value mode is WxH or WxH@HZ: sides 1…8192, at most 7680×4320 pixels, 1…1000 Hz");
 		return;
@@ -170,15 +169,15 @@ static void cmd_mode(char **t, int n) {
 		mh_reply_error("bad-value pos is X,Y with each within ±32767");
 		return;
 	}
-	if (scale != NULL && !mh_parse_int(scale, 1, MH_MAX_SCALE, &s)) {
-		mh_reply_error("bad-value scale is an integer 1…4");
+	if (scale != NULL && !mh_parse_scale(scale, &scale120)) {
+		mh_reply_error(SCALE_ERROR);
 		return;
 	}
 	struct mh_output *output = mh_named_output(server_, t[1]);
 	if (output == NULL) {
 		return;
 	}
-	error = mh_output_change(output, width, height, refresh, pos != NULL, (int)x, (int)y, (int)s);
+	error = mh_output_change(output, width, height, refresh, pos != NULL, (int)x, (int)y, scale120);
 	reply_output(error, output);
 }
 

@@ -3,7 +3,8 @@
  * plugs and unplugs outputs, views.c maps xdg-shell toplevels, xwayland.c the X11 windows,
  * window_state.c their fullscreen, maximized and minimized states, window_commands.c the commands that
  * move them, input.c is the seat, capture.c reads pixels back, control.c is the line protocol on
- * stdin/stdout and commands.c its commands, util.c the strict parsers and JSON writers they use.
+ * stdin/stdout and commands.c its commands, output_manager.c is zwlr_output_manager_v1 and
+ * fractional_scale.c wp_fractional_scale_manager_v1, util.c the strict parsers and JSON writers they use.
  *
  * Copyright (c) 2026 the Multihead authors
  *
@@ -52,6 +53,8 @@ struct xkb_keymap;
 #define MH_MAX_PIXELS (7680 * 4320)
 #define MH_MAX_POSITION 32767
 #define MH_MAX_SCALE 4
+/* Scales are kept in 120ths, wp_fractional_scale_v1's unit: 1…4 is 120…480. */
+#define MH_SCALE_UNIT 120
 
 enum mh_xwayland_mode { MH_XWAYLAND_OFF, MH_XWAYLAND_LAZY, MH_XWAYLAND_EAGER };
 
@@ -79,6 +82,7 @@ struct mh_server {
 	struct wl_list disabled; /* mh_output.link, outputs a client's output manager disabled */
 	unsigned long plug_count; /* orders the outputs: a re-enabled one takes its plug-order place */
 	struct mh_output_manager *output_manager; /* output_manager.c; NULL once the display goes */
+	struct mh_fractional_scale_manager *fractional_scale; /* fractional_scale.c; NULL once the display goes */
 	struct wl_list views;   /* mh_view.link, front first */
 	unsigned long view_count; /* views ever created: the next one's id is one more (never reused) */
 
@@ -104,7 +108,7 @@ struct mh_output_spec {
 	int width, height, refresh_mhz;
 	int x, y;
 	bool has_position;
-	int scale;
+	int scale120; /* the scale in 120ths (120…480) */
 	char make[56], model[16], serial[16];
 	int mm_width, mm_height; /* 0: derived at 96 dpi */
 };
@@ -159,13 +163,18 @@ struct wlr_box mh_output_box(struct mh_output *output);
 const char *mh_output_plug(struct mh_server *server, const struct mh_output_spec *spec,
 	struct mh_output **result);
 const char *mh_output_change(struct mh_output *output, int width, int height, int refresh_mhz,
-	bool has_position, int x, int y, int scale);
+	bool has_position, int x, int y, int scale120);
+int mh_output_scale120(struct wlr_output *output);
 void mh_output_json(FILE *out, struct mh_output *output);
 bool mh_output_name_valid(const char *name);
 
 /* output_manager.c: zwlr_output_manager_v1 (wlr-randr, kanshi…) */
 void mh_output_manager_init(struct mh_server *server);
 void mh_output_manager_changed(struct mh_server *server);
+
+/* fractional_scale.c: wp_fractional_scale_manager_v1 (each surface's preferred scale, in 120ths) */
+void mh_fractional_scale_init(struct mh_server *server);
+void mh_fractional_scale_changed(struct mh_server *server);
 
 /* views.c */
 void mh_views_init(struct mh_server *server);
@@ -234,6 +243,9 @@ struct mh_output *mh_named_output(struct mh_server *server, const char *name);
 /* util.c */
 bool mh_parse_int(const char *s, long min, long max, long *out);
 bool mh_parse_double(const char *s, double min, double max, double *out);
+bool mh_parse_scale(const char *s, int *scale120);
+int mh_scale120(double scale);
+void mh_json_scale(FILE *out, int scale120);
 bool mh_parse_mode(const char *s, int *width, int *height, int *refresh_mhz);
 bool mh_parse_pair(const char *s, char sep, long min, long max, long *a, long *b);
 int mh_utf8_decode(const unsigned char *p, uint32_t *cp, int *bad);

@@ -137,6 +137,7 @@ int main(int argc, char **argv) {
 	wlr_xdg_output_manager_v1_create(server.display, server.layout);
 	wlr_screencopy_manager_v1_create(server.display);
 	mh_output_manager_init(&server);
+	mh_fractional_scale_init(&server);
 	server.scene = wlr_scene_create();
 	wlr_scene_attach_output_layout(server.scene, server.layout);
 	mh_outputs_init(&server);

@@ -21,7 +21,6 @@
  * OR OTHER LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM, OUT OF OR IN
  * CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE SOFTWARE.
  */
-#include <math.h>
 #include <stdlib.h>
 #include <wlr/types/wlr_output_management_v1.h>
 #include <wlr/util/log.h>
@@ -90,8 +89,9 @@ static void head_mode(const struct wlr_output_configuration_head_v1 *head, int *
 	}
 }
 
-/* What `plug` and `mode` accept, so a client gets no more than the control protocol: a whole scale
- * 1…4 (a fractional one is refused, not rounded), no transform. */
+/* What `plug` and `mode` accept, so a client gets no more than the control protocol: a scale 1…4
+ * (applied rounded to the nearest 1/120, as `scale=` is: wl_fixed's 1/256 steps are not 120ths), no
+ * transform. */
 static bool head_ok(const struct wlr_output_configuration_head_v1 *head) {
 	const struct wlr_output_head_v1_state *s = &head->state;
 	if (s->output->data == NULL) {
@@ -106,7 +106,7 @@ static bool head_ok(const struct wlr_output_configuration_head_v1 *head) {
 		&& (long)width * height <= MH_MAX_PIXELS && refresh >= 1 && refresh <= 1000000
 		&& s->x >= -MH_MAX_POSITION && s->x <= MH_MAX_POSITION && s->y >= -MH_MAX_POSITION
 		&& s->y <= MH_MAX_POSITION && s->transform == WL_OUTPUT_TRANSFORM_NORMAL
-		&& s->scale >= 1 && s->scale <= MH_MAX_SCALE && s->scale == floorf(s->scale);
+		&& s->scale >= 1 && s->scale <= MH_MAX_SCALE;
 	if (!ok) {
 		wlr_log(WLR_INFO, "output manager: %s: refused %dx%d@%d mHz at %d,%d, transform %d, scale %f",
 			s->output->name, width, height, refresh, s->x, s->y, (int)s->transform, s->scale);
@@ -125,9 +125,9 @@ static bool apply_head(const struct wlr_output_configuration_head_v1 *head) {
 	head_mode(head, &width, &height, &refresh);
 	/* Only what changes: an unchanged mode or scale would send clients a change that is none. */
 	bool new_mode = width != o->width || height != o->height || refresh != o->refresh;
-	int scale = (int)s->scale;
+	int scale120 = mh_scale120(s->scale);
 	return mh_output_change(output, new_mode ? width : 0, height, refresh, true, s->x, s->y,
-		scale != (int)o->scale ? scale : 0) == NULL;
+		scale120 != mh_output_scale120(o) ? scale120 : 0) == NULL;
 }
 
 /* All or nothing: every head is checked before any changes. Enabled heads are applied before any is

@@ -1,7 +1,7 @@
 /*
  * Outputs: plugged as headless outputs named as a desktop's connectors (DP-1…DP-8, HDMI-1…HDMI-8) with
- * the monitor's identity, mode, position and integer scale; unplugged by destroying them (the wl_output
- * global goes); each renders the scene on its frame event.
+ * the monitor's identity, mode, position and scale (in 120ths: 1, 1.25, 1.5…); unplugged by destroying
+ * them (the wl_output global goes); each renders the scene on its frame event.
  *
  * Copyright (c) 2026 the Multihead authors
  *
@@ -101,6 +101,7 @@ static void handle_destroy(struct wl_listener *listener, void *data) {
 	output->wlr_output->data = NULL;
 	free(output);
 	mh_output_manager_changed(server);
+	mh_fractional_scale_changed(server);
 }
 
 /* The physical size a client reads from wl_output.geometry: 96 dpi unless given. */
@@ -150,7 +151,7 @@ static void handle_new_output(struct wl_listener *listener, void *data) {
 	wlr_output_set_description(wlr_output, description);
 
 	wlr_output_set_custom_mode(wlr_output, spec->width, spec->height, spec->refresh_mhz);
-	wlr_output_set_scale(wlr_output, (float)spec->scale);
+	wlr_output_set_scale(wlr_output, (float)((double)spec->scale120 / MH_SCALE_UNIT));
 	/* Headless outputs start enabled, and their commit refuses an `enabled` state: none is set. */
 	if (!wlr_output_commit(wlr_output)) {
 		wlr_output->data = NULL;
@@ -204,20 +205,27 @@ const char *mh_output_plug(struct mh_server *server, const struct mh_output_spec
 	wlr_output_layout_add(server->layout, wlr_output, x, y);
 	*result = output;
 	mh_output_manager_changed(server);
+	mh_fractional_scale_changed(server);
 	return NULL;
 }
 
+/* The output's scale in 120ths (it is only ever set to a multiple of 1/120). */
+int mh_output_scale120(struct wlr_output *output) {
+	return mh_scale120(output->scale);
+}
+
+/* A width of 0 keeps the mode, a scale120 of 0 the scale. */
 const char *mh_output_change(struct mh_output *output, int width, int height, int refresh_mhz,
-		bool has_position, int x, int y, int scale) {
+		bool has_position, int x, int y, int scale120) {
 	struct wlr_output *wlr_output = output->wlr_output;
 	struct wlr_box old = mh_output_box(output); /* its windows keep their place within it */
 	if (width > 0) {
 		wlr_output_set_custom_mode(wlr_output, width, height, refresh_mhz);
 	}
-	if (scale > 0) {
-		wlr_output_set_scale(wlr_output, (float)scale);
+	if (scale120 > 0) {
+		wlr_output_set_scale(wlr_output, (float)((double)scale120 / MH_SCALE_UNIT));
 	}
-	if ((width > 0 || scale > 0) && !wlr_output_commit(wlr_output)) {
+	if ((width > 0 || scale120 > 0) && !wlr_output_commit(wlr_output)) {
 		return "internal wlroots refused the new mode (see the compositor's stderr)";
 	}
 	if (!has_position) {
@@ -233,6 +241,7 @@ const char *mh_output_change(struct mh_output *output, int width, int height, in
 	wlr_output_layout_move(output->server->layout, wlr_output, x, y);
 	mh_views_output_changed(output->server, wlr_output, old);
 	mh_output_manager_changed(output->server);
+	mh_fractional_scale_changed(output->server);
 	return NULL;
 }
 
@@ -253,6 +262,7 @@ void mh_output_disable(struct mh_output *output) {
 	wlr_output_layout_remove(server->layout, output->wlr_output);
 	wlr_output_destroy_global(output->wlr_output);
 	mh_output_manager_changed(server);
+	mh_fractional_scale_changed(server);
 }
 
 /* Back in the layout (which creates the wl_output global again) at X,Y, and in plug order among the
@@ -272,6 +282,7 @@ void mh_output_enable(struct mh_output *output, int x, int y) {
 	wl_list_insert(before->prev, &output->link);
 	wlr_output_layout_add(server->layout, output->wlr_output, x, y);
 	mh_output_manager_changed(server);
+	mh_fractional_scale_changed(server);
 }
 
 /* A make that is a PNP id (three capital letters, as an EDID carries it) becomes the company's name from
@@ -312,10 +323,11 @@ void mh_output_json(FILE *out, struct mh_output *output) {
 	mh_json_string(out, o->model);
 	fputs(",\"serial\":", out);
 	mh_json_string(out, o->serial);
-	fprintf(out, ",\"mode\":{\"width\":%d,\"height\":%d,\"refreshRate\":%.3f},\"scale\":%d,"
-		"\"frame\":{\"x\":%d,\"y\":%d,\"width\":%d,\"height\":%d},"
+	fprintf(out, ",\"mode\":{\"width\":%d,\"height\":%d,\"refreshRate\":%.3f},\"scale\":",
+		o->width, o->height, o->refresh / 1000.0);
+	mh_json_scale(out, mh_output_scale120(o));
+	fprintf(out, ",\"frame\":{\"x\":%d,\"y\":%d,\"width\":%d,\"height\":%d},"
 		"\"physicalSize\":{\"width\":%d,\"height\":%d}}",
-		o->width, o->height, o->refresh / 1000.0, (int)o->scale,
 		box.x, box.y, box.width, box.height, o->phys_width, o->phys_height);
 }
 

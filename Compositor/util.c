@@ -1,6 +1,7 @@
 /*
- * Strict parsers for the control protocol's numbers (whole token or nothing, range-checked, finite),
- * UTF-8 validation, JSON string writing, formatting into new strings, and a write that survives EINTR and short writes.
+ * Strict parsers for the control protocol's numbers (whole token or nothing, range-checked, finite;
+ * scales rounded to 120ths), UTF-8 validation, JSON string writing, formatting into new strings, and a
+ * write that survives EINTR and short writes.
  *
  * Copyright (c) 2026 the Multihead authors
  *
@@ -61,6 +62,39 @@ bool mh_parse_double(const char *s, double min, double max, double *out) {
 	}
 	*out = v;
 	return true;
+}
+
+/* A scale in 120ths (wp_fractional_scale_v1's unit), the nearest to `scale`. */
+int mh_scale120(double scale) {
+	return (int)lround(scale * MH_SCALE_UNIT);
+}
+
+/* A scale as the control protocol takes it: a decimal 1…4, rounded to the nearest 1/120. */
+bool mh_parse_scale(const char *s, int *scale120) {
+	double v;
+	if (!mh_parse_double(s, 1.0, MH_MAX_SCALE, &v)) {
+		return false;
+	}
+	*scale120 = mh_scale120(v);
+	return true;
+}
+
+/* A scale as a JSON number: a whole one as an integer ("2", as before fractional scales), else the
+ * shortest decimal that reads back as the double nearest to it ("1.5", "1.25", "1.0083333333333333"). */
+void mh_json_scale(FILE *out, int scale120) {
+	if (scale120 % MH_SCALE_UNIT == 0) {
+		fprintf(out, "%d", scale120 / MH_SCALE_UNIT);
+		return;
+	}
+	double v = (double)scale120 / MH_SCALE_UNIT;
+	char text[32];
+	for (int digits = 1; digits <= 17; digits++) {
+		snprintf(text, sizeof(text), "%.*g", digits, v);
+		if (strtod(text, NULL) == v) {
+			break;
+		}
+	}
+	fputs(text, out);
 }
 
 bool mh_parse_pair(const char *s, char sep, long min, long max, long *a, long *b) {

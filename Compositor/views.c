@@ -48,6 +48,7 @@ void mh_view_set_geometry(struct mh_view *view, int x, int y, int width, int hei
 	} else if (view->kind == MH_VIEW_X11) {
 		mh_x11_view_move(view, x, y, width, height);
 	}
+	mh_fractional_scale_changed(view->server); /* perhaps on another output now */
 }
 
 /* Puts a view on `output` (NULL: the one under the pointer, else the first), top-left or, fullscreen or

@@ -70,8 +70,9 @@ def test_wlr_randr_lists_and_configures(compositor):
     # The listed mode, by --mode.
     assert wlr_randr(compositor, "--output", "HDMI-1", "--mode", "2560x1440", "--pos", "0,0").returncode == 0
 
-    # A fractional scale is refused (the compositor's scales are whole): `failed`, nothing changes.
-    refused = wlr_randr(compositor, "--output", "DP-1", "--scale", "1.5")
+    # A scale out of 1…4 is refused (as `mode` refuses it): `failed`, nothing changes. (Fractional scales
+    # within it are test_fractional_scale.py's.)
+    refused = wlr_randr(compositor, "--output", "DP-1", "--scale", "4.5")
     assert refused.returncode != 0 and "failed" in refused.stderr
     assert outputs(compositor)["DP-1"]["scale"] == 2
 
