@@ -31,7 +31,7 @@ struct ControlRequestTests {
     func declaredFields() {
         let plug = ControlRequest.Name.plug.fields.map { "\($0.key):\($0.type)\($0.isPositional ? "!" : "")" }
         #expect(plug == ["name:string!", "geometry:string!", "primary:flag", "rate:number", "scale:number", "manufacturer:string",
-                         "model:string", "serialNumber:string", "physicalSize:string", "edid:path"])
+                         "model:string", "serialNumber:string", "physicalSize:string", "edid:path", "productCode:wholeNumber", "binarySerial:wholeNumber"])
         #expect(ControlRequest.Name.pixel.fields.map(\.key) == ["x", "y", "screen"])
         #expect(ControlRequest.Name.pixel.fields.first?.type == .wholeNumber)
         #expect(ControlRequest.Name.screenshot.commonFields.map(\.key) == ["directory", "lease"])
