@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[3]
-DOCS = ["docs/other-toolkits.md", "python/pytest-multihead/README.md"]
+DOCS = ["docs/other-toolkits.md", "docs/output-managers.md", "python/pytest-multihead/README.md"]
 
 
 def blocks(doc):

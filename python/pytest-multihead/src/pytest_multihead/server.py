@@ -390,6 +390,38 @@ class _Screens:
         fullscreen would (the compositor's on `wayland`). Returns the window as it is then."""
         return self._request("fullscreen_window", window=_window_id(window), screen=screen)["window"]
 
+    def wait_for_layout(self, expected: dict[str, Any], timeout: float = 10.0) -> list[dict[str, Any]]:
+        """Waits until the screens are as `expected` and returns them (as `screens()` lists them): the barrier
+        for "the output manager has applied" (kanshi, autorandr run from a hook, the app under test).
+        `expected` maps a screen's name to its frame ("WxH+X+Y", or a dict of `x`, `y`, `width`,
+        `height`), to a dict of what to check among `frame`, `scale` and `primary`, or to None (the screen
+        must be absent); screens it does not name are not checked. The screens are read at once and again
+        after each screen event (`watch`; every 0.05 s where there is no X display to watch); TimeoutError
+        after `timeout` seconds says what they were then."""
+        from ._layout import layout_matches, describe_layout
+        deadline = time.monotonic() + timeout
+        try:
+            watch: Watch | None = Watch(self, timeout=0.05) if self.env.get("DISPLAY") else None
+        except MultiheadError:
+            watch = None
+        try:
+            while True:
+                screens = self.screens()
+                if layout_matches(screens, expected):
+                    return screens
+                if time.monotonic() >= deadline:
+                    raise TimeoutError(f"the screens were not as expected within {timeout:g} s: {describe_layout(screens)}")
+                if watch is not None:
+                    try:
+                        next(watch)
+                    except TimeoutError:
+                        pass
+                else:
+                    time.sleep(0.05)
+        finally:
+            if watch is not None:
+                watch.close()
+
     def watch(self, timeout: float = 10.0) -> Watch:
         """Starts watching the screen events (see `Watch`): each `next()` waits up to `timeout` seconds."""
         return Watch(self, timeout)

@@ -1,0 +1,43 @@
+"""wait_for_layout's comparison (pure) and its TimeoutError on a real server."""
+
+import pytest
+
+from pytest_multihead._layout import describe_layout, frame_of, layout_matches
+from test_plugin import run
+
+SCREENS = [{"name": "DP-1", "frame": {"x": 0, "y": 0, "width": 1920, "height": 1080}, "scale": 1, "primary": True},
+           {"name": "HDMI-1", "frame": {"x": 1920, "y": 0, "width": 1280, "height": 720}, "scale": 1.5, "primary": False}]
+
+
+def test_layouts_as_a_test_writes_them():
+    assert frame_of("1280x720+1920+0") == {"x": 1920, "y": 0, "width": 1280, "height": 720}
+    assert frame_of("10x20-5-6") == {"x": -5, "y": -6, "width": 10, "height": 20}
+    with pytest.raises(ValueError):
+        frame_of("1280x720")
+    assert layout_matches(SCREENS, {"HDMI-1": "1280x720+1920+0"})
+    assert layout_matches(SCREENS, {"HDMI-1": {"x": 1920, "y": 0, "width": 1280, "height": 720}})
+    assert layout_matches(SCREENS, {"HDMI-1": {"scale": 1.5, "primary": False}, "DP-2": None})
+    assert not layout_matches(SCREENS, {"HDMI-1": {"scale": 1}})
+    assert not layout_matches(SCREENS, {"DP-2": "1x1+0+0"})
+    assert not layout_matches(SCREENS, {"DP-1": None})
+    with pytest.raises(ValueError):
+        layout_matches(SCREENS, {"DP-1": {"mode": "x"}})
+    assert describe_layout(SCREENS) == "DP-1 1920x1080+0+0 ×1, HDMI-1 1280x720+1920+0 ×1.5"
+
+
+def test_wait_for_layout_on_a_server(pytester):
+    pytester.makepyfile(
+        """
+        import pytest
+
+        @pytest.mark.multihead(monitors=["1024x768"], kind="xvfb")
+        def test_wait(multihead_server):
+            s = multihead_server
+            s.plug("EXT-1", "800x600+1024+0")
+            assert [x["name"] for x in s.wait_for_layout({"EXT-1": "800x600+1024+0"})] == ["VIRTUAL-1", "EXT-1"]
+            with pytest.raises(TimeoutError) as late:
+                s.wait_for_layout({"EXT-1": None}, timeout=0.3)
+            assert "EXT-1 800x600+1024+0" in str(late.value)
+        """
+    )
+    run(pytester).assert_outcomes(passed=1)
