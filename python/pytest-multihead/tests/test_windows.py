@@ -63,11 +63,17 @@ def test_a_window_manager_when_the_marker_asks(pytester):
     pytester.makepyfile(
         f"""
         import subprocess
+        import time
         import pytest
 
         def window_on(s, second):
             client = subprocess.Popen(["/usr/bin/python3", {str(XCLIENT)!r}, "window"], env=s.env, stdout=subprocess.PIPE, text=True)
             assert client.stdout.readline() == "ready\\n"
+            # Mapped for X is asked of the window manager, which lists it once it manages it: asked again
+            # until it does, each answer a round trip to the server.
+            deadline = time.monotonic() + 10
+            while not s.windows() and time.monotonic() < deadline:
+                pass
             [w] = s.windows()
             return client, w
 
