@@ -173,6 +173,11 @@ def test_chromium_sees_plug_scale_mode_change_and_unplug(compositor):
     changed = lines.wait_for(lambda s: s["reason"] == "change" and (chromium_screen(s, "HDMI-1") or {}).get("width") == 960)
     assert chromium_screen(changed, "HDMI-1")["height"] == 600
 
+    # A fractional scale: Chromium's screen reports it as its devicePixelRatio (1920×1200 at 1.5: 1280×800).
+    compositor.ok("mode HDMI-1 scale=1.5")
+    lines.wait_for(lambda s: (chromium_screen(s, "HDMI-1") or {}).get("devicePixelRatio") == 1.5
+                   and chromium_screen(s, "HDMI-1")["width"] == 1280)
+
     compositor.ok("mode HDMI-1 scale=1")
     lines.wait_for(lambda s: (chromium_screen(s, "HDMI-1") or {}).get("devicePixelRatio") == 1
                    and chromium_screen(s, "HDMI-1")["width"] == 1920)
