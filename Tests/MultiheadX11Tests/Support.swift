@@ -1,3 +1,4 @@
+import Glibc
 @testable import Multihead
 import MultiheadTesting
 import MultiheadX11
@@ -64,4 +65,28 @@ func drawnWindow(_ app: Application, _ screen: Screen, _ frame: Rect, _ color: C
     mark.backgroundColor = .black
     w.addSubview(mark)
     return w
+}
+
+/// A child's output pipe read a line at a time: blocking reads (call it off the main actor), its own buffer.
+final class PipeLines: @unchecked Sendable {
+    private let fd: Int32
+    private var buffer: [UInt8] = []
+
+    init(_ fd: Int32) { self.fd = fd }
+
+    /// The next line, or nil once the pipe has ended.
+    func next() -> String? {
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            if let nl = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: buffer[..<nl], as: UTF8.self)
+                buffer.removeSubrange(...nl)
+                return line
+            }
+            let n = read(fd, &chunk, chunk.count)
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return nil }
+            buffer.append(contentsOf: chunk[..<n])
+        }
+    }
 }

@@ -156,9 +156,12 @@ final class ToolkitClient: @unchecked Sendable {
     }
 
     private let child: ChildProcess
-    private var buffer: [UInt8] = []
+    private let lines: PipeLines
 
-    private init(child: ChildProcess) { self.child = child }
+    private init(child: ChildProcess) {
+        self.child = child
+        lines = PipeLines(child.stdout)
+    }
 
     /// A folder of its own for the built clients (the caller removes it).
     static func scratch() throws -> String {
@@ -216,22 +219,7 @@ final class ToolkitClient: @unchecked Sendable {
 
     /// The next line the client printed, or nil once it ended.
     private func nextLine() async -> String? {
-        await onOwnThread { self.readLine() }
-    }
-
-    private func readLine() -> String? {
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            if let nl = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: buffer[..<nl], as: UTF8.self)
-                buffer.removeSubrange(...nl)
-                return line
-            }
-            let n = read(child.stdout, &chunk, chunk.count)
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { return nil }
-            buffer.append(contentsOf: chunk[..<n])
-        }
+        await onOwnThread { self.lines.next() }
     }
 
     /// Ends it (SIGKILL: SDL turns SIGTERM into a quit event it would have to read), reaps it, closes its pipes.

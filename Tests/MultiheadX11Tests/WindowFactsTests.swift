@@ -118,10 +118,13 @@ func xwininfoFrame(_ id: UInt, _ environment: [String: String]) throws -> Rect? 
 /// Tests/ToolkitClients/gtk-window.py: a GTK 3 window of one colour, its lines read one at a time.
 final class WindowClient: @unchecked Sendable {
     private let child: ChildProcess
-    private var buffer: [UInt8] = []
+    private let lines: PipeLines
     var pid: Int32 { child.pid }
 
-    private init(child: ChildProcess) { self.child = child }
+    private init(child: ChildProcess) {
+        self.child = child
+        lines = PipeLines(child.stdout)
+    }
 
     static func start(title: String, colour: String, size: String, environment: [String: String]) throws -> WindowClient {
         let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -133,23 +136,8 @@ final class WindowClient: @unchecked Sendable {
     /// Reads lines until one is `line`; false when the client ended first.
     func waitFor(_ line: String) async -> Bool {
         await onOwnThread {
-            while let next = self.readLine() { if next == line { return true } }
+            while let next = self.lines.next() { if next == line { return true } }
             return false
-        }
-    }
-
-    private func readLine() -> String? {
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            if let nl = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: buffer[..<nl], as: UTF8.self)
-                buffer.removeSubrange(...nl)
-                return line
-            }
-            let n = read(child.stdout, &chunk, chunk.count)
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { return nil }
-            buffer.append(contentsOf: chunk[..<n])
         }
     }
 

@@ -110,6 +110,21 @@ package final class XConnection {
     }
 
     private func trapNow<T>(_ what: String, _ body: () throws -> T) throws -> T {
+        let (result, errors) = try answered(body)
+        if let e = errors.first { throw X11Error.protocolError(display: name, request: "\(what) (\(e.request))", error: e.text, code: e.code) }
+        return result
+    }
+
+    /// Runs `body` and forgets the X errors of its requests: for reads of other clients' windows, one of
+    /// which may be gone (a window manager's list can name a window destroyed a moment ago), which the
+    /// reader then skips. Ends with the server having answered them all (`XSync`).
+    package func forgivingErrors<T>(_ body: () throws -> T) throws -> T {
+        try bounded { try answered(body).result }
+    }
+
+    /// Runs `body` under an error trap, waits until the server has answered its requests, and gives the
+    /// X errors of those requests (oldest first) with its result.
+    private func answered<T>(_ body: () throws -> T) throws -> (result: T, errors: [XErrorRecord]) {
         try checkAlive()
         let start = UInt(mh_next_request(display))
         let mine = XErrorTrap.key(display)
@@ -121,28 +136,7 @@ package final class XConnection {
         // in, and an extra round trip (XSync) would only wait.
         if UInt(XLastKnownRequestProcessed(display)) + 1 < end { syncNow() }
         try checkAlive()
-        let first = XErrorTrap.take { $0.display == mine && $0.serial >= start && $0.serial < end }.first
-        if let e = first { throw X11Error.protocolError(display: name, request: "\(what) (\(e.request))", error: e.text, code: e.code) }
-        return result
-    }
-
-    /// Runs `body` and forgets the X errors of its requests: for reads of other clients' windows, one of
-    /// which may be gone (a window manager's list can name a window destroyed a moment ago), which the
-    /// reader then skips. Ends with the server having answered them all (`XSync`).
-    package func forgivingErrors<T>(_ body: () throws -> T) throws -> T {
-        try bounded {
-            try checkAlive()
-            let start = UInt(mh_next_request(display))
-            let mine = XErrorTrap.key(display)
-            let outermost = XErrorTrap.beginTrap(mine, at: start)
-            defer { if outermost { XErrorTrap.endTrap(mine) } }
-            let result = try body()
-            let end = UInt(mh_next_request(display))
-            if UInt(XLastKnownRequestProcessed(display)) + 1 < end { syncNow() }
-            try checkAlive()
-            _ = takeErrors(from: start, to: end)
-            return result
-        }
+        return (result, takeErrors(from: start, to: end))
     }
 
     /// Takes the recorded X errors of this connection's requests in `[start, end)` (answered already: the
