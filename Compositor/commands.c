@@ -1,7 +1,7 @@
 /*
  * The control protocol's commands: each checks its words, does its work through outputs.c, views.c,
- * input.c or capture.c (move-window and fullscreen-window are window_commands.c's), and answers exactly
- * one line (control.c reads the lines and writes the answers).
+ * input.c or capture.c (plug and mode are output_commands.c's, move-window and fullscreen-window
+ * window_commands.c's), and answers exactly one line (control.c reads the lines and writes the answers).
  *
  * Copyright (c) 2026 the Multihead authors
  *
@@ -58,84 +58,6 @@ bool mh_options_known(char **tokens, int n, int first, const char *const *keys) 
 	return true;
 }
 
-#define SCALE_ERROR "bad-value scale is a number 1…4 (rounded to a multiple of 1/120: 1.25, 1.5, 2…)"
-
-/* A change's answer: its error, or the output as it is now. */
-static void reply_output(const char *error, struct mh_output *output) {
-	if (error != NULL) {
-		mh_reply_error(error);
-		return;
-	}
-	char *text;
-	size_t size;
-	FILE *m = mh_answer_begin(&text, &size);
-	if (m != NULL) {
-		mh_output_json(m, output);
-	}
-	mh_answer_end(m, &text);
-}
-
-static void cmd_plug(char **t, int n) {
-	static const char *const keys[] = {"mode", "pos", "scale", "make", "model", "serial", "size-mm", NULL};
-	if (n < 2 || !mh_options_known(t, n, 2, keys)) {
-		mh_reply_error("usage plug NAME [mode=WxH[@HZ]] [pos=X,Y] [scale=N] [make=S] [model=S] [serial=S] [size-mm=WxH]");
-		return;
-	}
-	if (!mh_output_name_valid(t[1])) {
-		mh_reply_error("bad-value the output name is DP-1…DP-8 or HDMI-1…HDMI-8");
-		return;
-	}
-	const char *error = NULL;
-	const char *mode = mh_option(t, n, 2, "mode", &error), *pos = mh_option(t, n, 2, "pos", &error);
-	const char *scale = mh_option(t, n, 2, "scale", &error), *make = mh_option(t, n, 2, "make", &error);
-	const char *model = mh_option(t, n, 2, "model", &error), *serial = mh_option(t, n, 2, "serial", &error);
-	const char *mm = mh_option(t, n, 2, "size-mm", &error);
-	if (error != NULL) {
-		mh_reply_error(error);
-		return;
-	}
-	struct mh_output_spec spec = { .name = t[1], .width = 1920, .height = 1080, .refresh_mhz = 60000,
-		.scale120 = MH_SCALE_UNIT };
-	long a, b;
-	if (mode != NULL && !mh_parse_mode(mode, &spec.width, &spec.height, &spec.refresh_mhz)) {
-		mh_reply_error("bad-value mode is WxH or WxH@HZ: sides 1…8192, at most 7680×4320 pixels, 1…1000 Hz");
-		return;
-	}
-	if (pos != NULL) {
-		if (!mh_parse_pair(pos, ',', -MH_MAX_POSITION, MH_MAX_POSITION, &a, &b)) {
-			mh_reply_error("bad-value pos is X,Y with each within ±32767");
-			return;
-		}
-		spec.has_position = true;
-		spec.x = (int)a;
-		spec.y = (int)b;
-	}
-	if (scale != NULL && !mh_parse_scale(scale, &spec.scale120)) {
-		mh_reply_error(SCALE_ERROR);
-		return;
-	}
-	if (mm != NULL) {
-		if (!mh_parse_pair(mm, 'x', 1, 10000, &a, &b)) {
-			mh_reply_error("bad-value size-mm is WxH in millimetres, 1…10000");
-			return;
-		}
-		spec.mm_width = (int)a;
-		spec.mm_height = (int)b;
-	}
-	if ((make && !mh_identity_ok(make, sizeof(spec.make))) || (model && !mh_identity_ok(model, sizeof(spec.model)))
-			|| (serial && !mh_identity_ok(serial, sizeof(spec.serial)))) {
-		mh_reply_error("bad-value make (≤55 bytes), model and serial (≤15 bytes) are printable UTF-8");
-		return;
-	}
-	snprintf(spec.make, sizeof(spec.make), "%s", make ? make : "Multihead");
-	mh_pnp_company(spec.make, sizeof(spec.make));
-	snprintf(spec.model, sizeof(spec.model), "%s", model ? model : "Virtual Monitor");
-	snprintf(spec.serial, sizeof(spec.serial), "%s", serial ? serial : "");
-	struct mh_output *output = NULL;
-	error = mh_output_plug(server_, &spec, &output);
-	reply_output(error, output);
-}
-
 /* The enabled output of that name, or NULL once the error is answered. */
 struct mh_output *mh_named_output(struct mh_server *server, const char *name) {
 	struct mh_output *output = mh_output_find(server, name);
@@ -144,41 +66,6 @@ struct mh_output *mh_named_output(struct mh_server *server, const char *name) {
 			" (by an output manager client)" : "no-such-output no output of that name is plugged");
 	}
 	return output;
-}
-
-static void cmd_mode(char **t, int n) {
-	static const char *const keys[] = {"mode", "pos", "scale", NULL};
-	if (n < 3 || !mh_options_known(t, n, 2, keys)) {
-		mh_reply_error("usage mode NAME [mode=WxH[@HZ]] [pos=X,Y] [scale=N] (at least one)");
-		return;
-	}
-	const char *error = NULL;
-	const char *mode = mh_option(t, n, 2, "mode", &error), *pos = mh_option(t, n, 2, "pos", &error);
-	const char *scale = mh_option(t, n, 2, "scale", &error);
-	if (error != NULL) {
-		mh_reply_error(error);
-		return;
-	}
-	int width = 0, height = 0, refresh = 0, scale120 = 0;
-	long x = 0, y = 0;
-	if (mode != NULL && !mh_parse_mode(mode, &width, &height, &refresh)) {
-		mh_reply_error("bad-value mode is WxH or WxH@HZ: sides 1…8192, at most 7680×4320 pixels, 1…1000 Hz");
-		return;
-	}
-	if (pos != NULL && !mh_parse_pair(pos, ',', -MH_MAX_POSITION, MH_MAX_POSITION, &x, &y)) {
-		mh_reply_error("bad-value pos is X,Y with each within ±32767");
-		return;
-	}
-	if (scale != NULL && !mh_parse_scale(scale, &scale120)) {
-		mh_reply_error(SCALE_ERROR);
-		return;
-	}
-	struct mh_output *output = mh_named_output(server_, t[1]);
-	if (output == NULL) {
-		return;
-	}
-	error = mh_output_change(output, width, height, refresh, pos != NULL, (int)x, (int)y, scale120);
-	reply_output(error, output);
 }
 
 /* `outputs` and `toplevels`: a JSON array on the answer line. */
@@ -312,7 +199,7 @@ void mh_run_command(struct mh_server *server, char **t, int n) {
 	if (strcmp(c, "ping") == 0 && n == 1) {
 		mh_reply("ok pong");
 	} else if (strcmp(c, "plug") == 0) {
-		cmd_plug(t, n);
+		mh_cmd_plug(server, t, n);
 	} else if (strcmp(c, "unplug") == 0) {
 		struct mh_output *output = n == 2 ? mh_output_find_plugged(server, t[1]) : NULL;
 		if (n != 2 || output == NULL) {
@@ -322,7 +209,7 @@ void mh_run_command(struct mh_server *server, char **t, int n) {
 			mh_reply("ok");
 		}
 	} else if (strcmp(c, "mode") == 0) {
-		cmd_mode(t, n);
+		mh_cmd_mode(server, t, n);
 	} else if (strcmp(c, "outputs") == 0 && n == 1) {
 		cmd_list(true);
 	} else if (strcmp(c, "toplevels") == 0 && n == 1) {

@@ -3,7 +3,8 @@
  * plugs and unplugs outputs, views.c maps xdg-shell toplevels, xwayland.c the X11 windows,
  * window_state.c their fullscreen, maximized and minimized states, window_commands.c the commands that
  * move them, input.c is the seat, capture.c reads pixels back, control.c is the line protocol on
- * stdin/stdout and commands.c its commands, output_manager.c is zwlr_output_manager_v1 and
+ * stdin/stdout and commands.c its commands (output_commands.c plug and mode), modes.c keeps each
+ * output's mode list, output_manager.c is zwlr_output_manager_v1 and
  * fractional_scale.c wp_fractional_scale_manager_v1, util.c the strict parsers and JSON writers they use.
  *
  * Copyright (c) 2026 the Multihead authors
@@ -55,6 +56,9 @@ struct xkb_keymap;
 #define MH_MAX_SCALE 4
 /* Scales are kept in 120ths, wp_fractional_scale_v1's unit: 1…4 is 120…480. */
 #define MH_SCALE_UNIT 120
+/* An output's mode list (modes.c): `modes=` takes at most MH_MAX_MODES, after the preferred one. */
+#define MH_MAX_MODES 32
+#define MH_MODE_LIST (MH_MAX_MODES + 1)
 
 enum mh_xwayland_mode { MH_XWAYLAND_OFF, MH_XWAYLAND_LAZY, MH_XWAYLAND_EAGER };
 
@@ -102,10 +106,16 @@ struct mh_server {
 	struct mh_output *plugged;
 };
 
+struct mh_mode {
+	int width, height, refresh_mhz;
+};
+
 /* What `plug` asks for; make, model and serial fit wlroots' fixed fields. */
 struct mh_output_spec {
 	const char *name;
-	int width, height, refresh_mhz;
+	int width, height, refresh_mhz; /* the preferred mode, modes[0] */
+	struct mh_mode modes[MH_MODE_LIST]; /* the mode list, the preferred mode first (mh_mode_list) */
+	int mode_count;
 	int x, y;
 	bool has_position;
 	int scale120; /* the scale in 120ths (120…480) */
@@ -120,6 +130,11 @@ struct mh_output {
 	unsigned long order; /* plug order */
 	bool disabled;       /* in server->disabled: no wl_output global, not in the layout */
 	int disabled_x, disabled_y; /* its layout position when disabled, restored when enabled */
+	/* Its mode list (modes.c), linked in wlr_output->modes in this order, the preferred one first; and
+	 * the current mode when it is none of them (a custom mode, linked after them), else NULL. */
+	struct wlr_output_mode modes[MH_MODE_LIST];
+	int mode_count;
+	struct wlr_output_mode *custom;
 	struct wl_listener frame;
 	struct wl_listener destroy;
 };
@@ -168,9 +183,24 @@ int mh_output_scale120(struct wlr_output *output);
 void mh_output_json(FILE *out, struct mh_output *output);
 bool mh_output_name_valid(const char *name);
 
+/* modes.c: an output's mode list (the preferred mode, then `modes=` or the standard smaller sizes) */
+bool mh_parse_mode_list(const char *s, struct mh_mode *modes, int *count);
+int mh_mode_list(struct mh_mode preferred, const struct mh_mode *extra, int extra_count, struct mh_mode *list);
+void mh_output_modes_init(struct mh_output *output, const struct mh_output_spec *spec);
+void mh_output_modes_finish(struct mh_output *output);
+int mh_output_listed_refresh(struct mh_output *output, int width, int height);
+bool mh_output_has_mode(struct mh_output *output, const struct wlr_output_mode *mode);
+struct wlr_output_mode *mh_output_mode_prepare(struct mh_output *output, int width, int height, int refresh_mhz);
+void mh_output_mode_settle(struct mh_output *output, struct wlr_output_mode *old, bool committed);
+void mh_output_modes_json(FILE *out, struct mh_output *output);
+
 /* output_manager.c: zwlr_output_manager_v1 (wlr-randr, kanshi…) */
 void mh_output_manager_init(struct mh_server *server);
 void mh_output_manager_changed(struct mh_server *server);
+void mh_output_manager_mode_added(struct mh_server *server, struct wlr_output *output,
+	struct wlr_output_mode *mode);
+void mh_output_manager_mode_removed(struct mh_server *server, struct wlr_output *output,
+	struct wlr_output_mode *mode, struct wlr_output_mode *replacement);
 
 /* fractional_scale.c: wp_fractional_scale_manager_v1 (each surface's preferred scale, in 120ths) */
 void mh_fractional_scale_init(struct mh_server *server);
@@ -233,6 +263,10 @@ void mh_reply(const char *format, ...) __attribute__((format(printf, 1, 2)));
 void mh_reply_error(const char *code_and_reason);
 FILE *mh_answer_begin(char **text, size_t *size);
 void mh_answer_end(FILE *answer, char *const *text);
+
+/* output_commands.c: plug and mode */
+void mh_cmd_plug(struct mh_server *server, char **tokens, int n);
+void mh_cmd_mode(struct mh_server *server, char **tokens, int n);
 
 /* commands.c */
 void mh_run_command(struct mh_server *server, char **tokens, int n);

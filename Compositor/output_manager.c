@@ -1,8 +1,8 @@
 /*
  * zwlr_output_manager_v1 (version 2, as wlroots 0.15 ships it), so wlr-randr, kanshi, way-displays and
  * shikane run: every plugged output is a head (name, description, make, model, serial, physical size,
- * its mode, position, scale, enabled); `apply` and `test` of a configuration are checked as `plug` and
- * `mode` check their values, then applied through outputs.c.
+ * its modes (modes.c's list) and current mode, position, scale, enabled); `apply` and `test` of a
+ * configuration are checked as `plug` and `mode` check their values, then applied through outputs.c.
  *
  * Copyright (c) 2026 the Multihead authors
  *
@@ -76,14 +76,96 @@ void mh_output_manager_changed(struct mh_server *server) {
 	}
 }
 
+/* zwlr_output_mode_v1 (version 2: events only), for the mode objects of a mode that joins or leaves a
+ * head's list after the head was announced: wlroots 0.15 announces a head's modes once, when it sends
+ * the head, and its protocol code is not exported. Its events: size, refresh, preferred, finished. A
+ * head's "mode" event (opcode 3) introduces one. */
+static const struct wl_interface *const no_types[] = {NULL, NULL};
+static const struct wl_message mode_events[] = {
+	{"size", "ii", (const struct wl_interface **)no_types},
+	{"refresh", "i", (const struct wl_interface **)no_types},
+	{"preferred", "", (const struct wl_interface **)no_types},
+	{"finished", "", (const struct wl_interface **)no_types},
+};
+static const struct wl_interface mode_interface = {"zwlr_output_mode_v1", 2, 0, NULL, 4, mode_events};
+enum { HEAD_MODE = 3, MODE_SIZE = 0, MODE_REFRESH = 1, MODE_FINISHED = 3 };
+
+static void mode_resource_destroy(struct wl_resource *resource) {
+	wl_list_remove(wl_resource_get_link(resource));
+}
+
+/* A mode that joined an output's list (a custom mode made current): a mode object for every client's
+ * head of that output, as wlroots makes them (no implementation, the mode as user data), so that its
+ * current_mode event finds it. */
+void mh_output_manager_mode_added(struct mh_server *server, struct wlr_output *output,
+		struct wlr_output_mode *mode) {
+	if (server->output_manager == NULL) {
+		return;
+	}
+	struct wlr_output_head_v1 *head;
+	wl_list_for_each(head, &server->output_manager->manager->heads, link) {
+		if (head->state.output != output) {
+			continue;
+		}
+		struct wl_resource *head_resource;
+		wl_resource_for_each(head_resource, &head->resources) {
+			struct wl_resource *r = wl_resource_create(wl_resource_get_client(head_resource), &mode_interface,
+				wl_resource_get_version(head_resource), 0);
+			if (r == NULL) {
+				wl_resource_post_no_memory(head_resource);
+				continue;
+			}
+			wl_resource_set_implementation(r, NULL, mode, mode_resource_destroy);
+			wl_list_insert(&head->mode_resources, wl_resource_get_link(r));
+			wl_resource_post_event(head_resource, HEAD_MODE, r);
+			wl_resource_post_event(r, MODE_SIZE, mode->width, mode->height);
+			wl_resource_post_event(r, MODE_REFRESH, mode->refresh);
+		}
+	}
+}
+
+/* A mode that left an output's list (a custom mode no longer current): its mode objects are finished
+ * and destroyed, and a head whose state still names it names the replacement (the new current mode)
+ * until the next update, so that wlroots never looks for a mode object that is gone (a client binding
+ * the manager meanwhile gets the head's list and state from them). */
+void mh_output_manager_mode_removed(struct mh_server *server, struct wlr_output *output,
+		struct wlr_output_mode *mode, struct wlr_output_mode *replacement) {
+	if (server->output_manager == NULL) {
+		return;
+	}
+	struct wlr_output_head_v1 *head;
+	wl_list_for_each(head, &server->output_manager->manager->heads, link) {
+		if (head->state.output != output) {
+			continue;
+		}
+		struct wl_resource *r, *next;
+		wl_resource_for_each_safe(r, next, &head->mode_resources) {
+			if (wl_resource_get_user_data(r) == mode) {
+				wl_resource_post_event(r, MODE_FINISHED);
+				wl_resource_destroy(r);
+			}
+		}
+		if (head->state.mode == mode) {
+			/* No size: the next update always finds the mode changed and sends current_mode again
+			 * (a custom mode of the old one's size made current meanwhile would otherwise go unsent). */
+			head->state.mode = replacement;
+			head->state.custom_mode.width = head->state.custom_mode.height = 0;
+		}
+	}
+}
+
 /* A head's mode as the client asked for it: one of the head's modes, or a custom one (refresh 0, which
- * the protocol leaves to the compositor, is 60 Hz). */
+ * the protocol leaves to the compositor, is the rate of the listed mode of that size, else 60 Hz, as
+ * `mode=WxH` without a rate is). */
 static void head_mode(const struct wlr_output_configuration_head_v1 *head, int *width, int *height,
 		int *refresh) {
 	const struct wlr_output_head_v1_state *s = &head->state;
 	*width = s->mode != NULL ? s->mode->width : s->custom_mode.width;
 	*height = s->mode != NULL ? s->mode->height : s->custom_mode.height;
 	*refresh = s->mode != NULL ? s->mode->refresh : s->custom_mode.refresh;
+	if (*refresh == 0) {
+		*refresh = mh_output_listed_refresh(s->output->data, *width, *height);
+	}
 	if (*refresh == 0) {
 		*refresh = 60000;
 	}
@@ -99,6 +181,11 @@ static bool head_ok(const struct wlr_output_configuration_head_v1 *head) {
 	}
 	if (!s->enabled) {
 		return true;
+	}
+	/* A listed mode the client chose may have left the list since (a custom mode no longer current). */
+	if (s->mode != NULL && !mh_output_has_mode(s->output->data, s->mode)) {
+		wlr_log(WLR_INFO, "output manager: %s: refused a mode no longer listed", s->output->name);
+		return false;
 	}
 	int width, height, refresh;
 	head_mode(head, &width, &height, &refresh);

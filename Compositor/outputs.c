@@ -1,7 +1,8 @@
 /*
  * Outputs: plugged as headless outputs named as a desktop's connectors (DP-1…DP-8, HDMI-1…HDMI-8) with
- * the monitor's identity, mode, position and scale (in 120ths: 1, 1.25, 1.5…); unplugged by destroying
- * them (the wl_output global goes); each renders the scene on its frame event.
+ * the monitor's identity, modes (modes.c keeps the list), position and scale (in 120ths: 1, 1.25,
+ * 1.5…); unplugged by destroying them (the wl_output global goes); each renders the scene on its frame
+ * event.
  *
  * Copyright (c) 2026 the Multihead authors
  *
@@ -98,6 +99,7 @@ static void handle_destroy(struct wl_listener *listener, void *data) {
 	mh_views_output_gone(server, output->wlr_output);
 	wl_list_remove(&output->frame.link);
 	wl_list_remove(&output->destroy.link);
+	mh_output_modes_finish(output);
 	output->wlr_output->data = NULL;
 	free(output);
 	mh_output_manager_changed(server);
@@ -150,10 +152,13 @@ static void handle_new_output(struct wl_listener *listener, void *data) {
 	strcat(description, ")");
 	wlr_output_set_description(wlr_output, description);
 
+	/* Its mode list, the preferred mode current; headless outputs take it as a custom mode. */
+	mh_output_modes_init(output, spec);
 	wlr_output_set_custom_mode(wlr_output, spec->width, spec->height, spec->refresh_mhz);
 	wlr_output_set_scale(wlr_output, (float)((double)spec->scale120 / MH_SCALE_UNIT));
 	/* Headless outputs start enabled, and their commit refuses an `enabled` state: none is set. */
 	if (!wlr_output_commit(wlr_output)) {
+		mh_output_modes_finish(output);
 		wlr_output->data = NULL;
 		free(output);
 		return;
@@ -219,13 +224,23 @@ const char *mh_output_change(struct mh_output *output, int width, int height, in
 		bool has_position, int x, int y, int scale120) {
 	struct wlr_output *wlr_output = output->wlr_output;
 	struct wlr_box old = mh_output_box(output); /* its windows keep their place within it */
+	struct wlr_output_mode *old_mode = wlr_output->current_mode;
 	if (width > 0) {
+		/* The listed mode of that size and rate, else a custom one (headless outputs take either as a
+		 * custom mode). */
+		if (mh_output_mode_prepare(output, width, height, refresh_mhz) == NULL) {
+			return "internal out of memory";
+		}
 		wlr_output_set_custom_mode(wlr_output, width, height, refresh_mhz);
 	}
 	if (scale120 > 0) {
 		wlr_output_set_scale(wlr_output, (float)((double)scale120 / MH_SCALE_UNIT));
 	}
-	if ((width > 0 || scale120 > 0) && !wlr_output_commit(wlr_output)) {
+	bool committed = !(width > 0 || scale120 > 0) || wlr_output_commit(wlr_output);
+	if (width > 0) {
+		mh_output_mode_settle(output, old_mode, committed);
+	}
+	if (!committed) {
 		return "internal wlroots refused the new mode (see the compositor's stderr)";
 	}
 	if (!has_position) {
@@ -323,8 +338,10 @@ void mh_output_json(FILE *out, struct mh_output *output) {
 	mh_json_string(out, o->model);
 	fputs(",\"serial\":", out);
 	mh_json_string(out, o->serial);
-	fprintf(out, ",\"mode\":{\"width\":%d,\"height\":%d,\"refreshRate\":%.3f},\"scale\":",
+	fprintf(out, ",\"mode\":{\"width\":%d,\"height\":%d,\"refreshRate\":%.3f},\"modes\":",
 		o->width, o->height, o->refresh / 1000.0);
+	mh_output_modes_json(out, output);
+	fputs(",\"scale\":", out);
 	mh_json_scale(out, mh_output_scale120(o));
 	fprintf(out, ",\"frame\":{\"x\":%d,\"y\":%d,\"width\":%d,\"height\":%d},"
 		"\"physicalSize\":{\"width\":%d,\"height\":%d}}",

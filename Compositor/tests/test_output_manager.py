@@ -52,8 +52,9 @@ def test_wlr_randr_lists_and_configures(compositor):
     assert 'HDMI-1 "Dell Inc. DELL U2720Q ABC123 (HDMI-1)"' in text, text
     assert 'DP-1 "Multihead Virtual Monitor (DP-1)"' in text, text
     assert "Physical size: 597x336 mm" in text
-    assert "2560x1440 px, 60.000000 Hz (current)" in text
-    assert "1920x1080 px, 60.000000 Hz (current)" in text
+    # Each head lists its modes (test_mode_lists.py), the plug's mode preferred and current.
+    assert "2560x1440 px, 60.000000 Hz (preferred, current)" in text
+    assert "1920x1080 px, 60.000000 Hz (preferred, current)" in text
     assert text.count("Enabled: yes") == 2
 
     # A mode, a position and a scale at once, as one configuration.
