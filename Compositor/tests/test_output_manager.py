@@ -39,11 +39,17 @@ def gtk_sees(lines, predicate):
                           and predicate({m["connector"]: m for m in o["monitors"]}))
 
 
+def qt_sees(lines, predicate):
+    return lines.wait_for(lambda o: o.get("event") == "screens" and predicate({s["name"]: s for s in o["screens"]}))
+
+
 def test_wlr_randr_lists_and_configures(compositor):
     compositor.ok(DELL)
     compositor.ok("plug DP-1")
     _, gtk = compositor.gtk4()
+    _, qt = compositor.qt6()
     gtk_sees(gtk, lambda m: set(m) == {"HDMI-1", "DP-1"})
+    qt_sees(qt, lambda s: set(s) == {"HDMI-1", "DP-1"})
 
     listed = wlr_randr(compositor)
     assert listed.returncode == 0, listed.stderr
@@ -66,6 +72,7 @@ def test_wlr_randr_lists_and_configures(compositor):
     assert now["frame"] == {"x": 2560, "y": 100, "width": 640, "height": 360}
     gtk_sees(gtk, lambda m: m.get("DP-1", {}).get("geometry") == [2560, 100, 640, 360]
              and m["DP-1"]["scale"] == 2)
+    qt_sees(qt, lambda s: s.get("DP-1", {}).get("geometry") == [2560, 100, 640, 360])
     assert "1280x720 px, 60.000000 Hz (current)" in wlr_randr(compositor).stdout
 
     # The listed mode, by --mode.
@@ -81,6 +88,7 @@ def test_wlr_randr_lists_and_configures(compositor):
     assert wlr_randr(compositor, "--output", "HDMI-1", "--off").returncode == 0
     assert list(outputs(compositor)) == ["DP-1"]
     gtk_sees(gtk, lambda m: set(m) == {"DP-1"})
+    qt_sees(qt, lambda s: set(s) == {"DP-1"})
     text = wlr_randr(compositor).stdout
     assert "Enabled: no" in text and "Enabled: yes" in text
     assert compositor.cmd("mode HDMI-1 scale=2").startswith("error no-such-output")
@@ -91,6 +99,13 @@ def test_wlr_randr_lists_and_configures(compositor):
     assert list(outputs(compositor)) == ["HDMI-1", "DP-1"]
     assert outputs(compositor)["HDMI-1"]["frame"] == {"x": 0, "y": 0, "width": 2560, "height": 1440}
     gtk_sees(gtk, lambda m: m.get("HDMI-1", {}).get("geometry") == [0, 0, 2560, 1440])
+    qt_sees(qt, lambda s: s.get("HDMI-1", {}).get("geometry") == [0, 0, 2560, 1440])
+
+    # A fractional scale: 2560x1440 at 1.5 is 1706x960 in the layout, for GTK 4 (scale 2) and Qt 6 alike.
+    assert wlr_randr(compositor, "--output", "HDMI-1", "--scale", "1.5").returncode == 0
+    assert outputs(compositor)["HDMI-1"]["scale"] == 1.5
+    gtk_sees(gtk, lambda m: m.get("HDMI-1", {}).get("geometry") == [0, 0, 1706, 960] and m["HDMI-1"]["scale"] == 2)
+    qt_sees(qt, lambda s: s.get("HDMI-1", {}).get("geometry") == [0, 0, 1706, 960])
 
     # A disabled output is unplugged as any other.
     assert wlr_randr(compositor, "--output", "HDMI-1", "--off").returncode == 0

@@ -51,6 +51,10 @@ struct IdentityAndScaleTests {
         #expect(hdmi["scale"] as? Double == 1.5)
         let frame = try #require(hdmi["frame"] as? [String: Int])
         #expect(frame == ["x": 800, "y": 0, "width": 1280, "height": 720])
+        // The compositor's list for a 1920x1080 monitor: its mode, then the common smaller ones.
+        let modes = try #require(hdmi["modes"] as? [[String: Any]])
+        #expect(modes.map { "\($0["width"] ?? 0)x\($0["height"] ?? 0)" }
+                == ["1920x1080", "1680x1050", "1600x900", "1280x1024", "1280x800", "1280x720", "1024x768", "800x600", "640x480"])
         let dell = try #require(rows.first { $0["name"] as? String == "DP-2" })
         #expect(dell["manufacturer"] as? String == "Dell Inc." && dell["model"] as? String == "DELL U2720Q" && dell["serialNumber"] as? String == "SN42")
         #expect(out.contains("pc=64") && err.contains("--product-code and --binary-serial are an EDID's"), "\(out)\(err)")

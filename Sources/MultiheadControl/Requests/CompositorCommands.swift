@@ -77,6 +77,16 @@ extension ScreenJSON {
         serialNumber = serial?.isEmpty == false ? serial : nil
         self.scale = scale
         currentMode = current
-        modes = [current]
+        // The output's list (its preferred mode first), as a monitor's EDID gives X its modes.
+        let listed: [Mode]
+        if case .array(let items)? = v["modes"] {
+            listed = items.compactMap { m -> Mode? in
+                guard let w = m["width"]?.int, let h = m["height"]?.int, case .number(let r)? = m["refresh"] else { return nil }
+                return Mode(width: w, height: h, refreshRate: (r * 100).rounded() / 100, interlaced: false)
+            }
+        } else {
+            listed = []
+        }
+        modes = listed.isEmpty ? [current] : listed
     }
 }
