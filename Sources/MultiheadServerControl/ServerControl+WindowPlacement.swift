@@ -6,19 +6,29 @@ import MultiheadX11
 
 extension ServerControl {
     /// Puts a top-level window on a screen, as a person dragging it there would: at `frame` (in the
-    /// screen's pixels, 0,0 its top-left corner; nil keeps the window's size and puts it at the corner),
-    /// out of fullscreen or maximized first. With a window manager the move is asked of it
-    /// (`_NET_WM_STATE`, `_NET_MOVERESIZE_WINDOW`, EWMH) and awaited on its events for at most `seconds`;
-    /// without one the window is moved directly (`XMoveResizeWindow`). Answers the window as it is then:
-    /// a window manager may keep a window from where it was asked to go (a minimum size, a struts).
-    public func moveWindow(_ id: UInt, to screen: String, frame: Rect? = nil, within seconds: Double = 5) throws -> ServerWindow {
+    /// screen's pixels, 0,0 its top-left corner), out of fullscreen or maximized first. With a window
+    /// manager the move is asked of it (`_NET_WM_STATE`, `_NET_MOVERESIZE_WINDOW`, EWMH) and awaited on its
+    /// events for at most `seconds`; without one the window is moved directly (`XMoveResizeWindow`).
+    /// Answers the window as it is then: a window manager may keep a window from where it was asked to go
+    /// (a minimum size, a strut).
+    public func moveWindow(_ id: UInt, to screen: String, frame: Rect, within seconds: Double = 5) throws -> ServerWindow {
+        try move(id, to: screen, origin: frame.origin, size: frame.size, within: seconds)
+    }
+
+    /// Puts a top-level window on a screen at `origin` (the screen's pixels; default its top-left corner)
+    /// with the size it has once out of fullscreen or maximized (the size a window manager gives back).
+    public func moveWindow(_ id: UInt, to screen: String, at origin: Point = Point(x: 0, y: 0), within seconds: Double = 5) throws -> ServerWindow {
+        try move(id, to: screen, origin: origin, size: nil, within: seconds)
+    }
+
+    private func move(_ id: UInt, to screen: String, origin: Point, size: Size?, within seconds: Double) throws -> ServerWindow {
         let window = try window(id)
         let area = try screenFrame(screen)
-        if let frame { try Self.checkWindowFrame(frame) }
-        let local = frame ?? Rect(x: 0, y: 0, width: window.frame.width, height: window.frame.height)
+        let local = Rect(origin: origin, size: size ?? window.frame.size)
+        try Self.checkWindowFrame(local)
         let target = Rect(x: area.minX + local.minX, y: area.minY + local.minY, width: local.width, height: local.height)
         try Self.checkWindowFrame(target)
-        return try place(window, at: target, on: screen, keepingSize: frame == nil, fullscreen: false, within: seconds)
+        return try place(window, at: target, on: screen, keepingSize: size == nil, fullscreen: false, within: seconds)
     }
 
     /// Makes a top-level window fill a screen: with a window manager, the window is moved onto the screen
@@ -54,7 +64,7 @@ extension ServerControl {
                        within seconds: Double) throws -> ServerWindow {
         let c = connection
         let id = window.id
-        guard hasRootProperty("_NET_SUPPORTING_WM_CHECK") else {
+        guard hasWindowManager else {
             try c.trap("place window \(id)") {
                 setStates(of: id, fullscreen: fullscreen)
                 XMoveResizeWindow(c.display, CXlib.Window(id), Int32(asked.minX), Int32(asked.minY), UInt32(asked.width), UInt32(asked.height))
@@ -77,14 +87,21 @@ extension ServerControl {
         }
         let deadline = MonotonicClock.now() + seconds
         var current = window
-        if window.state == .fullscreen || window.state == .maximized {
+        // Fullscreen there already: nothing to ask (leaving and entering again would resize the client twice).
+        if fullscreen, window.state == .fullscreen, window.screen == screen, window.frame == asked { return window }
+        // Minimized: shown again first, as a taskbar's click does (`_NET_ACTIVE_WINDOW`, source 2).
+        if window.state == .minimized {
+            sendWMMessage(id, "_NET_ACTIVE_WINDOW", [2, 0, 0, 0, 0])
+            current = try awaitWindow(id, until: deadline) { $0.state != .minimized } ?? current
+        }
+        if current.state == .fullscreen || current.state == .maximized {
             askState(of: id, add: false, "_NET_WM_STATE_FULLSCREEN")
             askState(of: id, add: false, "_NET_WM_STATE_MAXIMIZED_VERT", "_NET_WM_STATE_MAXIMIZED_HORZ")
             // Done when the state is gone and the size given back: openbox drops the state, then puts the
             // decorations back (a move), then resizes. A window whose size before was the screen's waits out
             // the bound.
             current = try awaitWindow(id, until: deadline) { w in
-                w.state != .fullscreen && w.state != .maximized && w.frame.size != window.frame.size
+                w.state != .fullscreen && w.state != .maximized && w.frame.size != current.frame.size
             } ?? self.window(id)
         }
         // Fullscreen: onto the screen first, no larger than it (a window manager fills the monitor the
@@ -161,14 +178,22 @@ extension ServerControl {
     /// remains (the primary, else the first), at the same place relative to its top-left corner, kept
     /// inside it where they fit: what a desktop does with the windows of an unplugged monitor. Windows
     /// already gone are skipped.
-    package func rehome(_ windows: [ServerWindow], from gone: Rect) throws {
+    /// A fullscreen window is made fullscreen on the main screen; a maximized one leaves that state with
+    /// the size its window manager gives back. Each window has its share of `seconds`; one that went away
+    /// meanwhile, or cannot be placed, is left as it is (the unplug itself has happened).
+    package func rehome(_ windows: [ServerWindow], from gone: Rect, within seconds: Double) throws {
         guard !windows.isEmpty else { return }
         let remaining = try screens()
         guard let main = remaining.first(where: \.isPrimary) ?? remaining.first else { return }
-        for w in windows where (try? window(w.id)) != nil {
+        let share = max(0.2, seconds / Double(windows.count))
+        for w in windows {
+            if w.state == .fullscreen {
+                _ = try? fullscreenWindow(w.id, on: main.name, within: share)
+                continue
+            }
             let x = min(max(0, w.frame.minX - gone.minX), max(0, main.frame.width - w.frame.width))
             let y = min(max(0, w.frame.minY - gone.minY), max(0, main.frame.height - w.frame.height))
-            _ = try moveWindow(w.id, to: main.name, frame: Rect(x: x, y: y, width: w.frame.width, height: w.frame.height))
+            _ = try? moveWindow(w.id, to: main.name, at: Point(x: x, y: y), within: share)
         }
     }
 }

@@ -14,7 +14,7 @@ extension ServerControl {
         let c = connection
         return try c.grabbed {
             try c.forgivingErrors {
-                let managed = hasRootProperty("_NET_SUPPORTING_WM_CHECK")
+                let managed = hasWindowManager
                 let ids = managed ? clientList() : mappedChildren()
                 return ids.reversed().compactMap { describe($0, managed: managed, screens: screens) }
             }
@@ -123,10 +123,29 @@ extension ServerControl {
 }
 
 extension ServerControl {
-    /// Waits until the root window has a property of that name (a window manager's
-    /// `_NET_SUPPORTING_WM_CHECK` once it runs), on the root's PropertyNotify events; false when it still
-    /// has none after `seconds`. `XSelectInput`.
+    /// Whether an EWMH window manager runs: the root's `_NET_SUPPORTING_WM_CHECK` names a window that
+    /// exists and names itself there (a window manager that died leaves the root's property behind).
+    public var hasWindowManager: Bool {
+        let c = connection
+        guard !c.isLost, let check = longs(c.root, "_NET_SUPPORTING_WM_CHECK").first, check != 0 else { return false }
+        return (try? c.forgivingErrors { longs(check, "_NET_SUPPORTING_WM_CHECK").first == check }) ?? false
+    }
+
+    /// Waits until a window manager runs (`hasWindowManager`), on the root's PropertyNotify events; false
+    /// when none does after `seconds`.
+    public func waitForWindowManager(within seconds: Double) throws -> Bool {
+        try waitOnRootProperties(within: seconds) { hasWindowManager }
+    }
+
+    /// Waits until the root window has a property of that name, on the root's PropertyNotify events; false
+    /// when it still has none after `seconds`.
     public func waitForRootProperty(_ name: String, within seconds: Double) throws -> Bool {
+        try waitOnRootProperties(within: seconds) { hasRootProperty(name) }
+    }
+
+    /// Checks `done` now and after each change of the root's properties until it holds or `seconds` pass.
+    /// `XSelectInput`.
+    private func waitOnRootProperties(within seconds: Double, _ done: () -> Bool) throws -> Bool {
         let c = connection
         let deadline = MonotonicClock.now() + seconds
         try c.trap("select root property events") { XSelectInput(c.display, CXlib.Window(c.root), PropertyChangeMask) }
@@ -138,7 +157,7 @@ extension ServerControl {
         }
         while true {
             // Selected before the read: a property set after it sends an event, which ends the wait below.
-            if hasRootProperty(name) { return true }
+            if done() { return true }
             guard waitForEvent(until: deadline) else { return false }
             drainEvents()
         }

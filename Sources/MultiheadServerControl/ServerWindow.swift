@@ -21,8 +21,11 @@ public struct ServerWindow: Sendable, Equatable {
     public var frame: Rect
     /// The monitor it is mostly on (the largest overlap; the first listed on a tie), nil when it is on none.
     public var screen: String?
+    /// Normal, maximized, fullscreen or minimized, as the window manager (or the window's own
+    /// `_NET_WM_STATE`) says.
     public var state: State
 
+    /// A window's facts as read.
     public init(id: UInt, title: String, appID: String, pid: Int32?, frame: Rect, screen: String?, state: State) {
         (self.id, self.title, self.appID, self.pid, self.frame, self.screen, self.state) = (id, title, appID, pid, frame, screen, state)
     }

@@ -34,11 +34,14 @@ public final class WindowManager {
             throw error
         }
         let manager = WindowManager(process: process, folder: folder)
-        let control = try server.controlConnection()
-        defer { control.close() }
-        guard try control.waitForRootProperty("_NET_SUPPORTING_WM_CHECK", within: timeout) else {
+        do {
+            // The server's own connection, kept open: the pool keeps a server whose connection is whole.
+            guard try server.controlConnection().waitForWindowManager(within: timeout) else {
+                throw VirtualServerError.didNotStart(binary: "openbox", log: "it did not manage \(server.display) within \(Int(timeout)) s")
+            }
+        } catch {
             manager.stop()
-            throw VirtualServerError.didNotStart(binary: "openbox", log: "it did not manage \(server.display) within \(Int(timeout)) s")
+            throw error
         }
         return manager
     }

@@ -46,6 +46,14 @@ struct WindowCommandTests {
         #expect(far.status == 64 && far.stderr.contains("±32767"))
     }
 
+    @Test("--wm is an X server's: with --wayland it exits 64 with the reason")
+    func windowManagerOnWayland() async throws {
+        for command in ["server", "run"] {
+            let r = try await multihead([command, "--wayland", "--wm"] + (command == "run" ? ["--", "true"] : []))
+            #expect(r.status == 64 && r.stderr.contains("--wm runs openbox on an X server"), "\(command): \(r.stderr)")
+        }
+    }
+
     /// Reads the pipe's lines until one is `line`; false at its end.
     nonisolated static func readUntil(_ fd: Int32, _ line: String) -> Bool {
         var buffer: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 4096)

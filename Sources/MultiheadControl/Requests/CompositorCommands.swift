@@ -12,7 +12,7 @@ extension PlugRequest {
             throw UsageError(message: "--product-code and --binary-serial are an EDID's; a Wayland output has a make, model, serial and size (or give --edid FILE, read as wlroots reads a monitor's)")
         }
         var words = ["plug", name, "mode=" + Self.mode(frame.size, rate: rate?.value), "pos=\(Int(frame.minX)),\(Int(frame.minY))"]
-        if let scale { words.append("scale=" + String(rate: scale.value)) }
+        if let scale { words.append("scale=" + Self.decimal(scale.value)) }
         if let path = identity.edid?.path {
             // What a wlroots compositor reads of a real monitor's EDID: the PNP id (the compositor names its
             // company), the name descriptor else the product code, the serial descriptor else the binary
@@ -21,7 +21,9 @@ extension PlugRequest {
             guard let e = EDID(bytes) else { throw UsageError(message: "\(path.terminalEscaped) holds no EDID a monitor sends: not an EDID base block") }
             words.append("make=" + e.manufacturer)
             words.append("model=" + (e.model ?? Self.hex(UInt32(e.productCode), digits: 4)))
-            if let serial = e.serialNumber { words.append("serial=" + serial) }
+            // The serial descriptor's text, else the binary serial as wlroots writes it ("0x%08X").
+            let binary = bytes[12..<16].enumerated().reduce(UInt32(0)) { $0 | UInt32($1.element) << (8 * UInt32($1.offset)) }
+            if let serial = e.serialNumber { words.append("serial=" + (serial == String(binary) ? Self.hex(binary, digits: 8) : serial)) }
             if let mm = e.physicalSize, mm.width >= 1, mm.height >= 1 { words.append("size-mm=\(Int(mm.width))x\(Int(mm.height))") }
             return words
         }
@@ -30,6 +32,12 @@ extension PlugRequest {
         if let s = identity.serialNumber { words.append("serial=" + s) }
         if let size = try identity.size() { words.append("size-mm=\(Int(size.width))x\(Int(size.height))") }
         return words
+    }
+
+    /// A number as the compositor takes it, whole ones without a fraction, others in full (1.125 stays
+    /// 1.125: a scale on the 1/120 grid is sent as it is, not rounded to two places).
+    package static func decimal(_ v: Double) -> String {
+        v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v)
     }
 
     /// "0x%0NX", as wlroots writes a product code it has no name for.
@@ -48,7 +56,7 @@ extension ModeRequest {
     /// `mode NAME mode=WxH[@HZ] [scale=N]`.
     package func compositorCommand() throws -> [String] {
         let r = try pixelGeometry(size, example: "1280x720")
-        return ["mode", name, "mode=" + PlugRequest.mode(r.size, rate: rate?.value)] + (scale.map { ["scale=" + String(rate: $0.value)] } ?? [])
+        return ["mode", name, "mode=" + PlugRequest.mode(r.size, rate: rate?.value)] + (scale.map { ["scale=" + PlugRequest.decimal($0.value)] } ?? [])
     }
 }
 

@@ -88,7 +88,7 @@ package struct MonitorIdentityOptions: ParsableArguments {
             }
             return bytes
         }
-        let identity = ServerControl.MonitorIdentity(manufacturer: manufacturer ?? "MHD", model: model ?? connector.map(ServerControl.defaultModel) ?? "Multihead",
+        let identity = ServerControl.MonitorIdentity(manufacturer: manufacturer ?? "MHD", model: model ?? "Multihead",
                                                      serialNumber: serialNumber, physicalSize: try self.size(),
                                                      productCode: UInt16(productCode ?? 0), binarySerial: UInt32(binarySerial ?? 0))
         return try identity.edid(preferred: size, refreshRate: refreshRate, connector: connector)

@@ -29,8 +29,8 @@ package struct MoveWindowRequest: ControlArguments {
             throw ValidationError("move_window takes \"x\" with \"y\", and \"width\" with \"height\"")
         }
         guard width == nil || x != nil else { throw ValidationError("move_window: a \"width\" and \"height\" need \"x\" and \"y\"") }
-        guard window >= 0, [x, y, width, height].allSatisfy({ ($0 ?? 0) >= 0 }) else {
-            throw ValidationError("move_window: \"window\", \"x\", \"y\", \"width\" and \"height\" are whole numbers from 0")
+        guard window >= 0, [x, y].allSatisfy({ ($0 ?? 0) >= 0 }), [width, height].allSatisfy({ ($0 ?? 1) >= 1 }) else {
+            throw ValidationError("move_window: \"window\", \"x\" and \"y\" are whole numbers from 0, \"width\" and \"height\" from 1")
         }
     }
 
@@ -41,9 +41,11 @@ package struct MoveWindowRequest: ControlArguments {
     @MainActor
     package func perform(_ control: ServerControl, within seconds: Double = 5) throws -> ServerWindow {
         guard let f = frame else { return try control.moveWindow(UInt(window), to: screen, within: seconds) }
-        let size = try control.window(UInt(window)).frame.size
-        let rect = Rect(x: Double(f.x), y: Double(f.y), width: Double(f.width ?? Int(size.width)), height: Double(f.height ?? Int(size.height)))
-        return try control.moveWindow(UInt(window), to: screen, frame: rect, within: seconds)
+        guard let width = f.width, let height = f.height else {
+            return try control.moveWindow(UInt(window), to: screen, at: Point(x: Double(f.x), y: Double(f.y)), within: seconds)
+        }
+        return try control.moveWindow(UInt(window), to: screen, frame: Rect(x: Double(f.x), y: Double(f.y), width: Double(width), height: Double(height)),
+                                      within: seconds)
     }
 }
 

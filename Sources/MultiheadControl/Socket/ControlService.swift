@@ -100,7 +100,7 @@ package final class ControlService {
                 let gone = windowManager == nil ? nil : try control.screens().first { $0.name == unplug.name }?.frame
                 let stranded = gone == nil ? [] : try control.windows().filter { $0.screen == unplug.name }
                 try unplug.perform(control)
-                if let gone { try control.rehome(stranded, from: gone) }
+                if let gone { try control.rehome(stranded, from: gone, within: placementBound(request)) }
             }
             return DoneAnswer()
         case .mode:
@@ -167,12 +167,23 @@ package final class ControlService {
         let (kind, glx) = (kind, glx)
         // A layout the kind cannot show is refused while the lease held is still as it was.
         try VirtualServer.checkLayout(kind, monitors: layout)
-        let wantsWindowManager = request.fields["wm"] == .bool(true) || windowManagerByDefault
+        let wantsWindowManager = if case .bool(let asked)? = request.fields["wm"] { asked } else { windowManagerByDefault }
+        if wantsWindowManager, WindowManager.binary == nil {
+            throw VirtualServerError.notInstalled(binary: "openbox", package: "openbox")
+        }
         endWindowManager()
         // A server the release kept went back to the pool, which the start takes it from.
         let grant = try await session.lease { _ in (try await VirtualServer.start(kind, monitors: layout, glx: glx), nil) }
         let next = grant.server
-        if wantsWindowManager { windowManager = try WindowManager.start(on: next) }
+        if wantsWindowManager {
+            do {
+                windowManager = try WindowManager.start(on: next)
+            } catch {
+                // No lease without what it asked for: the server goes back as a release leaves it.
+                _ = session.release(because: "its window manager did not start")
+                throw error
+            }
+        }
         return LeaseAnswer(lease: grant.id, address: .x(display: next.display, xauthority: next.authorityFile), pid: next.pid,
                            warm: next.isWarm, replaced: grant.replaced, reason: grant.reason)
     }

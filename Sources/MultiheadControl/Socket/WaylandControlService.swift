@@ -101,6 +101,8 @@ package final class WaylandControlService: ControlServing {
             return WindowAnswer(window: try place(move.compositorCommand(), held(request)))
         case .fullscreen_window:
             let full = try request.decode(FullscreenWindowRequest.self)
+            // "off" is the compositor's word for leaving fullscreen, never an output's name.
+            if full.screen == "off" { throw ScreenError.noSuchScreen("off") }
             return WindowAnswer(window: try place(["fullscreen-window", String(full.window), full.screen], held(request)))
         }
     }
@@ -169,7 +171,7 @@ package final class WaylandControlService: ControlServing {
     private func plugLayout(_ layout: [VirtualServer.Monitor], on compositor: WaylandServer) throws {
         for m in layout {
             var words = ["plug", m.name, "mode=\(Int(m.frame.width))x\(Int(m.frame.height))", "pos=\(Int(m.frame.minX)),\(Int(m.frame.minY))"]
-            if let s = runScale(m.name) { words.append("scale=" + String(rate: s)) }
+            if let s = runScale(m.name) { words.append("scale=" + PlugRequest.decimal(s)) }
             try compositor.send(words)
         }
     }

@@ -36,7 +36,7 @@ extension MultiheadCommand {
         static func table(_ rows: [WindowJSON]) -> String {
             let header = ["ID", "SCREEN", "FRAME", "STATE", "PID", "APP", "TITLE"]
             let body = rows.map { w -> [String] in
-                [String(w.id), w.screen?.terminalEscaped ?? "-", "\(w.frame.width)x\(w.frame.height)+\(w.frame.x)+\(w.frame.y)", w.state,
+                [String(w.id), w.screen?.terminalEscaped ?? "-", geometry(w.frame), w.state,
                  w.pid.map(String.init) ?? "-", w.appId.terminalEscaped, w.title.terminalEscaped]
             }
             let all = [header] + body
@@ -83,7 +83,7 @@ extension MultiheadCommand {
 }
 
 /// Sends a window request to the control socket when there is one, else performs it on the display; prints
-/// the window as it is then, as one line of `windows`' table.
+/// the window as it is then, as `windows`' table of one.
 @MainActor
 private func printWindow<A: ControlArguments>(_ display: String?, _ request: A, _ perform: (ServerControl) throws -> ServerWindow) throws {
     let window: WindowJSON
@@ -97,5 +97,11 @@ private func printWindow<A: ControlArguments>(_ display: String?, _ request: A, 
         defer { control.close() }
         window = WindowJSON(try perform(control))
     }
-    try StandardOutput.line(MultiheadCommand.Windows.table([window]).split(separator: "\n").dropFirst().joined(separator: "\n"))
+    try StandardOutput.line(MultiheadCommand.Windows.table([window]))
+}
+
+/// X's geometry form: "800x600+1024+0", "800x600-5+0" for a negative position.
+private func geometry(_ f: ScreenJSON.Frame) -> String {
+    let sign = { (v: Int) in v < 0 ? String(v) : "+" + String(v) }
+    return "\(f.width)x\(f.height)" + sign(f.x) + sign(f.y)
 }

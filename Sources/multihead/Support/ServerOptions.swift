@@ -35,6 +35,7 @@ struct ServerOptions: ParsableArguments {
         let named = [("--xvfb", xvfb), ("--xorg", xorg), ("--xorg-dummy", xorgDummy), ("--wayland", wayland)].filter(\.1).map(\.0)
         if named.count > 1 { throw ValidationError("\(named.joined(separator: " and ")): each names the kind of server, pick one") }
         if wayland && glx { throw ValidationError("--glx is an X server's extension; under --wayland, Xwayland has its own GLX") }
+        if wayland && wm { throw ValidationError("--wm runs openbox on an X server; under --wayland the compositor is its own window manager") }
         _ = try layout()
     }
 

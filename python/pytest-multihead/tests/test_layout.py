@@ -41,3 +41,14 @@ def test_wait_for_layout_on_a_server(pytester):
         """
     )
     run(pytester).assert_outcomes(passed=1)
+
+
+def test_move_window_frames():
+    from pytest_multihead._windows import frame_fields, window_id
+    assert frame_fields((20, 30)) == {"x": 20, "y": 30}
+    assert frame_fields([1, 2, 3, 4]) == {"x": 1, "y": 2, "width": 3, "height": 4}
+    assert frame_fields({"x": 5, "y": 6, "width": 7, "height": 8}) == {"x": 5, "y": 6, "width": 7, "height": 8}
+    for bad in [(1,), (1, 2, 3), {"width": 800, "height": 600}, {"x": 1}, {"x": 1, "y": 2, "width": 3}, {"x": 1, "y": 2, "w": 3}]:
+        with pytest.raises(ValueError):
+            frame_fields(bad)
+    assert window_id({"id": 7}) == 7 and window_id(8) == 8

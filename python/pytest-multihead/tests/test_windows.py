@@ -63,18 +63,14 @@ def test_a_window_manager_when_the_marker_asks(pytester):
     pytester.makepyfile(
         f"""
         import subprocess
-        import time
         import pytest
 
         def window_on(s, second):
             client = subprocess.Popen(["/usr/bin/python3", {str(XCLIENT)!r}, "window"], env=s.env, stdout=subprocess.PIPE, text=True)
             assert client.stdout.readline() == "ready\\n"
-            # Mapped for X is asked of the window manager, which lists it once it manages it: asked again
-            # until it does, each answer a round trip to the server.
-            deadline = time.monotonic() + 10
-            while not s.windows() and time.monotonic() < deadline:
-                pass
-            [w] = s.windows()
+            # Mapped for X is asked of the window manager, which lists it once it manages it.
+            w = s.wait_for_window()
+            assert len(s.windows()) == 1
             return client, w
 
         @pytest.mark.multihead(monitors=["1024x768", "800x600"], kind="xvfb", wm=True)
@@ -92,6 +88,15 @@ def test_a_window_manager_when_the_marker_asks(pytester):
                 [after] = s.windows()
                 assert after["screen"] == first
                 assert after["frame"] == {{"x": 700, "y": 500, "width": 200, "height": 100}}
+                # A fullscreen window on a monitor unplugged is fullscreen on the main one.
+                s.plug(second, "800x600+1024+0")
+                assert s.fullscreen_window(w, second)["frame"]["x"] == 1024
+                s.unplug(second)
+                [after] = s.windows()
+                assert after["state"] == "fullscreen" and after["frame"] == {{"x": 0, "y": 0, "width": 1024, "height": 768}}
+                # Moved by its origin alone: out of fullscreen with the size it had before.
+                back = s.move_window(w, first, frame=(10, 20))
+                assert back["state"] == "normal" and back["frame"] == {{"x": 10, "y": 20, "width": 200, "height": 100}}
             finally:
                 client.kill()
                 client.wait()
@@ -118,7 +123,6 @@ def test_windows_on_the_wayland_kind(pytester):
     pytester.makepyfile(
         f"""
         import subprocess
-        import time
         import pytest
 
         @pytest.mark.multihead(monitors=["1024x768", "800x600"], kind="wayland")
@@ -131,12 +135,9 @@ def test_windows_on_the_wayland_kind(pytester):
             client = subprocess.Popen(["/usr/bin/python3", {str(XCLIENT)!r}, "window"], env=s.env, stdout=subprocess.PIPE, text=True)
             try:
                 assert client.stdout.readline() == "ready\\n"
-                # Mapped for X is not yet shown by the compositor (Xwayland commits the surface after):
-                # asked again until it is, each answer a round trip to the compositor.
-                deadline = time.monotonic() + 10
-                while not s.windows() and time.monotonic() < deadline:
-                    pass
-                [w] = s.windows()
+                # Mapped for X is not yet shown by the compositor (Xwayland commits the surface after).
+                w = s.wait_for_window()
+                assert len(s.windows()) == 1
                 assert w["screen"] == first and w["state"] == "normal"
                 assert (w["frame"]["width"], w["frame"]["height"]) == (200, 200)
                 moved = s.move_window(w, second, frame=(20, 30))
@@ -149,6 +150,29 @@ def test_windows_on_the_wayland_kind(pytester):
             finally:
                 client.kill()
                 client.wait()
+        """
+    )
+    run(pytester).assert_outcomes(passed=1)
+
+
+def test_a_lease_without_the_servers_window_manager(pytester):
+    pytester.makepyfile(
+        """
+        import subprocess
+        import pytest
+
+        def managed(env):
+            out = subprocess.run(["xprop", "-root", "_NET_SUPPORTING_WM_CHECK"], env=env, capture_output=True, text=True).stdout
+            return "window id" in out
+
+        @pytest.mark.multihead(monitors=["1024x768"], kind="xvfb", wm=True, fresh=True)
+        def test_off(multihead_server):
+            s = multihead_server
+            assert managed(s.env)  # `server --wm`: its first lease has openbox
+            lease = s.lease(wm=False)  # "wm": false turns the server's default off for this lease
+            assert not managed(lease.env)
+            again = s.lease()  # the default again
+            assert managed(again.env)
         """
     )
     run(pytester).assert_outcomes(passed=1)

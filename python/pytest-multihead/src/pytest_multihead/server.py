@@ -15,6 +15,8 @@ import time
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
+from ._windows import _Windows
+
 #: The kinds of server, as `--multihead-kind` and the marker's `kind` name them, and the flag of each. Without
 #: a kind the CLI starts its default: Xorg with Multihead's driver where it can start, else Xvfb (saying why).
 KINDS = {"xvfb": ["--xvfb"], "xorg-dummy": ["--xorg-dummy"], "xorg": ["--xorg"], "wayland": ["--wayland"]}
@@ -305,14 +307,10 @@ def _word(value: Any) -> str:
     return str(value)
 
 
-def _window_id(window: int | dict[str, Any]) -> int:
-    """A window's id: an element of `windows()` or the id itself."""
-    return window["id"] if isinstance(window, dict) else int(window)
-
-
-class _Screens:
+class _Screens(_Windows):
     """What a test does with its server, through the control socket: `plug`, `unplug`, `mode`, `screens`,
-    `screenshot`, `pixel`, `windows`, `move_window`, `fullscreen_window`; `watch` and `run` run the CLI."""
+    `screenshot`, `pixel`, and `_Windows`' `windows`, `move_window`, `fullscreen_window`, `wait_for_window`,
+    `wait_for_layout`; `watch` and `run` run the CLI."""
 
     binary: str
     env: dict[str, str]
@@ -364,63 +362,6 @@ class _Screens:
     def pixel(self, x: int, y: int, screen: str | None = None) -> str:
         """One pixel as "#rrggbb": at (x, y) of a screen (by name), or of the desktop."""
         return self._request("pixel", x=x, y=y, screen=screen)["pixel"]
-
-    def windows(self) -> list[dict[str, Any]]:
-        """Every top-level window, front first, as `multihead windows --json` lists them: `id`, `title`,
-        `appId` (X: the class of WM_CLASS), `pid`, `frame` (`x`, `y`, `width`, `height`, in the screens'
-        coordinates), `screen` (the monitor it is mostly on, or None) and `state` (`normal`, `maximized`,
-        `fullscreen`, `minimized`)."""
-        return self._request("windows")["windows"]
-
-    def move_window(self, window: int | dict[str, Any], screen: str,
-                    frame: Sequence[int] | dict[str, int] | None = None) -> dict[str, Any]:
-        """Puts a window (an element of `windows()`, or its `id`) on `screen`: at `frame` in the screen's own
-        coordinates, `(x, y)` or `(x, y, width, height)` (or a dict of those keys), else at its top-left
-        corner with its size; out of fullscreen or maximized first. Returns the window as it is then."""
-        fields: dict[str, Any] = {}
-        if frame is not None:
-            values = [frame[k] for k in ("x", "y", "width", "height") if k in frame] if isinstance(frame, dict) else list(frame)
-            if len(values) not in (2, 4):
-                raise ValueError(f"frame must be (x, y) or (x, y, width, height), not {frame!r}")
-            fields = dict(zip(("x", "y", "width", "height"), values))
-        return self._request("move_window", window=_window_id(window), screen=screen, **fields)["window"]
-
-    def fullscreen_window(self, window: int | dict[str, Any], screen: str) -> dict[str, Any]:
-        """Makes a window (an element of `windows()`, or its `id`) fill `screen`, as its window manager's
-        fullscreen would (the compositor's on `wayland`). Returns the window as it is then."""
-        return self._request("fullscreen_window", window=_window_id(window), screen=screen)["window"]
-
-    def wait_for_layout(self, expected: dict[str, Any], timeout: float = 10.0) -> list[dict[str, Any]]:
-        """Waits until the screens are as `expected` and returns them (as `screens()` lists them): the barrier
-        for "the output manager has applied" (kanshi, autorandr run from a hook, the app under test).
-        `expected` maps a screen's name to its frame ("WxH+X+Y", or a dict of `x`, `y`, `width`,
-        `height`), to a dict of what to check among `frame`, `scale` and `primary`, or to None (the screen
-        must be absent); screens it does not name are not checked. The screens are read at once and again
-        after each screen event (`watch`; every 0.05 s where there is no X display to watch); TimeoutError
-        after `timeout` seconds says what they were then."""
-        from ._layout import layout_matches, describe_layout
-        deadline = time.monotonic() + timeout
-        try:
-            watch: Watch | None = Watch(self, timeout=0.05) if self.env.get("DISPLAY") else None
-        except MultiheadError:
-            watch = None
-        try:
-            while True:
-                screens = self.screens()
-                if layout_matches(screens, expected):
-                    return screens
-                if time.monotonic() >= deadline:
-                    raise TimeoutError(f"the screens were not as expected within {timeout:g} s: {describe_layout(screens)}")
-                if watch is not None:
-                    try:
-                        next(watch)
-                    except TimeoutError:
-                        pass
-                else:
-                    time.sleep(0.05)
-        finally:
-            if watch is not None:
-                watch.close()
 
     def watch(self, timeout: float = 10.0) -> Watch:
         """Starts watching the screen events (see `Watch`): each `next()` waits up to `timeout` seconds."""
@@ -506,12 +447,12 @@ class MultiheadServer(_Screens):
         self._stderr.seek(0)
         return self._stderr.read().decode(errors="replace")
 
-    def lease(self, monitors: str | Sequence[str] | None = None, wm: bool = False) -> "Lease":
+    def lease(self, monitors: str | Sequence[str] | None = None, wm: bool | None = None) -> "Lease":
         """Ends the lease held (its clients closed, the server reset to fresh and checked) and leases the
         server again with `monitors` (sizes as a list, or one string separated by commas; default: the
-        layout it started with; `wm`: openbox runs on it for this lease, as `--wm` gives every lease). A
-        layout the server refuses is its MultiheadError."""
-        answer = self._control.request("lease", monitors=_layout(monitors), wm=wm or None)
+        layout it started with; `wm`: whether openbox runs on it for this lease, default the server's `--wm`).
+        A layout the server refuses is its MultiheadError."""
+        answer = self._control.request("lease", monitors=_layout(monitors), wm=wm)
         self._xserver = (answer.get("display") or "", answer["pid"])
         return Lease(self, answer)
 
