@@ -254,3 +254,16 @@ def test_without_playwright_or_selenium_the_fixtures_skip_saying_why(pytester):
     assert "multihead_selenium needs Selenium" in said and "pip install 'pytest-multihead[selenium]'" in said
     # Skipped before a server was leased: no test paid for one.
     assert "MultiheadWarning" not in said
+
+
+def test_the_documented_examples_pass(pytester):
+    """docs/browsers.md's Python blocks, each a test file as a reader would copy it."""
+    from test_docs import ROOT, blocks
+
+    found = blocks("docs/browsers.md")
+    assert len(found) >= 4, "docs/browsers.md has lost its examples"
+    for i, block in enumerate(found):
+        pytester.makepyfile(**{f"test_browsers_doc_{i}": block})
+    result = run(pytester, "-p", "no:randomly")
+    result.assert_outcomes(passed=sum(block.count("\ndef test_") + block.startswith("def test_") for block in found))
+    assert (ROOT / "python/pytest-multihead/examples/test_web_slides.py").exists()
