@@ -102,19 +102,20 @@ def test_element_fullscreen_without_a_window_manager(multihead_chromium, multihe
 @pytest.mark.multihead(monitors=["1920x1080", "1280x720"], kind="wayland")
 def test_on_wayland_screens_hotplug_a_window_moved_and_fullscreen(browser, multihead_server):
     """Native Wayland (`--ozone-platform=wayland`) in Multihead's compositor: each output a screen, labelled
-    with its make, model and connector; a plug seen; a window put on DP-2 by the compositor (a Wayland
-    client cannot place itself) and made fullscreen there."""
+    with its make, model and connector; a plug seen, at its scale; a window put on DP-2 by the compositor (a
+    Wayland client cannot place itself) and made fullscreen there."""
     s = multihead_server
     assert browser.platform == "wayland"
     assert [(x.name, x.label, x.frame) for x in browser.screens()] == [
         ("DP-1", "Multihead Virtual Monitor (DP-1)", {"x": 0, "y": 0, "width": 1920, "height": 1080}),
         ("DP-2", "Multihead Virtual Monitor (DP-2)", {"x": 1920, "y": 0, "width": 1280, "height": 720}),
     ]
+    # At twice the scale: the page's frame is the layout's (logical) one, its devicePixelRatio 2.
     with browser.expect_screens_change() as change:
-        s.plug("HDMI-1", "2560x1440+3200+0", manufacturer="DEL", model="DELL U2720Q", serial_number="X1")
+        s.plug("HDMI-1", "2560x1440+3200+0", manufacturer="DEL", model="DELL U2720Q", serial_number="X1", scale=2)
     hdmi = change.value.screens[2]
-    assert (hdmi.name, hdmi.label, hdmi.frame) == ("HDMI-1", "Dell Inc. DELL U2720Q X1 (HDMI-1)",
-                                                   {"x": 3200, "y": 0, "width": 2560, "height": 1440})
+    assert (hdmi.name, hdmi.label, hdmi.frame, hdmi.scale) == ("HDMI-1", "Dell Inc. DELL U2720Q X1 (HDMI-1)",
+                                                               {"x": 3200, "y": 0, "width": 1280, "height": 720}, 2)
     with browser.expect_screens_change():
         s.unplug("HDMI-1")
     url = browser.site.serve("/stage", PAGE)
@@ -134,6 +135,20 @@ def test_on_xvfb_chromium_sees_one_screen_and_no_hotplug(multihead_chromium, mul
     with pytest.raises(BrowserError, match="on xvfb Chromium sees one screen"):
         with multihead_chromium.expect_screens_change(timeout=1):
             multihead_server.plug("VIRTUAL-3", "1280x720+3200+0")
+
+
+def test_a_stuck_call_into_chromium_fails_instead_of_hanging(multihead_chromium, monkeypatch):
+    """Playwright's evaluate and CDP commands have no timeout of their own: past STUCK_TIMEOUT the fixture
+    kills Chromium (by its pidfd), which ends the call, and says so; the teardown then has nothing to close."""
+    import os
+    from pytest_multihead import browsers
+
+    b = multihead_chromium
+    monkeypatch.setattr(browsers, "STUCK_TIMEOUT", 1.0)
+    with pytest.raises(BrowserError, match=rf"no answer within 1 s, so Chromium \(PID {b.pid}\) was killed"):
+        b._evaluate("() => new Promise(() => {})")
+    until(lambda: not os.path.exists(f"/proc/{b.pid}") or open(f"/proc/{b.pid}/stat").read().split(") ")[1][0] == "Z", 10,
+          "Chromium is still running")
 
 
 # --- The shared browser, in a session of its own (its tests in order, on one worker) ---------------------

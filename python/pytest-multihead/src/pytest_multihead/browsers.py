@@ -12,6 +12,7 @@ import http.server
 import json
 import os
 import shutil
+import signal
 import threading
 import time
 import uuid
@@ -24,6 +25,10 @@ LAUNCH_TIMEOUT = 90.0
 
 #: How long the fixtures wait for a fact (a window listed, the screens agreeing) by default (seconds).
 TIMEOUT = 10.0
+
+#: How long a call into Playwright that has no timeout of its own (evaluate, a CDP command, closing) may
+#: take before Chromium is taken for stuck and killed, which ends the call (seconds).
+STUCK_TIMEOUT = 60.0
 
 #: The names Chromium goes by on PATH, the first found is the default (`--multihead-chromium` names another).
 CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
@@ -202,6 +207,7 @@ WATCH_JS = """async () => {
 # queued with the last one (a screen's `change` after its `screenschange`) are seen too.
 WAIT_JS = f"""async ({{since, expected, needEvent, timeout}}) => {{
   const m = window.__multihead;
+  if (!m) return {{ok: false, happened: false, navigated: true, screens: [], events: []}};
   const describe = {_DESCRIBE};
   const has = (s, f) => {{
     const r = s.devicePixelRatio || 1;
@@ -224,23 +230,45 @@ WAIT_JS = f"""async ({{since, expected, needEvent, timeout}}) => {{
   return {{ok: ready(), happened: happened(), screens: m.details.screens.map(describe), events: m.events.slice(since)}};
 }}"""
 
-# Waits (until `timeout` ms) for the fullscreen element to fill `width` × `height` CSS pixels.
+# Asks for the element's fullscreen (as the element `e`, with the user gesture the caller gives) without
+# waiting for it: Chromium settles requestFullscreen()'s promise once the window has followed, which under
+# Playwright (#27598) may be never, until the window is made fullscreen by other means. Its outcome is
+# kept for FILLED_JS.
+REQUEST_FULLSCREEN_JS = """e => {
+  window.__multiheadFullscreen = "pending";
+  e.requestFullscreen().then(() => { window.__multiheadFullscreen = "ok"; },
+                             error => { window.__multiheadFullscreen = String(error && error.message || error); });
+}"""
+
+# Waits (until `timeout` ms) for the fullscreen element to fill `width` × `height` CSS pixels; a refused
+# requestFullscreen() ends the wait at once.
 FILLED_JS = """async ({width, height, timeout}) => {
+  const refused = () => !["pending", "ok", undefined].includes(window.__multiheadFullscreen);
   const filled = () => !!document.fullscreenElement && innerWidth === width && innerHeight === height;
-  if (!filled()) {
+  if (!filled() && !refused()) {
     await new Promise(resolve => {
-      const done = () => { removeEventListener("resize", check); document.removeEventListener("fullscreenchange", check); clearTimeout(timer); resolve(); };
-      const check = () => { if (filled()) done(); };
-      const timer = setTimeout(done, timeout);
+      const check = () => { if (filled() || refused()) done(); };
+      // requestFullscreen()'s refusal comes with no event of its own (fullscreenerror is not always sent).
+      const poll = setInterval(check, 50);
+      const timer = setTimeout(() => done(), timeout);
+      const done = () => {
+        removeEventListener("resize", check);
+        document.removeEventListener("fullscreenchange", check);
+        clearInterval(poll);
+        clearTimeout(timer);
+        resolve();
+      };
       addEventListener("resize", check);
       document.addEventListener("fullscreenchange", check);
     });
   }
   const e = document.fullscreenElement;
-  return {filled: filled(), element: e ? e.outerHTML.slice(0, 80) : null, width: innerWidth, height: innerHeight};
+  return {filled: filled(), request: window.__multiheadFullscreen, element: e ? e.outerHTML.slice(0, 80) : null,
+          width: innerWidth, height: innerHeight};
 }"""
 
-EXIT_FULLSCREEN_JS = "async () => { if (document.fullscreenElement) await document.exitFullscreen(); }"
+# Leaves fullscreen without waiting for exitFullscreen()'s promise (settled only once the window follows).
+EXIT_FULLSCREEN_JS = "() => { if (document.fullscreenElement) document.exitFullscreen().catch(() => {}); }"
 
 SET_TITLE_JS = "title => { const old = document.title; document.title = title; return old; }"
 RESTORE_TITLE_JS = "title => { document.title = title; }"
@@ -293,6 +321,9 @@ class _ScreensChangeContext:
         expected = [s["frame"] for s in b.server.screens()]
         seen = b._evaluate(WAIT_JS, {"since": self._since, "expected": expected, "needEvent": True,
                                      "timeout": int(self._timeout * 1000)}, self._page, timeout=self._timeout + 10)
+        if seen.get("navigated"):
+            raise BrowserError("the page navigated inside the `with expect_screens_change()` block: its events went "
+                               "with the document that was watching")
         if not seen["ok"]:
             said = [f"{s['label']!r} {s['width']}x{s['height']}+{s['left']}+{s['top']}" for s in seen["screens"]]
             why = ("no screenschange" if not seen["happened"] else "a screenschange, but its screens never agreed with the server's")
@@ -362,8 +393,6 @@ class ChromiumBrowser:
         """The screens the page sees (`getScreenDetails()`), each named after the server's screen it is."""
         try:
             seen = self._evaluate(SCREENS_JS, None, page)
-        except BrowserError:
-            raise
         except Exception as error:  # noqa: BLE001 - either driver's own error type
             raise BrowserError(f"getScreenDetails() failed (is the page on {self.site.origin}, where the "
                                f"window-management permission is granted?): {error}") from None
@@ -387,12 +416,12 @@ class ChromiumBrowser:
             raise BrowserError(f"no screen named {name!r}: the server has {[s['name'] for s in screens]}")
         return found
 
-    def _ratio(self, screen: dict[str, Any], page: Any = None) -> float:
-        """The devicePixelRatio of the browser's screen that is this server screen (1 when none is)."""
-        try:
-            return next((s.scale for s in self.screens(page) if s.name == screen["name"]), 1.0)
-        except BrowserError:
-            return 1.0
+    def _css(self, screen: dict[str, Any], page: Any = None) -> float:
+        """CSS pixels per unit of the server's frames on this screen: the browser's width of it over the
+        server's (X: a screen's pixels over its devicePixelRatio; wayland: both are the layout's logical
+        coordinates). 1 when the browser does not see that screen."""
+        seen = next((s for s in self.screens(page) if s.name == screen["name"]), None)
+        return seen.frame["width"] / screen["frame"]["width"] if seen is not None else 1.0
 
     def window(self, page: Any = None, timeout: float = TIMEOUT) -> dict[str, Any]:
         """The page's top-level window as the server lists it (`multihead_server.windows()`: `id`, `frame`,
@@ -431,10 +460,10 @@ class ChromiumBrowser:
         screen = self._server_screen(on)
         on = screen["name"]
         outer = screen["frame"]
-        ratio = self._ratio(screen, opener)
+        css = self._css(screen, opener)
         x, y, width, height = (0, 0, outer["width"] // 2, outer["height"] // 2) if frame is None else frame
-        features = (f"popup,left={round((outer['x'] + x) / ratio)},top={round((outer['y'] + y) / ratio)},"
-                    f"width={round(width / ratio)},height={round(height / ratio)}")
+        features = (f"popup,left={round((outer['x'] + x) * css)},top={round((outer['y'] + y) * css)},"
+                    f"width={round(width * css)},height={round(height * css)}")
         before = {w["id"] for w in self.server.windows()}
         page = self._open(self.site.url(url or "/"), features, opener, timeout)
 
@@ -466,7 +495,9 @@ class ChromiumBrowser:
         lists it once the window fills that screen and the element fills the window.
 
         The steps, each for a limit found: the window is put on the screen (`move_window`: on wayland a
-        client cannot place itself); the element asks (`requestFullscreen()`, with a user gesture);
+        client cannot place itself); the element asks (`requestFullscreen()`, with a user gesture; its
+        promise is not waited for, as Chromium settles it only once the window has followed, which under
+        Playwright may be never until the next step: a refusal is reported all the same);
         Chromium's window is told it is fullscreen (CDP `Browser.setWindowBounds`, `windowState:
         "fullscreen"`: under Playwright the element's fullscreen never resizes the window, Playwright's
         issue #27598); then the server makes it fill the screen (`fullscreen_window`: a window manager's
@@ -475,7 +506,7 @@ class ChromiumBrowser:
         current = self.window(page, timeout)
         screen = self._server_screen(on or current["screen"])
         on = screen["name"]
-        ratio = self._ratio(screen, page)
+        css = self._css(screen, page)
         self.server.move_window(current["id"], on)
         self._request_fullscreen(selector, page)
         try:
@@ -485,11 +516,14 @@ class ChromiumBrowser:
             pass
         self.server.fullscreen_window(current["id"], on)
         wanted = screen["frame"]
-        filled = self._evaluate(FILLED_JS, {"width": round(wanted["width"] / ratio), "height": round(wanted["height"] / ratio),
+        filled = self._evaluate(FILLED_JS, {"width": round(wanted["width"] * css), "height": round(wanted["height"] * css),
                                             "timeout": int(timeout * 1000)}, page, timeout=timeout + 10)
         if not filled["filled"]:
+            if filled["request"] not in ("pending", "ok", None):
+                raise BrowserError(f"requestFullscreen() of {selector!r} was refused: {filled['request']}")
             raise BrowserError(f"the fullscreen element does not fill {on} ({wanted}) within {timeout:g} s: the page has "
-                               f"{filled['width']}x{filled['height']} CSS pixels, fullscreen element {filled['element']!r}")
+                               f"{filled['width']}x{filled['height']} CSS pixels, fullscreen element {filled['element']!r}, "
+                               f"requestFullscreen() {filled['request']}")
 
         def filling():
             w = next((w for w in self.server.windows() if w["id"] == current["id"]), None)
@@ -538,9 +572,45 @@ class PlaywrightChromium(ChromiumBrowser):
                 self.site.close()
             raise
         self.browser = self.context.browser
+        #: Chromium's browser process (None if it could not be told), killed should a call get stuck.
+        self.pid: int | None = None
+        self._pidfd: int | None = None
+        self._killed = False
+        try:
+            session = self.browser.new_browser_cdp_session()
+            processes = session.send("SystemInfo.getProcessInfo")["processInfo"]
+            session.detach()
+            self.pid = next(p["id"] for p in processes if p["type"] == "browser")
+            self._pidfd = os.pidfd_open(self.pid)
+        except Exception:  # noqa: BLE001 - no watchdog then, nothing else lost
+            pass
         self.page = self.context.pages[0] if self.context.pages else self.context.new_page()
         self._grant(self.page)
         self.page.goto(self.site.url("/"))
+
+    def _bounded(self, what: str, timeout: float, call: Callable[[], Any]) -> Any:
+        """`call()`, a Playwright call with no timeout of its own: if it has not returned after `timeout`
+        seconds, Chromium is killed (by its pidfd), which ends the call, and BrowserError says so."""
+        if self._pidfd is None:
+            return call()
+        timer = threading.Timer(timeout, self._kill)
+        timer.daemon = True
+        timer.start()
+        try:
+            return call()
+        except Exception:
+            if self._killed:
+                raise BrowserError(f"{what}: no answer within {timeout:g} s, so Chromium (PID {self.pid}) was killed") from None
+            raise
+        finally:
+            timer.cancel()
+
+    def _kill(self) -> None:
+        self._killed = True
+        try:
+            signal.pidfd_send_signal(self._pidfd, signal.SIGKILL)
+        except OSError:
+            pass
 
     def _grant(self, page: Any) -> None:
         # Playwright's grant_permissions refuses the name "window-management": CDP's grant, for this context.
@@ -561,10 +631,13 @@ class PlaywrightChromium(ChromiumBrowser):
         return page or self.page
 
     def _evaluate(self, source, arg=None, page=None, timeout=None):
-        return (page or self.page).evaluate(source, arg)
+        target = page or self.page
+        return self._bounded("a page's script", STUCK_TIMEOUT if timeout is None else timeout + STUCK_TIMEOUT,
+                             lambda: target.evaluate(source, arg))
 
     def _cdp(self, method, params=None, page=None):
-        return self._session(page).send(method, params or {})
+        session = self._session(page)
+        return self._bounded(f"CDP {method}", STUCK_TIMEOUT, lambda: session.send(method, params or {}))
 
     def _open(self, url, features, opener, timeout):
         with self.context.expect_page(timeout=timeout * 1000) as opened:
@@ -575,7 +648,8 @@ class PlaywrightChromium(ChromiumBrowser):
 
     def _request_fullscreen(self, selector, page):
         # Playwright's evaluate runs with a user gesture, which requestFullscreen() needs.
-        (page or self.page).locator(selector).evaluate("e => e.requestFullscreen()")
+        locator = (page or self.page).locator(selector)
+        self._bounded(f"requestFullscreen() of {selector!r}", STUCK_TIMEOUT, lambda: locator.evaluate(REQUEST_FULLSCREEN_JS))
 
     def home(self) -> None:
         self.page.goto(self.site.url("/"))
@@ -594,8 +668,15 @@ class PlaywrightChromium(ChromiumBrowser):
 
     def close(self) -> None:
         try:
-            self.context.close()
+            self._bounded("closing Chromium", STUCK_TIMEOUT, self.context.close)
+        except Exception:
+            # A Chromium killed as stuck (now or earlier in the test) has nothing left to close.
+            if not self._killed:
+                raise
         finally:
+            if self._pidfd is not None:
+                os.close(self._pidfd)
+                self._pidfd = None
             if self._own_site:
                 self.site.close()
 
@@ -675,10 +756,10 @@ class SeleniumChromium(ChromiumBrowser):
         with self._on(page):
             return self.driver.execute_cdp_cmd(method, params or {})
 
-    def _run_with_gesture(self, expression: str, page: Any) -> Any:
-        """Runs `expression` (awaiting its promise) as a user's click would: window.open and
+    def _run_with_gesture(self, expression: str, page: Any, wait: bool = True) -> Any:
+        """Runs `expression` (awaiting its promise when `wait`) as a user's click would: window.open and
         requestFullscreen need a user gesture, which Selenium's execute_script does not give."""
-        answer = self._cdp("Runtime.evaluate", {"expression": expression, "userGesture": True, "awaitPromise": True,
+        answer = self._cdp("Runtime.evaluate", {"expression": expression, "userGesture": True, "awaitPromise": wait,
                                                 "returnByValue": True}, page)
         if "exceptionDetails" in answer:
             details = answer["exceptionDetails"]
@@ -699,7 +780,7 @@ class SeleniumChromium(ChromiumBrowser):
         return super().open_window(url, on, frame, timeout, opener)
 
     def _request_fullscreen(self, selector, page):
-        self._run_with_gesture(f"document.querySelector({json.dumps(selector)}).requestFullscreen()", page)
+        self._run_with_gesture(f"({REQUEST_FULLSCREEN_JS})(document.querySelector({json.dumps(selector)}))", page, wait=False)
 
     def home(self) -> None:
         self.driver.switch_to.window(self.main_handle)
