@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import os
 import shutil
 import time
@@ -9,6 +10,7 @@ import time
 import pytest
 
 from ._bundle import bundled_binary
+from .browsers import CHROMIUM_NAMES, PlaywrightChromium, SeleniumChromium, SharedBrowser, find_chromium
 from .server import KINDS, MultiheadError, MultiheadServer, MultiheadWarning, _layout, _layout_refusal
 
 #: How long a failing test's screenshots may take, all screens together (seconds): more than the X
@@ -25,6 +27,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--multihead-bin", default=None,
                     help="the multihead command line tool (default: $MULTIHEAD_BIN, else the one this wheel "
                          "carries, else multihead on PATH)")
+    group.addoption("--multihead-chromium", default=None, metavar="PATH",
+                    help="the Chromium of multihead_chromium and multihead_selenium (default: the first of "
+                         f"{', '.join(CHROMIUM_NAMES)} on PATH: the system's)")
+    group.addoption("--multihead-chromedriver", default=None, metavar="PATH",
+                    help="the ChromeDriver of multihead_selenium, matching that Chromium (default: chromedriver on "
+                         "PATH: Debian's chromium-driver); Selenium Manager is never used")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -34,7 +42,8 @@ def pytest_configure(config: pytest.Config) -> None:
         "or a list of sizes, left to right, the first primary), the kind of server (xorg, xvfb, xorg-dummy, or wayland: Multihead's Wayland compositor, whose env has WAYLAND_DISPLAY, XDG_RUNTIME_DIR and DISPLAY for Xwayland; default "
         "--multihead-kind, else the CLI's default) of this test's multihead_server, whether it "
         "keeps the GLX extension, whether openbox manages its windows (X kinds), and whether it is a server of the test's own instead of a lease of the "
-        "worker's warm one")
+        "worker's warm one; on a module (pytestmark), the layout, kind and wm of multihead_chromium_shared's and "
+        "multihead_selenium_shared's server")
 
 
 def _binary(config: pytest.Config) -> str:
@@ -80,6 +89,32 @@ def pytest_unconfigure(config: pytest.Config) -> None:
             host.stop()
 
 
+_MARKER_OPTIONS = {"monitors", "kind", "glx", "wm", "fresh"}
+
+
+def _marker_options(marker, config: pytest.Config) -> dict:
+    """The multihead marker's options, checked: `monitors` (a layout or None), `kind`, `glx`, `wm`, `fresh`."""
+    options = dict(marker.kwargs) if marker else {}
+    if marker and marker.args:
+        raise pytest.UsageError(f"multihead marker: takes keyword arguments only (monitors=, kind=, glx=, wm=, fresh=), "
+                                f"got {', '.join(map(repr, marker.args))}")
+    unknown = set(options) - _MARKER_OPTIONS
+    if unknown:
+        raise pytest.UsageError(f"multihead marker: unknown argument(s) {', '.join(sorted(unknown))}")
+    kind = options.get("kind") or config.getoption("--multihead-kind") or None
+    if kind is not None and kind not in KINDS:
+        raise pytest.UsageError(f"multihead marker: unknown kind {kind!r}: one of {', '.join(KINDS)}")
+    refusal = _layout_refusal(options.get("monitors"))
+    if refusal is not None:
+        raise pytest.UsageError(f"multihead marker: {refusal}")
+    return {"monitors": _layout(options.get("monitors")), "kind": kind, "glx": bool(options.get("glx")),
+            "wm": bool(options.get("wm")), "fresh": bool(options.get("fresh"))}
+
+
+#: The fixtures that share one browser and its own server across a module's tests.
+_SHARED = ("multihead_chromium_shared", "multihead_selenium_shared")
+
+
 @pytest.fixture
 def multihead_server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory):
     """A private X server for this test, with the monitors its marker asks for.
@@ -93,25 +128,17 @@ def multihead_server(request: pytest.FixtureRequest, tmp_path_factory: pytest.Te
     `kind="wayland"` is its own window manager). The marker's `monitors`, `kind` and `glx` set the layout, the kind (default
     `--multihead-kind`, else the CLI's default: Xorg with Multihead's driver where it can start, else Xvfb,
     and then the test that started the server gets a MultiheadWarning saying why) and whether the server
-    keeps GLX. A failing test gets a PNG of each screen, named in its report."""
-    marker = request.node.get_closest_marker("multihead")
-    options = dict(marker.kwargs) if marker else {}
-    if marker and marker.args:
-        raise pytest.UsageError(f"multihead marker: takes keyword arguments only (monitors=, kind=, glx=, wm=, fresh=), "
-                                f"got {', '.join(map(repr, marker.args))}")
-    unknown = set(options) - {"monitors", "kind", "glx", "wm", "fresh"}
-    if unknown:
-        raise pytest.UsageError(f"multihead marker: unknown argument(s) {', '.join(sorted(unknown))}")
-    kind = options.get("kind") or request.config.getoption("--multihead-kind") or None
-    if kind is not None and kind not in KINDS:
-        raise pytest.UsageError(f"multihead marker: unknown kind {kind!r}: one of {', '.join(KINDS)}")
-    refusal = _layout_refusal(options.get("monitors"))
-    if refusal is not None:
-        raise pytest.UsageError(f"multihead marker: {refusal}")
-    monitors = _layout(options.get("monitors"))
-    glx = bool(options.get("glx"))
-    wm = bool(options.get("wm"))
-    if options.get("fresh"):
+    keeps GLX. A failing test gets a PNG of each screen, named in its report.
+
+    In a test that uses `multihead_chromium_shared` or `multihead_selenium_shared`, it is that shared
+    browser's server (the module's own, not leased again: see those fixtures)."""
+    shared = next((name for name in _SHARED if name in request.fixturenames), None)
+    if shared is not None:
+        yield request.getfixturevalue(shared).server
+        return
+    options = _marker_options(request.node.get_closest_marker("multihead"), request.config)
+    monitors, kind, glx, wm = options["monitors"], options["kind"], options["glx"], options["wm"]
+    if options["fresh"]:
         server = MultiheadServer(_binary(request.config), monitors=monitors, kind=kind, glx=glx, wm=wm)
         notice = server.notice
     else:
@@ -130,6 +157,198 @@ def multihead_server(request: pytest.FixtureRequest, tmp_path_factory: pytest.Te
     finally:
         del request.node._multihead
         server.stop()
+
+
+# --- Browsers ------------------------------------------------------------------------------------------
+
+def _import_or_skip(module: str, fixture: str, what: str, extra: str):
+    """The module, or the test skipped saying which package it needs and how to install it."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as error:
+        pytest.skip(f"{fixture} needs {what}, which is not installed ({error}): pip install 'pytest-multihead[{extra}]'")
+
+
+def _chromium(config: pytest.Config, fixture: str) -> str:
+    """`--multihead-chromium`, else the system's Chromium; a test skipped when there is none."""
+    given = config.getoption("--multihead-chromium")
+    found = find_chromium(given)
+    if found is None:
+        if given:
+            pytest.fail(f"{fixture}: --multihead-chromium {given!r} is not an executable", pytrace=False)
+        pytest.skip(f"{fixture} needs Chromium: none of {', '.join(CHROMIUM_NAMES)} is on PATH (Debian: apt-get install "
+                    "chromium), and no --multihead-chromium PATH was given")
+    return found
+
+
+def _chromedriver(config: pytest.Config, fixture: str) -> str:
+    """`--multihead-chromedriver`, else chromedriver on PATH; a test skipped when there is none (Selenium
+    Manager, which would download one, is never asked)."""
+    given = config.getoption("--multihead-chromedriver")
+    found = shutil.which(given or "chromedriver")
+    if found is None:
+        if given:
+            pytest.fail(f"{fixture}: --multihead-chromedriver {given!r} is not an executable", pytrace=False)
+        pytest.skip(f"{fixture} needs ChromeDriver for the system's Chromium: no chromedriver on PATH (Debian: apt-get "
+                    "install chromium-driver), and no --multihead-chromedriver PATH was given")
+    return found
+
+
+def _not_both(request: pytest.FixtureRequest, fixture: str) -> None:
+    others = [name for name in ("multihead_chromium", "multihead_selenium", *_SHARED) if name != fixture and name in request.fixturenames]
+    if others:
+        pytest.fail(f"{fixture} and {', '.join(others)} in one test: each starts a browser of its own on a server of its "
+                    "own choosing; use one of them", pytrace=False)
+
+
+@pytest.fixture(scope="session")
+def _multihead_playwright(request: pytest.FixtureRequest):
+    """Playwright's driver, started once per worker (pytest-playwright's own when that plugin is there:
+    two sync Playwrights cannot run in one thread)."""
+    sync_api = _import_or_skip("playwright.sync_api", "multihead_chromium", "Playwright for Python", "playwright")
+    if request.config.pluginmanager.has_plugin("playwright"):
+        try:
+            yield request.getfixturevalue("playwright")
+            return
+        except pytest.FixtureLookupError:
+            pass
+    playwright = sync_api.sync_playwright().start()
+    try:
+        yield playwright
+    finally:
+        playwright.stop()
+
+
+@pytest.fixture
+def multihead_chromium(request: pytest.FixtureRequest, tmp_path):
+    """Chromium (the system's, or `--multihead-chromium`) launched by Playwright on this test's
+    `multihead_server`, headful: X11 on the X kinds, native Wayland on `kind="wayland"`. Its profile is in
+    the test's folder, there is no viewport emulation (a page is its window's size), and its main page
+    (`.page`) is on a site of its own at http://127.0.0.1:PORT (`.site`: `serve(path, html)` adds a page),
+    where the Window Management permission is granted. `.context` and `.browser` are Playwright's;
+    `.screens()`, `.expect_screens_change()`, `.open_window(url, on=…, frame=…)`, `.fullscreen(selector,
+    on=…)` and `.window(page)` say and do what docs/browsers.md shows, each checked against the server.
+    Closed at the end of the test, before the server's lease ends. Skipped when Playwright for Python is
+    not installed (`pip install 'pytest-multihead[playwright]'`) or there is no Chromium."""
+    _not_both(request, "multihead_chromium")
+    _import_or_skip("playwright.sync_api", "multihead_chromium", "Playwright for Python", "playwright")
+    binary = _chromium(request.config, "multihead_chromium")
+    playwright = request.getfixturevalue("_multihead_playwright")
+    server = request.getfixturevalue("multihead_server")
+    browser = PlaywrightChromium(playwright, server, binary, tmp_path / "chromium")
+    try:
+        yield browser
+    finally:
+        browser.close()
+
+
+@pytest.fixture
+def multihead_selenium(request: pytest.FixtureRequest, tmp_path):
+    """Chromium started by Selenium through ChromeDriver (`--multihead-chromedriver`, else Debian's
+    chromedriver on PATH, named explicitly: Selenium Manager never runs) on this test's `multihead_server`,
+    as `multihead_chromium` is: `.driver` is Selenium's WebDriver, on the site's start page; the same
+    methods, a page being a window handle. Skipped when Selenium is not installed (`pip install
+    'pytest-multihead[selenium]'`), or there is no Chromium or no ChromeDriver."""
+    _not_both(request, "multihead_selenium")
+    _import_or_skip("selenium.webdriver", "multihead_selenium", "Selenium", "selenium")
+    binary = _chromium(request.config, "multihead_selenium")
+    driver = _chromedriver(request.config, "multihead_selenium")
+    server = request.getfixturevalue("multihead_server")
+    browser = SeleniumChromium(server, binary, driver, tmp_path / "chromium")
+    try:
+        yield browser
+    finally:
+        browser.close()
+
+
+def _shared_browser(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, launch) -> SharedBrowser:
+    """The module's SharedBrowser: a `multihead server` of its own with the module's marker's layout
+    (`pytestmark = pytest.mark.multihead(…)`), and a browser `launch(server, folder)` starts on it."""
+    options = _marker_options(request.node.get_closest_marker("multihead"), request.config)
+    binary = _binary(request.config)
+
+    def start():
+        server = MultiheadServer(binary, monitors=options["monitors"], kind=options["kind"], glx=options["glx"], wm=options["wm"])
+        try:
+            return server, launch(server, tmp_path_factory.mktemp("chromium-shared"))
+        except BaseException:
+            server.stop()
+            raise
+    return SharedBrowser(start)
+
+
+@pytest.fixture(scope="module")
+def _multihead_chromium_module(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory):
+    _import_or_skip("playwright.sync_api", "multihead_chromium_shared", "Playwright for Python", "playwright")
+    binary = _chromium(request.config, "multihead_chromium_shared")
+    playwright = request.getfixturevalue("_multihead_playwright")
+    shared = _shared_browser(request, tmp_path_factory, lambda server, folder: PlaywrightChromium(playwright, server, binary, folder))
+    try:
+        yield shared
+    finally:
+        shared.close()
+
+
+@pytest.fixture(scope="module")
+def _multihead_selenium_module(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory):
+    _import_or_skip("selenium.webdriver", "multihead_selenium_shared", "Selenium", "selenium")
+    binary = _chromium(request.config, "multihead_selenium_shared")
+    driver = _chromedriver(request.config, "multihead_selenium_shared")
+    shared = _shared_browser(request, tmp_path_factory, lambda server, folder: SeleniumChromium(server, binary, driver, folder))
+    try:
+        yield shared
+    finally:
+        shared.close()
+
+
+def _use_shared(request: pytest.FixtureRequest, fixture: str, module_fixture: str, tmp_path_factory):
+    _not_both(request, fixture)
+    module = request.node.getparent(pytest.Module)
+    own = request.node.get_closest_marker("multihead")
+    module_marker = module.get_closest_marker("multihead") if module is not None else None
+    if own is not None and (module_marker is None or (own.args, own.kwargs) != (module_marker.args, module_marker.kwargs)):
+        pytest.fail(f"{fixture} takes its server's layout from the module's marker (pytestmark = "
+                    f"pytest.mark.multihead(…)); this test's own {own.kwargs} would not be applied: give the module the "
+                    "marker, or use the per-test fixture", pytrace=False)
+    shared = request.getfixturevalue(module_fixture)
+    browser = shared.begin()
+    request.node._multihead = (shared.server, tmp_path_factory)
+    try:
+        yield browser
+    finally:
+        del request.node._multihead
+        shared.restore()
+
+
+@pytest.fixture
+def multihead_chromium_shared(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory):
+    """`multihead_chromium`, one browser for all the tests of a module that use it, on a `multihead server`
+    of the module's own (its layout, kind and `wm` from the module's marker: `pytestmark =
+    pytest.mark.multihead(…)`; a test's own marker is refused), started at the first such test and stopped
+    after the module. In these tests `multihead_server` is that server, and `.server` too.
+
+    After each test the fixture restores: the monitors the test plugged are unplugged, those it unplugged,
+    moved or re-plugged differently are plugged again as they were and modes are set back (through the
+    control socket); every page but the main one is closed, fullscreen ended, the main window put back, the
+    cookies cleared, the site's added pages dropped and the main page loaded again from the start page.
+    When the layout cannot be restored, the test errors at teardown and the next test gets a new server
+    and browser.
+
+    What it gives up, for a test's overhead of tens of milliseconds instead of a browser's launch: the
+    server is not leased again, so nothing is reset that a lease would reset (X resources, root window
+    properties, keyboard state, the clients the test started: they stay connected); the browser keeps its
+    process, its profile (cache, local storage and IndexedDB, service workers, history, granted permissions)
+    and whatever a page changed in it outside the main page; one test's crash of the browser is the next
+    one's. Under pytest-xdist each worker that runs a test of the module starts its own (`--dist loadscope`
+    keeps a module on one worker)."""
+    yield from _use_shared(request, "multihead_chromium_shared", "_multihead_chromium_module", tmp_path_factory)
+
+
+@pytest.fixture
+def multihead_selenium_shared(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory):
+    """`multihead_selenium`, shared by the tests of a module as `multihead_chromium_shared` is, with the same
+    restore between tests and the same isolation given up."""
+    yield from _use_shared(request, "multihead_selenium_shared", "_multihead_selenium_module", tmp_path_factory)
 
 
 @pytest.hookimpl(hookwrapper=True)
