@@ -512,7 +512,9 @@ class ChromiumBrowser:
         try:
             target = self._cdp("Browser.getWindowForTarget", {}, page)["windowId"]
             self._cdp("Browser.setWindowBounds", {"windowId": target, "bounds": {"windowState": "fullscreen"}}, page)
-        except Exception:  # noqa: BLE001 - the server's fullscreen below does it anyway
+        except BrowserError:
+            raise
+        except Exception:  # noqa: BLE001 - refused: the server's fullscreen below does it anyway
             pass
         self.server.fullscreen_window(current["id"], on)
         wanted = screen["frame"]
@@ -543,6 +545,8 @@ class ChromiumBrowser:
             target = self._cdp("Browser.getWindowForTarget", {}, page)
             if target["bounds"].get("windowState", "normal") != "normal":
                 self._cdp("Browser.setWindowBounds", {"windowId": target["windowId"], "bounds": {"windowState": "normal"}}, page)
+        except BrowserError:
+            raise
         except Exception:  # noqa: BLE001 - a window Chromium has closed meanwhile
             pass
 
