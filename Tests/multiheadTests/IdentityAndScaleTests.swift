@@ -42,8 +42,13 @@ struct IdentityAndScaleTests {
         let bytes = try ServerControl.MonitorIdentity(manufacturer: "DEL", model: "DELL U2720Q", serialNumber: "SN42",
                                                       physicalSize: Size(width: 597, height: 336)).edid(preferred: Size(width: 2560, height: 1440))
         try Data(bytes).write(to: URL(fileURLWithPath: file))
+        // A second monitor whose EDID has a binary serial alone: wlroots writes it "0x%08X".
+        let numbered = file + ".2"
+        defer { try? FileManager.default.removeItem(atPath: numbered) }
+        try Data(try ServerControl.MonitorIdentity(manufacturer: "DEL", model: "DELL P2419H", binarySerial: 0x1234_ABCD)
+            .edid(preferred: Size(width: 1920, height: 1080))).write(to: URL(fileURLWithPath: numbered))
         let (status, out, err) = try await run(["--wayland", "--monitors", "800x600", "--", "/bin/sh", "-c",
-                                                "multihead plug HDMI-1 1920x1080+800+0 --scale 1.5 && multihead plug DP-2 1024x768+2080+0 --edid \(file) && multihead screens --json; multihead plug DP-3 800x600+0+600 --product-code 7; echo pc=$?"])
+                                                "multihead plug HDMI-1 1920x1080+800+0 --scale 1.5 && multihead plug DP-2 1024x768+2080+0 --edid \(file) && multihead plug DP-3 800x600+3104+0 --edid \(numbered) && multihead screens --json; multihead plug DP-4 800x600+0+600 --product-code 7; echo pc=$?"])
         #expect(status == 0, "\(err)")
         let json = try #require(out.split(separator: "\n").first { $0.hasPrefix("[") })
         let rows = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]])
@@ -57,6 +62,7 @@ struct IdentityAndScaleTests {
                 == ["1920x1080", "1680x1050", "1600x900", "1280x1024", "1280x800", "1280x720", "1024x768", "800x600", "640x480"])
         let dell = try #require(rows.first { $0["name"] as? String == "DP-2" })
         #expect(dell["manufacturer"] as? String == "Dell Inc." && dell["model"] as? String == "DELL U2720Q" && dell["serialNumber"] as? String == "SN42")
+        #expect(rows.first { $0["name"] as? String == "DP-3" }?["serialNumber"] as? String == "0x1234ABCD")
         #expect(out.contains("pc=64") && err.contains("--product-code and --binary-serial are an EDID's"), "\(out)\(err)")
     }
 

@@ -11,6 +11,10 @@ public struct EDID: Hashable, Sendable {
     public var model: String?
     /// The serial number: the serial number descriptor's text, else the numeric serial when it is not 0.
     public var serialNumber: String?
+    /// The serial number descriptor's text alone (nil when the EDID has none).
+    public var serialText: String?
+    /// The binary serial number (bytes 12–15), 0 when it gives none.
+    public var binarySerial: UInt32 = 0
     /// The picture's size in millimetres: the first detailed timing's image size, else the base block's
     /// size in centimetres; nil when it says neither (a projector).
     public var physicalSize: Size?
@@ -21,6 +25,8 @@ public struct EDID: Hashable, Sendable {
         self.productCode = productCode
         self.model = model
         self.serialNumber = serialNumber
+        // A serial given as text is the descriptor's (an EDID made from these values carries it so).
+        serialText = serialNumber
         self.physicalSize = physicalSize
     }
 
@@ -55,6 +61,8 @@ public struct EDID: Hashable, Sendable {
             }
         }
         self.model = model
+        serialText = serial
+        binarySerial = number
         serialNumber = serial ?? (number != 0 ? String(number) : nil)
         let cm = (Double(bytes[21]), Double(bytes[22]))
         physicalSize = timingSize ?? (cm.0 > 0 && cm.1 > 0 ? Size(width: cm.0 * 10, height: cm.1 * 10) : nil)

@@ -22,8 +22,11 @@ extension PlugRequest {
             words.append("make=" + e.manufacturer)
             words.append("model=" + (e.model ?? Self.hex(UInt32(e.productCode), digits: 4)))
             // The serial descriptor's text, else the binary serial as wlroots writes it ("0x%08X").
-            let binary = bytes[12..<16].enumerated().reduce(UInt32(0)) { $0 | UInt32($1.element) << (8 * UInt32($1.offset)) }
-            if let serial = e.serialNumber { words.append("serial=" + (serial == String(binary) ? Self.hex(binary, digits: 8) : serial)) }
+            if let text = e.serialText {
+                words.append("serial=" + text)
+            } else if e.binarySerial != 0 {
+                words.append("serial=" + Self.hex(e.binarySerial, digits: 8))
+            }
             if let mm = e.physicalSize, mm.width >= 1, mm.height >= 1 { words.append("size-mm=\(Int(mm.width))x\(Int(mm.height))") }
             return words
         }
