@@ -68,8 +68,9 @@ struct mh_output *mh_named_output(struct mh_server *server, const char *name) {
 	return output;
 }
 
-/* `outputs` and `toplevels`: a JSON array on the answer line. */
-static void cmd_list(bool outputs) {
+/* `outputs` and `toplevels`: a JSON array on the answer line; `configuration`: the outputs with the
+ * configuration serial they are, in one answer (no change can come between the two). */
+static void cmd_list(bool outputs, bool configuration) {
 	char *text;
 	size_t size;
 	FILE *m = mh_answer_begin(&text, &size);
@@ -78,12 +79,15 @@ static void cmd_list(bool outputs) {
 		return;
 	}
 	bool first = true;
+	if (configuration) {
+		fprintf(m, "{\"configurationSerial\":%llu,\"outputs\":", server_->configuration_serial);
+	}
 	fputc('[', m);
 	if (outputs) {
 		struct mh_output *output;
 		wl_list_for_each(output, &server_->outputs, link) {
 			fputs(first ? "" : ",", m);
-			mh_output_json(m, output);
+			mh_output_json(m, output, false);
 			first = false;
 		}
 	} else {
@@ -97,6 +101,9 @@ static void cmd_list(bool outputs) {
 		}
 	}
 	fputc(']', m);
+	if (configuration) {
+		fputc('}', m);
+	}
 	mh_answer_end(m, &text);
 }
 
@@ -206,14 +213,16 @@ void mh_run_command(struct mh_server *server, char **t, int n) {
 			mh_reply_error(n != 2 ? "usage unplug NAME" : "no-such-output no output of that name is plugged");
 		} else {
 			wlr_output_destroy(output->wlr_output);
-			mh_reply("ok");
+			mh_reply("ok {\"configurationSerial\":%llu}", server->configuration_serial);
 		}
 	} else if (strcmp(c, "mode") == 0) {
 		mh_cmd_mode(server, t, n);
 	} else if (strcmp(c, "outputs") == 0 && n == 1) {
-		cmd_list(true);
+		cmd_list(true, false);
+	} else if (strcmp(c, "configuration") == 0 && n == 1) {
+		cmd_list(true, true);
 	} else if (strcmp(c, "toplevels") == 0 && n == 1) {
-		cmd_list(false);
+		cmd_list(false, false);
 	} else if (strcmp(c, "move-window") == 0 || strcmp(c, "fullscreen-window") == 0) {
 		(c[0] == 'm' ? mh_cmd_move_window : mh_cmd_fullscreen_window)(server, t, n);
 	} else if (strcmp(c, "pixel") == 0) {
@@ -278,7 +287,8 @@ void mh_run_command(struct mh_server *server, char **t, int n) {
 	} else if (strcmp(c, "quit") == 0 && n == 1) {
 		mh_reply("ok");
 		mh_control_quit();
-	} else if (strcmp(c, "ping") == 0 || strcmp(c, "outputs") == 0 || strcmp(c, "toplevels") == 0
+	} else if (strcmp(c, "ping") == 0 || strcmp(c, "outputs") == 0 || strcmp(c, "configuration") == 0
+			|| strcmp(c, "toplevels") == 0
 			|| strcmp(c, "clients") == 0 || strcmp(c, "disconnect-clients") == 0 || strcmp(c, "frame") == 0
 			|| strcmp(c, "reset") == 0 || strcmp(c, "quit") == 0) {
 		mh_reply("error usage %s takes no arguments", c);

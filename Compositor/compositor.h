@@ -85,6 +85,9 @@ struct mh_server {
 	struct wl_list outputs; /* mh_output.link, enabled ones, in plug order */
 	struct wl_list disabled; /* mh_output.link, outputs a client's output manager disabled */
 	unsigned long plug_count; /* orders the outputs: a re-enabled one takes its plug-order place */
+	/* One more with every change of any output (`configurationSerial` in answers): a test's barrier for
+	 * "an output manager has applied"; never reused while the compositor runs. */
+	unsigned long long configuration_serial;
 	struct mh_output_manager *output_manager; /* output_manager.c; NULL once the display goes */
 	struct mh_fractional_scale_manager *fractional_scale; /* fractional_scale.c; NULL once the display goes */
 	struct wl_list views;   /* mh_view.link, front first */
@@ -180,7 +183,8 @@ const char *mh_output_plug(struct mh_server *server, const struct mh_output_spec
 const char *mh_output_change(struct mh_output *output, int width, int height, int refresh_mhz,
 	bool has_position, int x, int y, int scale120);
 int mh_output_scale120(struct wlr_output *output);
-void mh_output_json(FILE *out, struct mh_output *output);
+/* An output as answers show it; with `"configurationSerial"` when `with_serial` (plug's and mode's). */
+void mh_output_json(FILE *out, struct mh_output *output, bool with_serial);
 bool mh_output_name_valid(const char *name);
 
 /* modes.c: an output's mode list (the preferred mode, then `modes=` or the standard smaller sizes) */

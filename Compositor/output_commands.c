@@ -37,7 +37,7 @@ static void reply_output(const char *error, struct mh_output *output) {
 	size_t size;
 	FILE *m = mh_answer_begin(&text, &size);
 	if (m != NULL) {
-		mh_output_json(m, output);
+		mh_output_json(m, output, true);
 	}
 	mh_answer_end(m, &text);
 }

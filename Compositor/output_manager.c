@@ -70,6 +70,9 @@ static void update(void *data) {
 /* Every change of an output (plug, unplug, mode, position, scale, enable) lands here; one update is sent
  * once the change is whole (from an idle callback), rather than one per step of it. */
 void mh_output_manager_changed(struct mh_server *server) {
+	/* Counted at each step, not once per update sent: a read between two steps never shows a new state
+	 * under an old serial. */
+	server->configuration_serial++;
 	struct mh_output_manager *m = server->output_manager;
 	if (m != NULL && m->idle == NULL) {
 		m->idle = wl_event_loop_add_idle(server->loop, update, m);

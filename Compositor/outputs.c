@@ -327,7 +327,7 @@ void mh_pnp_company(char *make, size_t size) {
 	fclose(table);
 }
 
-void mh_output_json(FILE *out, struct mh_output *output) {
+void mh_output_json(FILE *out, struct mh_output *output, bool with_serial) {
 	struct wlr_output *o = output->wlr_output;
 	struct wlr_box box = mh_output_box(output);
 	fputs("{\"name\":", out);
@@ -344,8 +344,12 @@ void mh_output_json(FILE *out, struct mh_output *output) {
 	fputs(",\"scale\":", out);
 	mh_json_scale(out, mh_output_scale120(o));
 	fprintf(out, ",\"frame\":{\"x\":%d,\"y\":%d,\"width\":%d,\"height\":%d},"
-		"\"physicalSize\":{\"width\":%d,\"height\":%d}}",
+		"\"physicalSize\":{\"width\":%d,\"height\":%d}",
 		box.x, box.y, box.width, box.height, o->phys_width, o->phys_height);
+	if (with_serial) {
+		fprintf(out, ",\"configurationSerial\":%llu", output->server->configuration_serial);
+	}
+	fputc('}', out);
 }
 
 void mh_outputs_init(struct mh_server *server) {

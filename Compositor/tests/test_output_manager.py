@@ -177,7 +177,10 @@ def test_kanshi_profile(compositor, tmp_path):
         # Another serial: no profile matches, and the monitor stays as plugged.
         answer = compositor.ok(DELL.replace("ABC123", "XYZ999"))
         kanshi.wait_line("no profile matched")
+        serial = answer.pop("configurationSerial")
         assert outputs(compositor)["HDMI-1"] == answer
+        # Nothing changed after the plug: the configuration serial is still the one the plug made.
+        assert compositor.ok("configuration")["configurationSerial"] == serial
         assert answer["scale"] == 1 and answer["frame"]["x"] == 1920 and answer["frame"]["y"] == 0
     finally:
         kanshi.stop()
