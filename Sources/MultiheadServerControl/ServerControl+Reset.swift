@@ -116,6 +116,8 @@ extension ServerControl {
                 }
             }
         }
+        // Monitors deleted with no CRTC set: the configuration serial moves as after any change.
+        if changed.isEmpty, now.monitors.contains(where: { !baseline.monitors.contains($0) }) { try stampConfiguration() }
         _ = try? c.trap("restore the primary, modes, gamma and output properties") {
             if now.primaryOutput != baseline.primaryOutput { XRRSetOutputPrimary(d, root, RROutput(baseline.primaryOutput)) }
             for (output, modes) in now.outputModes {

@@ -9,6 +9,34 @@ extension ServerControl {
     public func screens(scaleFactors: [String: Double] = [:]) throws -> [ScreenDescription] {
         try X11Backend.snapshot(over: connection, scaleFactors: scaleFactors)
     }
+
+    /// The screens and the configuration serial they are (the socket's `screens`).
+    package func configuration(scaleFactors: [String: Double] = [:]) throws -> (screens: [ScreenDescription], serial: UInt32) {
+        try X11Backend.configuration(over: connection, scaleFactors: scaleFactors)
+    }
+
+    /// Runs a change under a server grab and answers the configuration serial it made, read before any
+    /// other client can change anything (an output manager reacting to it comes after).
+    package func changing<T>(_ body: () throws -> T) throws -> (result: T, serial: UInt32) {
+        let c = connection
+        return try c.grabbed {
+            let result = try body()
+            return (result, X11Backend.configurationSerial(over: c))
+        }
+    }
+
+    /// Moves RandR's configuration timestamp without changing anything: one CRTC set again as it is.
+    /// Monitors (`RRSetMonitor`, `RRDeleteMonitor`) move no timestamp, so without this the configuration
+    /// serial would not say that a virtual monitor came or went. `XRRSetCrtcConfig`.
+    package func stampConfiguration() throws {
+        let c = connection
+        try c.grabbed {
+            let state = try readState()
+            guard let (id, crtc) = state.resources.crtcs.entries.first else { return }
+            try OutputConfigurator(c).setCrtc(id, state, x: crtc.x, y: crtc.y, mode: crtc.mode, rotation: crtc.rotation,
+                                              outputs: crtc.outputs, request: "RRSetCrtcConfig (as it is: the configuration's timestamp)")
+        }
+    }
 }
 
 extension ServerControl {

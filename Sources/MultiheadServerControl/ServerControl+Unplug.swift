@@ -49,20 +49,27 @@ extension ServerControl {
                 throw ScreenError.noSuchScreen("\(name.terminalEscaped) (not plugged)")
             }
             try deleteMonitor(name: name)
-            let rest = before.filter { $0.name != name }
-            let lone = Self.xvfbOutput(in: state.outputs)
-            let heldScreen = lone.map { gone.outputs.contains($0.id) } ?? false
-            let handPrimary = gone.primary && !keepPrimary
-            guard heldScreen || handPrimary else { return }
-            guard let next = handPrimary ? Self.nextMain(after: rest) : (rest.first { $0.primary } ?? Self.nextMain(after: rest)) else {
-                if heldScreen, let lone { try OutputConfigurator(c).turnOff(output: lone.name, in: state) }
-                return
-            }
-            // Xvfb will not redefine a monitor under its own name: the new main is deleted and added again.
-            try deleteMonitor(name: next.name)
-            try addMonitor(name: next.name, frame: next.frame, primary: next.primary || handPrimary,
-                           outputs: heldScreen ? lone.map { [$0.id] } ?? [] : next.outputs)
+            try handOver(from: gone, rest: before.filter { $0.name != name }, keepPrimary: keepPrimary, state)
+            try stampConfiguration()
         }
+    }
+
+    /// After a virtual monitor `gone` went: Xvfb's `screen` and the primary go to the monitor that becomes
+    /// main, or `screen` goes dark with no monitor left. The caller holds the grab.
+    private func handOver(from gone: LiveMonitor, rest: [LiveMonitor], keepPrimary: Bool, _ state: RandRState) throws {
+        let c = connection
+        let lone = Self.xvfbOutput(in: state.outputs)
+        let heldScreen = lone.map { gone.outputs.contains($0.id) } ?? false
+        let handPrimary = gone.primary && !keepPrimary
+        guard heldScreen || handPrimary else { return }
+        guard let next = handPrimary ? Self.nextMain(after: rest) : (rest.first { $0.primary } ?? Self.nextMain(after: rest)) else {
+            if heldScreen, let lone { try OutputConfigurator(c).turnOff(output: lone.name, in: state) }
+            return
+        }
+        // Xvfb will not redefine a monitor under its own name: the new main is deleted and added again.
+        try deleteMonitor(name: next.name)
+        try addMonitor(name: next.name, frame: next.frame, primary: next.primary || handPrimary,
+                       outputs: heldScreen ? lone.map { [$0.id] } ?? [] : next.outputs)
     }
 
     /// The monitor that becomes main when the primary goes: the first by y, then x (the model's order

@@ -192,6 +192,7 @@ public final class ServerControl {
         if old != nil { try deleteMonitor(name: name) }
         try addMonitor(name: name, frame: frame, primary: primary || (old?.primary ?? false),
                        outputs: takesScreen ? lone.map { [$0.id] } ?? [] : [], physicalSize: physicalSize)
+        try stampConfiguration()
     }
 
     /// One RandR 1.5 monitor as the server lists it now.

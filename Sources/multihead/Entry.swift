@@ -18,7 +18,7 @@ enum Entry {
             // The main thread is the main actor's: nothing runs the main queue elsewhere yet.
             let status = MainActor.assumeIsolated {
                 do {
-                    try MultiheadCommand.Screens.list(display: fast.display, json: fast.json)
+                    try MultiheadCommand.Screens.list(display: fast.display, json: fast.json, serial: fast.serial)
                     return Int32(0)
                 } catch {
                     return exitCode(for: error).rawValue

@@ -89,8 +89,9 @@ struct ControlContractTests {
             .lease: [LeaseAnswer(lease: "L", address: .x(display: ":1", xauthority: "/a"), pid: 1, warm: true, replaced: false, reason: nil),
                      LeaseAnswer(lease: "L", address: .wayland(waylandDisplay: "w", runtimeDirectory: "/r", display: ":2"), pid: 1,
                                  warm: true, replaced: false, reason: nil)],
-            .release: [ReleaseAnswer(kept: true, reason: nil)], .plug: [DoneAnswer()], .unplug: [DoneAnswer()],
-            .mode: [ModeAnswer(name: "A", mode: mode)], .screens: [ScreensAnswer(screens: [])],
+            .release: [ReleaseAnswer(kept: true, reason: nil)], .plug: [ChangeAnswer(configurationSerial: 7)],
+            .unplug: [ChangeAnswer(configurationSerial: 8)], .mode: [ModeAnswer(name: "A", mode: mode, configurationSerial: 9)],
+            .screens: [ScreensAnswer(screens: [], configurationSerial: 9)],
             .screenshot: [ScreenshotAnswer(output: "/a.png", width: 1, height: 1)], .pixel: [PixelAnswer(0x102030)],
             .windows: [WindowsAnswer(windows: [])], .move_window: [WindowAnswer(window: window)], .fullscreen_window: [WindowAnswer(window: window)],
         ]

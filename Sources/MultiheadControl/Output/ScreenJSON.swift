@@ -96,9 +96,12 @@ package struct ScreenEventJSON {
     package var event: String
     package var screen: ScreenJSON
     package var previous: Previous?
+    /// The configuration serial of the read that posted the event (docs/control-socket.md).
+    package var configurationSerial: Int?
 
     @MainActor
-    package init(_ e: ScreenEvent, app: Application) {
+    package init(_ e: ScreenEvent, app: Application, configurationSerial: Int? = nil) {
+        self.configurationSerial = configurationSerial
         event = e.name
         screen = ScreenJSON(e.screen, isMain: e.screen === app.mainScreen)
         if case .modeChange(_, let before) = e {
@@ -149,6 +152,7 @@ extension ScreenEventJSON: JSONLine {
             members.append(("previous", .object(["frame": previous.frame.json, "currentMode": previous.currentMode?.json ?? .null,
                                                  "scale": .number(previous.scale)])))
         }
+        if let configurationSerial { members.append(("configurationSerial", .int(configurationSerial))) }
         return .members(members)
     }
 }

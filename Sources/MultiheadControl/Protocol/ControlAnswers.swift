@@ -75,42 +75,53 @@ package struct ReleaseAnswer: ControlAnswerBody {
     package var members: [(key: String, value: JSONText)] { [("kept", .bool(kept)), ("reason", reason.map(JSONText.string) ?? .null)] }
 }
 
-/// `plug` and `unplug`: done, nothing more to say.
-package struct DoneAnswer: ControlAnswerBody {
-    package init() {}
+/// `plug` and `unplug`: the configuration serial the change made (docs/control-socket.md, "The
+/// configuration serial").
+package struct ChangeAnswer: ControlAnswerBody {
+    package var configurationSerial: Int
 
-    package var members: [(key: String, value: JSONText)] { [] }
+    package init(configurationSerial: Int) { self.configurationSerial = configurationSerial }
+
+    package var members: [(key: String, value: JSONText)] { [("configurationSerial", .int(configurationSerial))] }
 }
 
-/// `mode`: the monitor and the mode it has now.
+/// `mode`: the monitor, the mode it has now and the configuration serial the change made.
 package struct ModeAnswer: ControlAnswerBody {
     package var name: String
     package var mode: ScreenJSON.Mode
+    package var configurationSerial: Int
 
-    package init(name: String, mode: ScreenJSON.Mode) { (self.name, self.mode) = (name, mode) }
+    package init(name: String, mode: ScreenJSON.Mode, configurationSerial: Int) {
+        (self.name, self.mode, self.configurationSerial) = (name, mode, configurationSerial)
+    }
 
     /// Read from an answer's line; nil when it is not one.
     package init?(answer v: JSONValue) {
-        guard let name = v["name"]?.string, let mode = v["mode"].flatMap(ScreenJSON.Mode.init(json:)) else { return nil }
-        self.init(name: name, mode: mode)
+        guard let name = v["name"]?.string, let mode = v["mode"].flatMap(ScreenJSON.Mode.init(json:)),
+              let serial = v["configurationSerial"]?.int else { return nil }
+        self.init(name: name, mode: mode, configurationSerial: serial)
     }
 
-    package var members: [(key: String, value: JSONText)] { [("name", .string(name)), ("mode", mode.json)] }
+    package var members: [(key: String, value: JSONText)] {
+        [("name", .string(name)), ("mode", mode.json), ("configurationSerial", .int(configurationSerial))]
+    }
 }
 
 /// `screens`: the screens as `multihead screens --json` prints them.
 package struct ScreensAnswer: ControlAnswerBody {
     package var screens: [ScreenJSON]
+    /// The configuration serial the screens are.
+    package var configurationSerial: Int
 
-    package init(screens: [ScreenJSON]) { self.screens = screens }
+    package init(screens: [ScreenJSON], configurationSerial: Int) { (self.screens, self.configurationSerial) = (screens, configurationSerial) }
 
     /// Read from an answer's line; nil when it is not one.
     package init?(answer v: JSONValue) {
-        guard case .array(let items)? = v["screens"] else { return nil }
-        self.init(screens: items.compactMap(ScreenJSON.init(json:)))
+        guard case .array(let items)? = v["screens"], let serial = v["configurationSerial"]?.int else { return nil }
+        self.init(screens: items.compactMap(ScreenJSON.init(json:)), configurationSerial: serial)
     }
 
-    package var members: [(key: String, value: JSONText)] { [("screens", screens.json)] }
+    package var members: [(key: String, value: JSONText)] { [("screens", screens.json), ("configurationSerial", .int(configurationSerial))] }
 }
 
 /// `screenshot`: the file written, whole, and the picture's size.

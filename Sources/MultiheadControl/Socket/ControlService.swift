@@ -90,26 +90,27 @@ package final class ControlService {
             return ReleaseAnswer(kept: kept, reason: reason)
         case .plug:
             let plug = try request.decode(PlugRequest.self)
-            try onServer(request) { try plug.perform($0) }
-            return DoneAnswer()
+            let serial = try onServer(request) { control in try control.changing { try plug.perform(control) }.serial }
+            return ChangeAnswer(configurationSerial: Int(serial))
         case .unplug:
             let unplug = try request.decode(UnplugRequest.self)
-            try onServer(request) { control in
+            let serial = try onServer(request) { control in
                 // Under the lease's window manager, a window left on the monitor unplugged goes to the main
                 // screen that remains, as a desktop moves it (openbox alone leaves it at the new edge).
                 let gone = windowManager == nil ? nil : try control.screens().first { $0.name == unplug.name }?.frame
                 let stranded = gone == nil ? [] : try control.windows().filter { $0.screen == unplug.name }
-                try unplug.perform(control)
+                let serial = try control.changing { try unplug.perform(control) }.serial
                 if let gone { try control.rehome(stranded, from: gone, within: placementBound(request)) }
+                return serial
             }
-            return DoneAnswer()
+            return ChangeAnswer(configurationSerial: Int(serial))
         case .mode:
             let change = try request.decode(ModeRequest.self)
-            let mode = try onServer(request) { try change.perform($0) }
-            return ModeAnswer(name: change.name, mode: ScreenJSON.mode(mode))
+            let (mode, serial) = try onServer(request) { control in try control.changing { try change.perform(control) } }
+            return ModeAnswer(name: change.name, mode: ScreenJSON.mode(mode), configurationSerial: Int(serial))
         case .screens:
-            let screens = try onServer(request) { try $0.screens(scaleFactors: scaleFactors) }
-            return ScreensAnswer(screens: ScreenJSON.rows(screens))
+            let (screens, serial) = try onServer(request) { try $0.configuration(scaleFactors: scaleFactors) }
+            return ScreensAnswer(screens: ScreenJSON.rows(screens), configurationSerial: Int(serial))
         case .screenshot:
             let shot = try request.decode(ScreenshotRequest.self)
             let size = try onServer(request) { try shot.perform($0) }

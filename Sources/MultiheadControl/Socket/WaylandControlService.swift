@@ -65,20 +65,21 @@ package final class WaylandControlService: ControlServing {
         case .plug:
             var plug = try request.decode(PlugRequest.self)
             if plug.scale == nil { plug.scale = runScale(plug.name).map(DecimalArgument.init) }
-            try held(request).send(try plug.compositorCommand())
-            return DoneAnswer()
+            let answer = try held(request).send(try plug.compositorCommand())
+            return ChangeAnswer(configurationSerial: try Self.serial(answer, of: "plug"))
         case .unplug:
             let unplug = try request.decode(UnplugRequest.self)
-            try held(request).send(["unplug", unplug.name])
-            return DoneAnswer()
+            let answer = try held(request).send(["unplug", unplug.name])
+            return ChangeAnswer(configurationSerial: try Self.serial(answer, of: "unplug"))
         case .mode:
             let change = try request.decode(ModeRequest.self)
             let answer = try held(request).send(try change.compositorCommand())
             guard let screen = ScreenJSON(compositorOutput: try Self.json(answer, of: "mode"), isMain: false),
                   let mode = screen.currentMode else { throw WaylandServerError.malformedAnswer(command: "mode", answer: answer) }
-            return ModeAnswer(name: change.name, mode: mode)
+            return ModeAnswer(name: change.name, mode: mode, configurationSerial: try Self.serial(answer, of: "mode"))
         case .screens:
-            return ScreensAnswer(screens: try screens(held(request)))
+            let (screens, serial) = try configuration(held(request))
+            return ScreensAnswer(screens: screens, configurationSerial: serial)
         case .screenshot:
             let shot = try request.decode(ScreenshotRequest.self)
             let answer = try held(request).send(["screenshot", shot.screen ?? "layout", shot.output.path, "format=png"])
@@ -107,18 +108,29 @@ package final class WaylandControlService: ControlServing {
         }
     }
 
-    /// The outputs as `multihead screens --json` lists screens: in plug order, the first main.
-    package func screens(_ compositor: WaylandServer) throws -> [ScreenJSON] {
-        let answer = try compositor.send(["outputs"])
-        guard case .array(let items) = try Self.json(answer, of: "outputs") else {
-            throw WaylandServerError.malformedAnswer(command: "outputs", answer: answer)
+    /// The outputs as `multihead screens --json` lists screens (in plug order, the first main), with the
+    /// configuration serial they are: the compositor's `configuration`, one answer.
+    package func configuration(_ compositor: WaylandServer) throws -> (screens: [ScreenJSON], serial: Int) {
+        let answer = try compositor.send(["configuration"])
+        let v = try Self.json(answer, of: "configuration")
+        guard case .array(let items)? = v["outputs"], let serial = v["configurationSerial"]?.int else {
+            throw WaylandServerError.malformedAnswer(command: "configuration", answer: answer)
         }
-        return try items.enumerated().map { i, item in
+        let screens = try items.enumerated().map { i, item in
             guard let s = ScreenJSON(compositorOutput: item, isMain: i == 0) else {
-                throw WaylandServerError.malformedAnswer(command: "outputs", answer: answer)
+                throw WaylandServerError.malformedAnswer(command: "configuration", answer: answer)
             }
             return s
         }
+        return (screens, serial)
+    }
+
+    /// The configuration serial a change's answer carries (`plug`, `mode`, `unplug`).
+    static func serial(_ answer: String, of command: String) throws -> Int {
+        guard let serial = try json(answer, of: command)["configurationSerial"]?.int else {
+            throw WaylandServerError.malformedAnswer(command: command, answer: answer)
+        }
+        return serial
     }
 
     /// `run --scale`'s factor for an output, when it is a scale the compositor takes (1…4).

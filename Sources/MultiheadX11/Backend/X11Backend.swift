@@ -76,6 +76,9 @@ public final class X11Backend: DisplayBackend {
     /// The RandR reads this backend's connection made (round trips, requests): what tests and the
     /// benchmarks count.
     package var randrTally: RandRBatch.Tally { connection?.randrTally ?? .init() }
+    /// The configuration serial of the screens last read (`MonitorReader.configurationSerial`): what
+    /// `multihead watch` prints beside each event, which that read posted.
+    package var configurationSerial: UInt32 { reader?.configurationSerial ?? 0 }
 
     /// The display name in use, once connected.
     public var displayName: String? { connection?.name }
@@ -102,12 +105,24 @@ public final class X11Backend: DisplayBackend {
 
     /// The same, saying what the RandR reads cost (for tests).
     static func snapshot(display: String?, timeout: Double, tally: inout RandRBatch.Tally) throws -> [ScreenDescription] {
+        try configuration(display: display, timeout: timeout, tally: &tally).screens
+    }
+
+    /// The screens and the configuration serial they were read with (`multihead screens --serial`).
+    package static func configuration(display: String?, timeout: Double = 5) throws -> (screens: [ScreenDescription], serial: UInt32) {
+        var tally = RandRBatch.Tally()
+        return try configuration(display: display, timeout: timeout, tally: &tally)
+    }
+
+    private static func configuration(display: String?, timeout: Double,
+                                      tally: inout RandRBatch.Tally) throws -> (screens: [ScreenDescription], serial: UInt32) {
         let c = try XCBConnection(name: display, timeout: timeout)
         defer { c.close() }
         let v = try requireRandR(c.randrVersion(), c)
         var reader = MonitorReader(connection: c, randr15: hasMonitors(v.major, v.minor), scaleFactors: environmentScaleFactors())
         defer { tally = c.randrTally }
-        return try reader.readScreens()
+        let screens = try reader.readScreens()
+        return (screens, reader.configurationSerial)
     }
 
     /// The server's RandR: its event base, and whether it has 1.5's monitors; throws without RandR.
@@ -338,8 +353,21 @@ extension X11Backend {
     /// `screens` on the kit's own connection, with no connection of its own): the same reader, order and
     /// descriptions as `snapshot(display:)`.
     package static func snapshot(over c: XConnection, scaleFactors: [String: Double] = [:]) throws -> [ScreenDescription] {
+        try configuration(over: c, scaleFactors: scaleFactors).screens
+    }
+
+    /// The same screens and the configuration serial they were read with.
+    package static func configuration(over c: XConnection,
+                                      scaleFactors: [String: Double] = [:]) throws -> (screens: [ScreenDescription], serial: UInt32) {
         let v = try requireRandR(RandR.version(c), c)
         var reader = MonitorReader(connection: c, randr15: hasMonitors(v.major, v.minor), scaleFactors: scaleFactors)
-        return try reader.readScreens()
+        let screens = try reader.readScreens()
+        return (screens, reader.configurationSerial)
+    }
+
+    /// The configuration serial now, alone: the resources' list (one round trip). 0 when the server does
+    /// not answer.
+    package static func configurationSerial(over c: XConnection) -> UInt32 {
+        c.bounded { RandRBatch.monitors(c, withResources: true).list?.serial } ?? 0
     }
 }

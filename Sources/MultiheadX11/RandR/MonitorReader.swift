@@ -34,6 +34,13 @@ struct MonitorReader {
     private var described: Described?
     /// The last read's replies beside their values: a reply that did not change is not parsed again.
     private(set) var memo = RandRBatch.ReplyMemo()
+    /// The resources' list `state.resources` was read from: a later list with the same objects and
+    /// configuration timestamp needs no new details unless RandR said something changed (`invalidate`).
+    private var listRead: RandRBatch.ResourceList?
+    /// The configuration serial of the last read (`ResourceList.serial`; 0 before one, or without RandR
+    /// 1.5's monitors): its list rides with every read's `GetMonitors`, so it is never older than the
+    /// screens read with it.
+    private(set) var configurationSerial: UInt32 = 0
 
     /// Screens and their sources: a read that finds the same monitors, resources, gamma and scale policy
     /// (a re-read of a server whose state did not change, the common case) returns the same screens
@@ -88,9 +95,15 @@ struct MonitorReader {
 
     private mutating func readMonitors(refresh: Bool) -> [ScreenDescription] {
         let c = connection
-        var (fresh, list, database, atom) = RandRBatch.monitorsAndAtom(c, withResources: refresh || resources == nil,
+        // The resources' list every time (a request more in the same round trip): its timestamps are the
+        // configuration serial, and a list with other objects than the cache's makes the cache stale.
+        var (fresh, list, database, atom) = RandRBatch.monitorsAndAtom(c, withResources: true,
                                                                         withResourceDatabase: scaleNeedsRead, withEDIDAtom: edidAtom == nil,
                                                                         memo: &memo)
+        if let l = list {
+            configurationSerial = l.serial
+            if !refresh, resources != nil, let read = listRead, l.hasSameObjects(as: read) { list = nil }
+        }
         if let atom { edidAtom = atom }
         if let database {
             scalePolicy.desktopScale = XResources.desktopScale(fromResources: database)
@@ -109,6 +122,7 @@ struct MonitorReader {
             if let res {
                 state.resources = res
                 resourcesCurrent = true
+                listRead = list
             }
         }
         let res = resources ?? RandRBatch.Resources()

@@ -35,10 +35,24 @@ package enum RandRBatch {
 
     /// The first half of a resources read: the ids and the mode table, from one reply.
     package struct ResourceList {
+        /// When the server's configuration (outputs, their modes, connections) last changed.
         package var timestamp: UInt32
+        /// When a client last set a CRTC (`RRSetCrtcConfig`, even to what it was).
+        package var setTimestamp: UInt32
         package var outputs: [UInt32]
         package var crtcs: [UInt32]
         package var modes: IDTable<RandR.ModeInfo>
+
+        /// The configuration serial: the later of the two timestamps, which every change of an output or a
+        /// CRTC moves (server milliseconds; the kit moves it for its virtual monitors too,
+        /// `ServerControl.stampConfiguration`).
+        package var serial: UInt32 { max(timestamp, setTimestamp) }
+
+        /// Whether `other` lists the same objects and modes with the same configuration timestamp: then
+        /// only a CRTC set again (or set by a change RandR also announces) can differ.
+        func hasSameObjects(as other: ResourceList) -> Bool {
+            timestamp == other.timestamp && outputs == other.outputs && crtcs == other.crtcs && modes == other.modes
+        }
     }
 
     /// The active monitors and, when asked, the resources' ids and mode table and the root's resource
@@ -280,6 +294,6 @@ package enum RandRBatch {
                                           count: Int(xcb_randr_get_screen_resources_current_outputs_length(r)))
         let crtcs = UnsafeBufferPointer(start: xcb_randr_get_screen_resources_current_crtcs(r),
                                         count: Int(xcb_randr_get_screen_resources_current_crtcs_length(r)))
-        return ResourceList(timestamp: r.pointee.config_timestamp, outputs: Array(outputs), crtcs: Array(crtcs), modes: modes)
+        return ResourceList(timestamp: r.pointee.config_timestamp, setTimestamp: r.pointee.timestamp, outputs: Array(outputs), crtcs: Array(crtcs), modes: modes)
     }
 }

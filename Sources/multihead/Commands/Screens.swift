@@ -12,41 +12,54 @@ extension MultiheadCommand {
         @OptionGroup var options: DisplayOptions
         @Flag(help: "Print a JSON array instead of a table.")
         var json = false
+        @Flag(help: "With --json: print {\"configurationSerial\":N,\"screens\":[…]}, the screens and the configuration serial they are (docs/control-socket.md).")
+        var serial = false
+
+        func validate() throws {
+            if serial && !json { throw ValidationError("--serial goes with --json") }
+        }
 
         @MainActor
         func run() async throws {
-            try await withExitStatus { try Self.list(display: options.display, json: json) }
+            try await withExitStatus { try Self.list(display: options.display, json: json, serial: serial) }
         }
 
         /// Prints the screens of the server at `display`, as JSON or as a table: read once, in the model's
         /// order (main first) and with its mirror rule, without an application (nothing to watch or show).
         @MainActor
-        static func list(display: String?, json: Bool) throws {
-            let rows: [ScreenJSON]
+        static func list(display: String?, json: Bool, serial: Bool = false) throws {
+            let answer: ScreensAnswer
             if let socket = ControlClient.socket(display) {
-                guard let answer = ScreensAnswer(answer: try ControlClient.send(.screens, [], to: socket)) else {
+                guard let read = ScreensAnswer(answer: try ControlClient.send(.screens, [], to: socket)) else {
                     throw CommandFailure(status: ExitStatus.software, code: "malformedAnswer", message: "the control socket's answer has no screens")
                 }
-                rows = answer.screens
+                answer = read
             } else {
-                rows = ScreenJSON.rows(try X11Backend.snapshot(display: display))
+                let read = try X11Backend.configuration(display: display)
+                answer = ScreensAnswer(screens: ScreenJSON.rows(read.screens), configurationSerial: Int(read.serial))
             }
             // One write(2), not print: print's dynamic casts of its argument were the screens path's only
             // protocol-conformance lookups.
-            try StandardOutput.line(json ? rows.json.bytes : Array(table(rows).utf8))
+            let rows = answer.screens
+            let text: [UInt8] = !json ? Array(table(rows).utf8)
+                : serial ? JSONText.members([("configurationSerial", .int(answer.configurationSerial)), ("screens", rows.json)]).bytes
+                : rows.json.bytes
+            try StandardOutput.line(text)
         }
 
         /// `screens [--json] [--display D | --display=D]`, exactly, read without the argument parser; nil for
         /// anything else (help, a mistake), which the parser answers.
-        static func fastArguments(_ args: some Collection<String>) -> (display: String?, json: Bool)? {
+        static func fastArguments(_ args: some Collection<String>) -> (display: String?, json: Bool, serial: Bool)? {
             var rest = Array(args)
             guard rest.first == "screens" else { return nil }
             rest.removeFirst()
-            var json = false, display: String?
+            var json = false, serial = false, display: String?
             while let a = rest.first {
                 rest.removeFirst()
                 if a == "--json", !json {
                     json = true
+                } else if a == "--serial", !serial {
+                    serial = true
                 } else if a == "--display", display == nil, let v = rest.first, !v.hasPrefix("-") {
                     display = v
                     rest.removeFirst()
@@ -56,7 +69,8 @@ extension MultiheadCommand {
                     return nil
                 }
             }
-            return (display, json)
+            // --serial without --json: the parser says why.
+            return serial && !json ? nil : (display, json, serial)
         }
 
         /// name, main mark, frame, physical size, current mode and Hz, number of modes.

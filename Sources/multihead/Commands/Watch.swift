@@ -18,7 +18,7 @@ extension MultiheadCommand {
         var count: DecimalArgument?
         @Option(parsing: .unconditional, help: "Exit after this many seconds, counted from the start (connecting included).")
         var timeout: DecimalArgument?
-        @Flag(help: "Print a first line once watching, before any event: {\"event\":\"ready\",\"screenCount\":N} with --json, else \"ready N\" (not counted by --count). From then on no event is missed.")
+        @Flag(help: "Print a first line once watching, before any event: {\"event\":\"ready\",\"screenCount\":N,\"configurationSerial\":S} with --json, else \"ready N\" (not counted by --count). From then on no event is missed.")
         var ready = false
 
         func validate() throws {
@@ -45,7 +45,8 @@ extension MultiheadCommand {
                 let printer = app.onScreenEvent { e in
                     guard count.map({ seen < $0 }) ?? true, !readerGone, writeError == nil else { return }
                     do {
-                        try StandardOutput.line(json ? Self.json(e, app).json.bytes : Array(Self.text(e).utf8))
+                        let serial = Int(backend.configurationSerial)
+                        try StandardOutput.line(json ? Self.json(e, app, serial).json.bytes : Array(Self.text(e).utf8))
                     } catch let error as OutputError {
                         if error.readerGone { readerGone = true } else { writeError = error }
                     } catch {}
@@ -56,7 +57,9 @@ extension MultiheadCommand {
                 printError("watching \(options.display ?? ProcessInfo.processInfo.environment["DISPLAY"] ?? ""): \(app.screens.count) screens")
                 if ready {
                     let n = app.screens.filter { !$0.isStandIn }.count
-                    try StandardOutput.line(json ? Array("{\"event\":\"ready\",\"screenCount\":\(n)}".utf8) : Array("ready \(n)".utf8))
+                    let serial = backend.configurationSerial
+                    try StandardOutput.line(json ? Array("{\"event\":\"ready\",\"screenCount\":\(n),\"configurationSerial\":\(serial)}".utf8)
+                                                 : Array("ready \(n)".utf8))
                 }
                 app.launch()
                 // Watching is all this command does: it waits on the connection itself, one wake-up per event.
@@ -76,7 +79,9 @@ extension MultiheadCommand {
         }
 
         @MainActor
-        static func json(_ e: ScreenEvent, _ app: Application) -> ScreenEventJSON { ScreenEventJSON(e, app: app) }
+        static func json(_ e: ScreenEvent, _ app: Application, _ serial: Int) -> ScreenEventJSON {
+            ScreenEventJSON(e, app: app, configurationSerial: serial)
+        }
 
         /// "modeChange EXT-1 (1920.0, 0.0, 1280.0, 720.0) 1280x720@60Hz", and for a mode change what it was.
         @MainActor

@@ -1,7 +1,8 @@
 """Output managers under test, as docs/output-managers.md shows: autorandr on the default kind (Xorg with
 Multihead's driver: cables with EDIDs) and kanshi on the wayland kind (Multihead's compositor, through
 wlr-output-management). Each test plugs a monitor as a person docking a laptop would, lets the manager react,
-and waits for the layout it should apply (`wait_for_layout`: the barrier, read again on every screen event)."""
+and waits for the manager's change (`wait_for_configuration`: the configuration serial past the plug's) and
+for the layout it should apply (`wait_for_layout`), each read again on every screen event."""
 
 import os
 import shutil
@@ -33,15 +34,18 @@ def test_autorandr_restores_the_docked_layout(multihead_server, tmp_path):
     # Unplugged and plugged again: the monitor comes back where a new cable puts it; `autorandr --change`
     # (what its udev hook runs) applies the profile.
     s.unplug("HDMI-1")
-    s.plug("HDMI-1", "2560x1440+3200+0", **DELL)
+    plugged = s.plug("HDMI-1", "2560x1440+3200+0", **DELL)
     assert autorandr("--detected").split() == ["docked"]
     autorandr("--change")
+    s.wait_for_configuration(after=plugged)  # autorandr changed something
     s.wait_for_layout({"HDMI-1": "2560x1440+0+1080", "DP-1": "1920x1080+0+0"})
-    # Another monitor of the same model (another serial number) matches no profile: left as plugged.
+    # Another monitor of the same model (another serial number) matches no profile: left as plugged, and
+    # autorandr changed nothing at all (the configuration serial is still the plug's).
     s.unplug("HDMI-1")
-    s.plug("HDMI-1", "2560x1440+3200+0", **dict(DELL, serial_number="XYZ999"))
+    plugged = s.plug("HDMI-1", "2560x1440+3200+0", **dict(DELL, serial_number="XYZ999"))
     assert autorandr("--detected").split() == []
     autorandr("--change")
+    assert s.configuration_serial() == plugged
     assert s.wait_for_layout({"HDMI-1": "2560x1440+3200+0"})
 
 
@@ -58,18 +62,19 @@ def test_kanshi_applies_its_profile_to_the_dell(multihead_server, tmp_path):
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         docked = {"HDMI-1": {"frame": "1706x960+0+1080", "scale": 1.5}, "DP-1": "1920x1080+0+0"}
-        s.plug("HDMI-1", "2560x1440+1920+0", **DELL)
+        plugged = s.plug("HDMI-1", "2560x1440+1920+0", **DELL)
+        s.wait_for_configuration(after=plugged)  # kanshi has applied something
         s.wait_for_layout(docked)
         # Again after an unplug and a plug.
         s.unplug("HDMI-1")
         s.wait_for_layout({"HDMI-1": None})
         s.plug("HDMI-1", "2560x1440+1920+0", **DELL)
         s.wait_for_layout(docked)
-        # Not for another serial: the monitor stays where the plug put it, at scale 1.
+        # Not for another serial: kanshi changes nothing, and the monitor stays where the plug put it.
         s.unplug("HDMI-1")
-        s.plug("HDMI-1", "2560x1440+1920+0", **dict(DELL, serial_number="XYZ999"))
+        plugged = s.plug("HDMI-1", "2560x1440+1920+0", **dict(DELL, serial_number="XYZ999"))
         with pytest.raises(TimeoutError):
-            s.wait_for_layout({"HDMI-1": {"scale": 1.5}}, timeout=2)
+            s.wait_for_configuration(after=plugged, timeout=2)
         assert s.wait_for_layout({"HDMI-1": {"frame": "2560x1440+1920+0", "scale": 1}})
     finally:
         kanshi.send_signal(signal.SIGTERM)

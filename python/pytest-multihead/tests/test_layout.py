@@ -43,6 +43,51 @@ def test_wait_for_layout_on_a_server(pytester):
     run(pytester).assert_outcomes(passed=1)
 
 
+def test_configuration_serial_on_each_kind(pytester):
+    pytester.makepyfile(
+        """
+        import subprocess
+        import pytest
+
+        def check(s, kind):
+            name = "EXT-1" if kind == "xvfb" else "HDMI-1"
+            before = s.configuration_serial()
+            assert s.configuration_serial() == before  # nothing changed
+            plugged = s.plug(name, "800x600+1024+0")
+            assert plugged > before and s.configuration_serial() == plugged
+            # Nothing past the plug: the barrier times out and says where it stayed.
+            with pytest.raises(TimeoutError) as late:
+                s.wait_for_configuration(after=plugged, timeout=0.3)
+            assert f"serial {plugged}" in str(late.value)
+            # Another client's change is past it (xrandr on X, wlr-randr through the output manager).
+            if kind == "xorg":
+                subprocess.run(["xrandr", "--output", name, "--pos", "1024x100"], env=s.env, check=True)
+            if kind == "wayland":
+                subprocess.run(["wlr-randr", "--output", name, "--pos", "1024,100"], env=s.env, check=True)
+            moved = plugged
+            if kind != "xvfb":
+                screens = s.wait_for_configuration(after=plugged)
+                assert {x["name"]: x["frame"]["y"] for x in screens}[name] == 100
+                moved = s.configuration_serial()
+            gone = s.unplug(name)
+            assert gone > moved and s.configuration_serial() == gone
+
+        @pytest.mark.multihead(monitors=["1024x768"], kind="xvfb")
+        def test_xvfb(multihead_server):
+            check(multihead_server, "xvfb")
+
+        @pytest.mark.multihead(monitors=["1024x768"], kind="xorg")
+        def test_xorg(multihead_server):
+            check(multihead_server, "xorg")
+
+        @pytest.mark.multihead(monitors=["1024x768"], kind="wayland")
+        def test_wayland(multihead_server):
+            check(multihead_server, "wayland")
+        """
+    )
+    run(pytester).assert_outcomes(passed=3)
+
+
 def test_move_window_frames():
     from pytest_multihead._windows import frame_fields, window_id
     assert frame_fields((20, 30)) == {"x": 20, "y": 30}

@@ -1,5 +1,6 @@
 """What a test asks of the windows and the layout on its server (mixed into the server and lease classes):
-`windows`, `move_window`, `fullscreen_window`, `wait_for_window`, `wait_for_layout`."""
+`windows`, `move_window`, `fullscreen_window`, `wait_for_window`, `wait_for_layout`, `configuration_serial`,
+`wait_for_configuration`."""
 
 from __future__ import annotations
 
@@ -73,6 +74,12 @@ class _Windows:
                 raise TimeoutError(f"no such window within {timeout:g} s; the windows: {shown}")
             time.sleep(POLL_INTERVAL)
 
+    def configuration_serial(self) -> int:
+        """The configuration serial now: a number that grows with every change of the screens' configuration,
+        whoever makes it, and stays while nothing changes (docs/control-socket.md). `plug` and `unplug`
+        return the one their change made."""
+        return self._request("screens")["configurationSerial"]
+
     def wait_for_layout(self, expected: dict[str, Any], timeout: float = 10.0) -> list[dict[str, Any]]:
         """Waits until the screens are as `expected` and returns them (as `screens()` lists them): the barrier
         for "the output manager has applied" (kanshi, autorandr run from a hook, the app under test).
@@ -82,6 +89,25 @@ class _Windows:
         once and again after each screen event (`watch`); on the wayland kind, whose own changes the CLI
         does not report (watching Xwayland would start it), every 20 ms. TimeoutError after `timeout`
         seconds says what they were then."""
+        answer = self._wait_for_screens(lambda a: layout_matches(a["screens"], expected), timeout,
+                                        lambda a: f"the screens were not as expected within {timeout:g} s: "
+                                                  f"{describe_layout(a['screens'])}")
+        return answer["screens"]
+
+    def wait_for_configuration(self, after: int, timeout: float = 10.0) -> list[dict[str, Any]]:
+        """Waits until the configuration serial is past `after` (the one `plug` or `unplug` returned, or
+        `configuration_serial()`), and returns the screens then: the barrier for "something reacted to my
+        change" when the test does not know the layout to expect. Read as `wait_for_layout` reads; a
+        TimeoutError after `timeout` seconds when nothing changed."""
+        answer = self._wait_for_screens(lambda a: a["configurationSerial"] > after, timeout,
+                                        lambda a: f"the configuration stayed at serial {a['configurationSerial']} (not past "
+                                                  f"{after}) for {timeout:g} s: {describe_layout(a['screens'])}")
+        return answer["screens"]
+
+    def _wait_for_screens(self, done: Callable[[dict[str, Any]], bool], timeout: float,
+                          failure: Callable[[dict[str, Any]], str]) -> dict[str, Any]:
+        """The socket's `screens` answer once `done` holds of it: read at once and again after each screen
+        event on X, every 20 ms on the wayland kind."""
         from .server import MultiheadError  # the classes this is mixed into are server.py's
         deadline = time.monotonic() + timeout
         watch = None
@@ -92,12 +118,12 @@ class _Windows:
                 watch = None
         try:
             while True:
-                screens = self.screens()
-                if layout_matches(screens, expected):
-                    return screens
+                answer = self._request("screens")
+                if done(answer):
+                    return answer
                 left = deadline - time.monotonic()
                 if left <= 0:
-                    raise TimeoutError(f"the screens were not as expected within {timeout:g} s: {describe_layout(screens)}")
+                    raise TimeoutError(failure(answer))
                 if watch is None:
                     time.sleep(min(POLL_INTERVAL, left))
                     continue

@@ -332,18 +332,19 @@ class _Screens(_Windows):
             raise MultiheadError(args, done.returncode, done.stderr)
         return done.stdout
 
-    def plug(self, name: str, geometry: str, primary: bool = False, rate: float | None = None, **monitor: Any) -> None:
+    def plug(self, name: str, geometry: str, primary: bool = False, rate: float | None = None, **monitor: Any) -> int:
         """Plugs a monitor: `geometry` is WxH+X+Y. `monitor` keywords are the EDID's (`manufacturer`,
         `model`, `serial_number`, `physical_size`, `edid`: a file), for a kind whose outputs take one, and
-        `scale` (1…4 such as 1.5, the output's scale: `wayland` only; X has none)."""
+        `scale` (1…4 such as 1.5, the output's scale: `wayland` only; X has none). Returns the
+        configuration serial the plug made (`wait_for_configuration(after=…)`)."""
         fields = {"".join(w.capitalize() if i else w for i, w in enumerate(k.split("_"))): v for k, v in monitor.items()}
         if "edid" in fields:
             fields["edid"] = os.path.abspath(os.fspath(fields["edid"]))
-        self._request("plug", name=name, geometry=geometry, primary=primary, rate=rate, **fields)
+        return self._request("plug", name=name, geometry=geometry, primary=primary, rate=rate, **fields)["configurationSerial"]
 
-    def unplug(self, name: str, keep_primary: bool = False) -> None:
-        """Unplugs a monitor."""
-        self._request("unplug", name=name, keepPrimary=keep_primary)
+    def unplug(self, name: str, keep_primary: bool = False) -> int:
+        """Unplugs a monitor; returns the configuration serial the unplug made."""
+        return self._request("unplug", name=name, keepPrimary=keep_primary)["configurationSerial"]
 
     def mode(self, name: str, size: str, rate: float | None = None, scale: float | None = None) -> dict[str, Any]:
         """Sets a monitor's mode (WxH, and the rate nearest `rate`; `scale` on `wayland`); returns the mode set."""
