@@ -190,8 +190,9 @@ mh_screen_init(ScreenPtr screen, int argc, char **argv)
     screen->CloseScreen = mh_close_screen;
     if (!xf86CrtcScreenInit(screen))
         return FALSE;
-    /* No rotation or transforms: a CRTC here has no shadow buffer to turn. */
-    xf86RandR12SetRotations(screen, RR_Rotate_0);
+    /* The four rotations (a portrait monitor), no reflections or transforms: nothing is scanned out, so a
+     * turned CRTC needs no shadow buffer; RandR gives it the turned size in the root window. */
+    xf86RandR12SetRotations(screen, RR_Rotate_0 | RR_Rotate_90 | RR_Rotate_180 | RR_Rotate_270);
     xf86RandR12SetTransformSupport(screen, FALSE);
     if (!miCreateDefColormap(screen))
         return FALSE;

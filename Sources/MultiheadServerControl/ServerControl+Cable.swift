@@ -51,7 +51,8 @@ extension ServerControl {
     /// Plugs a monitor into a cabled output: a new EDID (the given one, or one whose preferred mode is the
     /// frame's size) when one is given, the cable is out, or the monitor there has no mode of that size;
     /// then the output lit at the frame's origin.
-    func plugCable(_ output: RandR.OutputInfo, frame: Rect, primary: Bool, refreshRate: Double?, edid: [UInt8]?, _ state: RandRState) throws {
+    func plugCable(_ output: RandR.OutputInfo, frame: Rect, primary: Bool, refreshRate: Double?, edid: [UInt8]?,
+                   rotation: MonitorRotation = .normal, _ state: RandRState) throws {
         /// Whether the monitor on an output offers a mode of the frame's size.
         func hasSize(_ output: RandR.OutputInfo?, _ state: RandRState) -> Bool {
             output?.modes.contains(where: { state.resources.modes[$0]?.mode.size == frame.size }) ?? false
@@ -63,7 +64,7 @@ extension ServerControl {
                     "the monitor on \(output.name.terminalEscaped) has no \(Int(frame.width))x\(Int(frame.height)) mode in its EDID")
             }
             try OutputConfigurator(connection).apply(output: output.name, .size(frame.size, refreshRate: refreshRate), origin: frame.origin,
-                                                     primary: primary, in: state)
+                                                     rotation: rotation.randr, primary: primary, in: state)
         }
         guard edid != nil || !output.connected || !hasSize(output, state) else { return try light(state) }
         let bytes = try edid ?? MonitorIdentity(model: Self.defaultModel(output.name)).edid(preferred: frame.size, refreshRate: refreshRate,

@@ -106,8 +106,12 @@ public final class ServerControl {
     ///
     /// `physicalSize`: a virtual monitor's size in millimetres, as RandR reports it (by default 96 pixels
     /// per inch); an output given a size alone publishes the EDID of a monitor that size.
+    ///
+    /// `rotation`: the monitor turned (a portrait monitor is `.left` or `.right`); the frame's size is its
+    /// mode, so it covers the size turned. Outputs whose CRTCs can turn only (Multihead's driver); anything
+    /// else is `invalidMonitor`.
     public func plug(_ name: String, frame: Rect, primary: Bool = false, refreshRate: Double? = nil, edid: [UInt8]? = nil,
-                     physicalSize: Size? = nil) throws {
+                     physicalSize: Size? = nil, rotation: MonitorRotation = .normal) throws {
         try Self.validate(name: name)
         try requireRandR15()
         if let edid, let fault = EDID.fault(in: edid) {
@@ -120,8 +124,9 @@ public final class ServerControl {
         try c.grabbed {
             // One read of RandR (two round trips) serves every check below and the change.
             let state = try readState()
-            try Self.checkFrame(name, frame, largest: state.largestScreen)
+            try Self.checkFrame(name, Rect(origin: frame.origin, size: rotation.turning(frame.size)), largest: state.largestScreen)
             if let output = state.output(named: name) {
+                try Self.checkTurn(output, rotation, state)
                 // An output's size is its EDID's: a size alone is made into the EDID of a monitor that size.
                 var edid = edid
                 if let mm = physicalSize {
@@ -136,13 +141,13 @@ public final class ServerControl {
                 }
                 // Multihead's own driver: the cable is plugged, and the monitor's EDID gives the modes.
                 if hasCable(output: output.id) {
-                    return try plugCable(output, frame: frame, primary: primary, refreshRate: refreshRate, edid: edid, state)
+                    return try plugCable(output, frame: frame, primary: primary, refreshRate: refreshRate, edid: edid, rotation: rotation, state)
                 }
                 let before = edid == nil ? nil : edidProperty(of: output.id)
                 if let edid { try setEDID(edid, output: output.id) }
                 do {
                     try OutputConfigurator(c).apply(output: name, .size(frame.size, refreshRate: refreshRate), origin: frame.origin,
-                                                    primary: primary, makeMissing: true, in: state)
+                                                    rotation: rotation.randr, primary: primary, makeMissing: true, in: state)
                 } catch {
                     // Refused: the output keeps the EDID it had.
                     if edid != nil { try? setEDID(before, output: output.id) }
@@ -154,11 +159,30 @@ public final class ServerControl {
                 return
             }
             try Self.refuseRate(refreshRate, virtual: name)
+            try Self.refuseTurn(rotation, virtual: name)
             if edid != nil {
                 throw ServerControlError.invalidMonitor(
                     "\(name.terminalEscaped) is a virtual monitor, which has no connector to carry an EDID; plug an output, such as --xorg's DP-1…HDMI-8 or Xorg+dummy's DUMMY0…DUMMY15")
             }
             try plugVirtual(name, frame: frame, primary: primary, physicalSize: physicalSize, state)
+        }
+    }
+
+    /// A virtual monitor is a region of the root: it has no CRTC to turn.
+    private static func refuseTurn(_ rotation: MonitorRotation?, virtual name: String) throws {
+        guard let rotation, rotation != .normal else { return }
+        throw ServerControlError.invalidMonitor(
+            "\(name.terminalEscaped) is a virtual monitor, which cannot turn (\(rotation.rawValue)); outputs turn: --xorg's DP-1…HDMI-8 (Multihead's driver), or --wayland's outputs")
+    }
+
+    /// An output turns only where each CRTC it can take offers the rotation (Multihead's driver's do; Xvfb's
+    /// and the dummy driver's do not).
+    private static func checkTurn(_ output: RandR.OutputInfo, _ rotation: MonitorRotation?, _ state: RandRState) throws {
+        guard let rotation, rotation != .normal else { return }
+        let crtcs = output.possibleCrtcs.compactMap { state.crtc($0) }
+        guard !crtcs.isEmpty, crtcs.allSatisfy({ $0.rotations & rotation.randr != 0 }) else {
+            throw ServerControlError.invalidMonitor(
+                "\(output.name.terminalEscaped) cannot turn \(rotation.rawValue): this X server's CRTCs offer no rotation (Xvfb's and Xorg's dummy driver's do not; --xorg, Multihead's driver, and --wayland do)")
         }
     }
 
@@ -239,25 +263,29 @@ public final class ServerControl {
     /// Sets a monitor's mode: an output gets a mode of that size (the nearest to `refreshRate` within
     /// 0.5 Hz when given; made when the server has none of that size) at its position; a virtual monitor
     /// is redefined with that size at its position. Returns the mode set.
+    /// `rotation` turns the monitor too (nil: as it is turned now).
     @discardableResult
-    public func setMode(_ name: String, size: Size, refreshRate: Double? = nil) throws -> ScreenMode {
-        try setMode(name, size: size, refreshRate: refreshRate, outputsOnly: false)
+    public func setMode(_ name: String, size: Size, refreshRate: Double? = nil, rotation: MonitorRotation? = nil) throws -> ScreenMode {
+        try setMode(name, size: size, refreshRate: refreshRate, rotation: rotation, outputsOnly: false)
     }
 
-    private func setMode(_ name: String, size: Size, refreshRate: Double?, outputsOnly: Bool) throws -> ScreenMode {
+    private func setMode(_ name: String, size: Size, refreshRate: Double?, rotation: MonitorRotation? = nil, outputsOnly: Bool) throws -> ScreenMode {
         try Self.validate(name: name)
         try requireRandR15()
         let c = connection
         return try c.grabbed {
             let state = try readState()
-            if state.output(named: name) != nil {
-                return try OutputConfigurator(c).apply(output: name, .size(size, refreshRate: refreshRate), makeMissing: true, in: state)
+            if let output = state.output(named: name) {
+                try Self.checkTurn(output, rotation, state)
+                return try OutputConfigurator(c).apply(output: name, .size(size, refreshRate: refreshRate), rotation: rotation?.randr,
+                                                       makeMissing: true, in: state)
             }
             guard !outputsOnly else { throw ScreenError.noSuchScreen("output \(name.terminalEscaped)") }
             guard let monitor = state.monitor(named: name) else {
                 throw ScreenError.noSuchScreen("\(name.terminalEscaped) (not plugged)")
             }
             try Self.refuseRate(refreshRate, virtual: name)
+            try Self.refuseTurn(rotation, virtual: name)
             let resized = Rect(origin: monitor.frame.origin, size: size)
             try Self.checkFrame(name, resized, largest: state.largestScreen)
             // The same panel in another mode: its size in millimetres stays.

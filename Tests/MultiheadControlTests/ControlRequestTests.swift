@@ -30,7 +30,7 @@ struct ControlRequestTests {
     @Test("each request's fields are its declaration's properties, typed by them")
     func declaredFields() {
         let plug = ControlRequest.Name.plug.fields.map { "\($0.key):\($0.type)\($0.isPositional ? "!" : "")" }
-        #expect(plug == ["name:string!", "geometry:string!", "primary:flag", "rate:number", "scale:number", "manufacturer:string",
+        #expect(plug == ["name:string!", "geometry:string!", "primary:flag", "rate:number", "scale:number", "rotation:string", "manufacturer:string",
                          "model:string", "serialNumber:string", "physicalSize:string", "edid:path", "productCode:wholeNumber", "binarySerial:wholeNumber"])
         #expect(ControlRequest.Name.pixel.fields.map(\.key) == ["x", "y", "screen"])
         #expect(ControlRequest.Name.pixel.fields.first?.type == .wholeNumber)

@@ -3,7 +3,8 @@
   "monitors N", then "monitor NAME WxH+X+Y dpr R" per screen, "end" at start; "added NAME WxH+X+Y dpr R" /
   "removed NAME" from QGuiApplication's screenAdded / screenRemoved, and after each listed or added screen
   its EDID as Qt read it, "identity NAME MANUFACTURER|MODEL|SERIAL" (empty fields without one);
-  "geometry NAME WxH+X+Y" from QScreen.geometryChanged (a mode change). R is QScreen.devicePixelRatio(),
+  "geometry NAME WxH+X+Y" from QScreen.geometryChanged (a mode change); "orientation NAME O" after each
+  identity and on QScreen.orientationChanged (O: Qt's ScreenOrientation, such as PortraitOrientation). R is QScreen.devicePixelRatio(),
   which QT_SCREEN_SCALE_FACTORS (multihead run --scale) sets per screen. Ends at end of stdin. Run with
   Debian's python3 (python3-pyqt6)."""
 import sys
@@ -27,7 +28,9 @@ def describe(s):
 
 def follow(s):
     say(f"identity {s.name()} {s.manufacturer()}|{s.model()}|{s.serialNumber()}")
+    say(f"orientation {s.name()} {s.orientation().name}")
     s.geometryChanged.connect(lambda _g, s=s: say(f"geometry {s.name()} {geometry(s)}"))
+    s.orientationChanged.connect(lambda o, s=s: say(f"orientation {s.name()} {o.name}"))
 
 
 app = QGuiApplication(["qt6-monitors", "-platform", "xcb"])

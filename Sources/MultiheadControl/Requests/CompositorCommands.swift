@@ -1,4 +1,5 @@
 import Multihead
+import MultiheadServerControl
 
 /// The requests as Multihead's Wayland compositor's commands (Compositor/README.md): the same
 /// declarations, checked by the same `validate()`, said in the compositor's words.
@@ -13,6 +14,7 @@ extension PlugRequest {
         }
         var words = ["plug", name, "mode=" + Self.mode(frame.size, rate: rate?.value), "pos=\(Int(frame.minX)),\(Int(frame.minY))"]
         if let scale { words.append("scale=" + Self.decimal(scale.value)) }
+        if let rotation { words.append("transform=" + rotation.waylandTransform) }
         if let path = identity.edid?.path {
             // What a wlroots compositor reads of a real monitor's EDID: the PNP id (the compositor names its
             // company), the name descriptor else the product code, the serial descriptor else the binary
@@ -60,6 +62,18 @@ extension ModeRequest {
     package func compositorCommand() throws -> [String] {
         let r = try pixelGeometry(size, example: "1280x720")
         return ["mode", name, "mode=" + PlugRequest.mode(r.size, rate: rate?.value)] + (scale.map { ["scale=" + PlugRequest.decimal($0.value)] } ?? [])
+            + (rotation.map { ["transform=" + $0.waylandTransform] } ?? [])
+    }
+}
+
+extension MonitorRotation {
+    /// The compositor's (and Wayland's) name of the turn: counter-clockwise degrees, `normal` for none.
+    var waylandTransform: String { self == .normal ? "normal" : String(degrees) }
+
+    /// The turn a compositor's `transform` names; nil for a flipped one or anything else.
+    init?(waylandTransform text: String) {
+        guard let turn = Self.allCases.first(where: { $0.waylandTransform == text }) else { return nil }
+        self = turn
     }
 }
 
@@ -71,7 +85,10 @@ extension ScreenJSON {
         guard let name = v["name"]?.string, let frame = v["frame"].flatMap(Frame.init(json:)),
               let mode = v["mode"], let w = mode["width"]?.int, let h = mode["height"]?.int,
               case .number(let rate)? = mode["refreshRate"], case .number(let scale)? = v["scale"] else { return nil }
-        let current = Mode(width: w, height: h, refreshRate: (rate * 100).rounded() / 100, interlaced: false)
+        // A turned output reports its current mode turned, as X does for a turned CRTC.
+        let turn = v["transform"]?.string.flatMap(MonitorRotation.init(waylandTransform:)) ?? .normal
+        let shown = turn.turning(Size(width: Double(w), height: Double(h)))
+        let current = Mode(width: Int(shown.width), height: Int(shown.height), refreshRate: (rate * 100).rounded() / 100, interlaced: false)
         let serial = v["serial"]?.string
         self.name = name
         main = isMain
@@ -79,7 +96,7 @@ extension ScreenJSON {
         standIn = false
         outputs = [name]
         mirrors = nil
-        rotation = 0
+        rotation = turn.degrees
         reflection = "none"
         self.frame = frame
         physicalSize = v["physicalSize"].flatMap(Extent.init(json:)) ?? Extent(width: 0, height: 0)

@@ -14,11 +14,13 @@ package struct ModeRequest: ControlArguments {
     package var rate: DecimalArgument?
     @Option(parsing: .unconditional, help: "The output's new scale, a number from 1 to 4 such as 2 or 1.5 (Wayland: fractional scale, wl_output.scale the next whole number; X has no per-output scale).")
     package var scale: DecimalArgument?
+    @Option(help: "Turn the monitor too: normal, left, right or inverted (default: as it is turned); the size is its mode. Outputs of --xorg (Multihead's driver) and --wayland.")
+    package var rotation: MonitorRotation?
 
     package init() {}
 
     package static let fields: [ControlField] = [.positional("name", .string), .positional("size", .string),
-                                                 .option("rate", .number), .option("scale", .number)]
+                                                 .option("rate", .number), .option("scale", .number), .option("rotation", .string)]
 
     package func validate() throws {
         let r = try pixelGeometry(size, example: "1280x720")
@@ -39,6 +41,6 @@ package struct ModeRequest: ControlArguments {
     package func perform(_ control: ServerControl) throws -> ScreenMode {
         try refuseScaleOnX(scale)
         let r = try pixelGeometry(size, example: "1280x720")
-        return try control.setMode(name, size: r.size, refreshRate: rate?.value)
+        return try control.setMode(name, size: r.size, refreshRate: rate?.value, rotation: rotation)
     }
 }

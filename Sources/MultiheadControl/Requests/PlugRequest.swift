@@ -15,6 +15,8 @@ package struct PlugRequest: ControlArguments {
     package var rate: DecimalArgument?
     @Option(parsing: .unconditional, help: "The output's scale, a number from 1 to 4 such as 2 or 1.5 (Wayland: fractional scale, wl_output.scale the next whole number; X has no per-output scale).")
     package var scale: DecimalArgument?
+    @Option(help: "The monitor turned: normal, left, right or inverted (a portrait monitor is left or right); the geometry's size is its mode, so 1920x1080 turned left covers 1080x1920. Outputs of --xorg (Multihead's driver) and --wayland.")
+    package var rotation: MonitorRotation?
     @OptionGroup(title: "The monitor's EDID (outputs: --xorg's DP-n, HDMI-n, --xorg-dummy's DUMMYn; a virtual monitor takes --physical-size alone)")
     package var identity: MonitorIdentityOptions
 
@@ -22,11 +24,12 @@ package struct PlugRequest: ControlArguments {
 
     package static let fields: [ControlField] = [.positional("name", .string), .positional("geometry", .string),
                                                  .option("primary", .flag), .option("rate", .number),
-                                                 .option("scale", .number)] + MonitorIdentityOptions.fields
+                                                 .option("scale", .number), .option("rotation", .string)] + MonitorIdentityOptions.fields
 
     package func validate() throws {
         try validateMonitorName(name)
-        let r = try pixelGeometry(geometry, example: "1280x720+1920+0")
+        let g = try pixelGeometry(geometry, example: "1280x720+1920+0")
+        let r = Rect(origin: g.origin, size: (rotation ?? .normal).turning(g.size))
         guard r.maxX <= 32767, r.maxY <= 32767 else {
             throw ValidationError("\(geometry.terminalEscaped) lies outside the largest possible screen, 32767x32767")
         }
@@ -41,11 +44,12 @@ package struct PlugRequest: ControlArguments {
         let frame = try pixelGeometry(geometry, example: "1280x720+1920+0")
         // A size alone: a virtual monitor's millimetres, or an output's EDID of a monitor that size
         // (`ServerControl.plug`'s rule).
+        let turned = rotation ?? .normal
         if identity.givesOnlySize {
-            try control.plug(name, frame: frame, primary: primary, refreshRate: rate?.value, physicalSize: identity.size())
+            try control.plug(name, frame: frame, primary: primary, refreshRate: rate?.value, physicalSize: identity.size(), rotation: turned)
             return
         }
         try control.plug(name, frame: frame, primary: primary, refreshRate: rate?.value,
-                         edid: identity.edidBytes(preferred: frame.size, refreshRate: rate?.value, connector: name))
+                         edid: identity.edidBytes(preferred: frame.size, refreshRate: rate?.value, connector: name), rotation: turned)
     }
 }

@@ -90,6 +90,7 @@ package final class ControlService {
             return ReleaseAnswer(kept: kept, reason: reason)
         case .plug:
             let plug = try request.decode(PlugRequest.self)
+            try refuseTurn(plug.rotation)
             let serial = try onServer(request) { control in try control.changing { try plug.perform(control) }.serial }
             return ChangeAnswer(configurationSerial: Int(serial))
         case .unplug:
@@ -106,6 +107,7 @@ package final class ControlService {
             return ChangeAnswer(configurationSerial: Int(serial))
         case .mode:
             let change = try request.decode(ModeRequest.self)
+            try refuseTurn(change.rotation)
             let (mode, serial) = try onServer(request) { control in try control.changing { try change.perform(control) } }
             return ModeAnswer(name: change.name, mode: ScreenJSON.mode(mode), configurationSerial: Int(serial))
         case .screens:
@@ -127,6 +129,13 @@ package final class ControlService {
             let full = try request.decode(FullscreenWindowRequest.self)
             return WindowAnswer(window: WindowJSON(try onServer(request) { try full.perform($0, within: placementBound(request)) }))
         }
+    }
+
+    /// A turned monitor where the kind cannot turn one: a mistake in the request, said with the kind's name
+    /// (Xvfb's monitors are regions of its framebuffer; the dummy driver's CRTCs offer no rotation).
+    private func refuseTurn(_ rotation: MonitorRotation?) throws {
+        guard let rotation, rotation != .normal, kind != .xorg else { return }
+        throw UsageError(message: "--rotation \(rotation.rawValue): the \(kind.name) kind cannot turn a monitor (its outputs have no rotation); --xorg (Multihead's driver) and --wayland can")
     }
 
     /// Runs a request's work on the leased server's control connection as one bounded section: a server

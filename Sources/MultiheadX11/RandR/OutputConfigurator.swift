@@ -19,12 +19,12 @@ package struct OutputConfigurator {
 
     package init(_ connection: XConnection) { self.connection = connection }
 
-    /// Sets `output`'s mode at `origin` (nil: where its CRTC is now, or (0, 0)), keeping its rotation;
-    /// makes it primary when asked. With `makeMissing`, a size the server has no mode for gets a CVT mode
+    /// Sets `output`'s mode at `origin` (nil: where its CRTC is now, or (0, 0)), turned by `rotation`
+    /// (RandR's bits; nil: keeping its rotation); makes it primary when asked. With `makeMissing`, a size the server has no mode for gets a CVT mode
     /// (60 Hz unless a rate is asked). `state` is what the caller read under the same grab (nil: read it
     /// here). Returns the mode set. `XRRSetCrtcConfig`.
     @discardableResult
-    package func apply(output name: String, _ request: Request, origin: Point? = nil, primary: Bool = false,
+    package func apply(output name: String, _ request: Request, origin: Point? = nil, rotation: UInt16? = nil, primary: Bool = false,
                        makeMissing: Bool = false, in state: RandRState? = nil) throws -> ScreenMode {
         let c = connection
         return try c.grabbed {
@@ -42,7 +42,7 @@ package struct OutputConfigurator {
                 if added {
                     try c.trap("RRAddOutputMode \(name)") { XRRAddOutputMode(c.display, RROutput(output.id), RRMode(mode.backendID)) }
                 }
-                return try light(output, mode, name: name, origin: origin, primary: primary, state)
+                return try light(output, mode, name: name, origin: origin, rotation: rotation, primary: primary, state)
             } catch {
                 // A refused change leaves the output's modes as they were: the mode made or added goes.
                 if added { _ = try? c.trap("RRDeleteOutputMode \(name)") { XRRDeleteOutputMode(c.display, RROutput(output.id), RRMode(mode.backendID)) } }
@@ -53,12 +53,15 @@ package struct OutputConfigurator {
     }
 
     /// Puts `mode` (on the output's list already) on the output's CRTC, or a free one, at `origin`.
-    private func light(_ output: RandR.OutputInfo, _ mode: ScreenMode, name: String, origin: Point?, primary: Bool,
-                       _ state: RandRState) throws -> ScreenMode {
+    private func light(_ output: RandR.OutputInfo, _ mode: ScreenMode, name: String, origin: Point?, rotation asked: UInt16?,
+                       primary: Bool, _ state: RandRState) throws -> ScreenMode {
         let c = connection
         let current = output.crtc != 0 ? state.crtc(output.crtc) : nil
         let crtc = output.crtc != 0 ? output.crtc : try freeCrtc(for: output, state)
-        let rotation = current?.rotation ?? UInt16(RR_Rotate_0)
+        let rotation = asked ?? current?.rotation ?? UInt16(RR_Rotate_0)
+        if let asked, asked != UInt16(RR_Rotate_0), (state.crtc(crtc)?.rotations ?? 0) & asked == 0 {
+            throw ScreenError.refused(screen: name, reason: "its CRTC cannot turn (the server offers no rotation)")
+        }
         let shown = mode.rotated(byDegrees: RandR.orientation(rotation).degrees).size
         let at = origin ?? current.map { Point(x: Double($0.x), y: Double($0.y)) } ?? .zero
         try growScreen(toHold: Rect(origin: at, size: shown), for: name, largest: state.largestScreen)

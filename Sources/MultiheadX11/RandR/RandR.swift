@@ -36,6 +36,9 @@ package enum RandR {
         package var x: Int32, y: Int32, width: UInt32, height: UInt32
         package var mode: UInt
         package var rotation: UInt16
+        /// The rotations and reflections it can take (RandR's bits): Xvfb's and the dummy driver's CRTCs only
+        /// `RR_Rotate_0`.
+        package var rotations: UInt16 = 1
         package var outputs: [UInt]
 
         /// The rotation in degrees and the reflection that RandR's rotation bits say.

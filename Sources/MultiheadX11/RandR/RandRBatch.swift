@@ -152,7 +152,7 @@ package enum RandRBatch {
                 let p = r.pointee
                 return RandR.CrtcInfo(
                     x: Int32(p.x), y: Int32(p.y), width: UInt32(p.width), height: UInt32(p.height), mode: UInt(p.mode),
-                    rotation: p.rotation, outputs: ids(xcb_randr_get_crtc_info_outputs(r), xcb_randr_get_crtc_info_outputs_length(r)))
+                    rotation: p.rotation, rotations: p.rotations, outputs: ids(xcb_randr_get_crtc_info_outputs(r), xcb_randr_get_crtc_info_outputs_length(r)))
             }
         }
         var names: IDTable<String> = [:]

@@ -335,7 +335,8 @@ class _Screens(_Windows):
     def plug(self, name: str, geometry: str, primary: bool = False, rate: float | None = None, **monitor: Any) -> int:
         """Plugs a monitor: `geometry` is WxH+X+Y. `monitor` keywords are the EDID's (`manufacturer`,
         `model`, `serial_number`, `physical_size`, `edid`: a file), for a kind whose outputs take one, and
-        `scale` (1…4 such as 1.5, the output's scale: `wayland` only; X has none). Returns the
+        `scale` (1…4 such as 1.5, the output's scale: `wayland` only; X has none) and `rotation` (`left` or
+        `right` for a portrait monitor: `geometry`'s size is its mode; `xorg` and `wayland`). Returns the
         configuration serial the plug made (`wait_for_configuration(after=…)`)."""
         fields = {"".join(w.capitalize() if i else w for i, w in enumerate(k.split("_"))): v for k, v in monitor.items()}
         if "edid" in fields:
@@ -346,9 +347,11 @@ class _Screens(_Windows):
         """Unplugs a monitor; returns the configuration serial the unplug made."""
         return self._request("unplug", name=name, keepPrimary=keep_primary)["configurationSerial"]
 
-    def mode(self, name: str, size: str, rate: float | None = None, scale: float | None = None) -> dict[str, Any]:
-        """Sets a monitor's mode (WxH, and the rate nearest `rate`; `scale` on `wayland`); returns the mode set."""
-        return self._request("mode", name=name, size=size, rate=rate, scale=scale)["mode"]
+    def mode(self, name: str, size: str, rate: float | None = None, scale: float | None = None,
+             rotation: str | None = None) -> dict[str, Any]:
+        """Sets a monitor's mode (WxH, and the rate nearest `rate`; `scale` on `wayland`; `rotation`: `normal`,
+        `left`, `right` or `inverted`, on `xorg` and `wayland`); returns the mode set."""
+        return self._request("mode", name=name, size=size, rate=rate, scale=scale, rotation=rotation)["mode"]
 
     def screens(self) -> list[dict[str, Any]]:
         """The screens as `multihead screens --json` lists them, main first."""

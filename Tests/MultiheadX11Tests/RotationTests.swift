@@ -1,0 +1,62 @@
+import Foundation
+import Multihead
+@testable import MultiheadServerControl
+@testable import MultiheadTesting
+@testable import MultiheadX11
+import Testing
+
+/// A portrait monitor: an output turned with RandR on Multihead's driver, seen turned by xrandr, the model,
+/// GTK 4 and Qt 6; refused where a server cannot turn one.
+@MainActor
+@Suite("A turned monitor", .timeLimit(.minutes(3)))
+struct RotationTests {
+    @Test("a 1920x1080 monitor plugged turned left covers 1080x1920: xrandr, the model, GTK 4 and Qt 6 see it portrait; a mode change turns it again")
+    func portraitMonitor() async throws {
+        let server = try await VirtualServer.start(.xorg, monitors: [.init("DP-1", "1920x1080+0+0", primary: true)])
+        defer { server.stop() }
+        let control = try server.controlConnection()
+        try control.plug("HDMI-1", frame: Rect(x: 1920, y: 0, width: 1920, height: 1080), rotation: .left)
+        let listed = try await server.xrandr([])
+        #expect(listed.contains("HDMI-1 connected 1080x1920+1920+0 left"), "\(listed)")
+        let app = try server.makeApplication()
+        let screen = try #require(app.screen(named: "HDMI-1"))
+        #expect(screen.frame == Rect(x: 1920, y: 0, width: 1080, height: 1920))
+        #expect(screen.rotation == 90 && screen.currentMode?.size == Size(width: 1080, height: 1920))
+
+        // GTK 4.8: "monitor CONNECTOR WxH+X+Y …"; Qt 6: "monitor NAME WxH+X+Y …" and its orientation.
+        let gtk = try await PythonToolkitClient.listing("gtk4-monitors.py", environment: server.environment)
+        #expect(gtk.contains { $0.hasPrefix("monitor HDMI-1 1080x1920+1920+0 ") }, "\(gtk)")
+        let qt = try await PythonToolkitClient.listing("qt6-monitors.py", environment: server.environment.merging(["QT_QPA_PLATFORM": "xcb"]) { $1 })
+        #expect(qt.contains { $0.hasPrefix("monitor HDMI-1 1080x1920+1920+0 ") }, "\(qt)")
+        #expect(qt.contains("orientation HDMI-1 PortraitOrientation"), "\(qt)")
+
+        // Turned the other way, then back: the mode stays the monitor's own.
+        try control.setMode("HDMI-1", size: Size(width: 1920, height: 1080), rotation: .right)
+        try app.synchronize()
+        #expect(app.screen(named: "HDMI-1")?.rotation == 270)
+        try control.setMode("HDMI-1", size: Size(width: 1920, height: 1080), rotation: .normal)
+        try app.synchronize()
+        #expect(app.screen(named: "HDMI-1")?.frame == Rect(x: 1920, y: 0, width: 1920, height: 1080))
+        #expect(app.screen(named: "HDMI-1")?.rotation == 0)
+        // A mode change that says nothing of the turn keeps it.
+        try control.setMode("HDMI-1", size: Size(width: 1920, height: 1080), rotation: .inverted)
+        try control.setMode("HDMI-1", size: Size(width: 1280, height: 720))
+        try app.synchronize()
+        #expect(app.screen(named: "HDMI-1")?.rotation == 180)
+    }
+
+    @Test("Xvfb's virtual monitors and the dummy driver's outputs cannot turn: refused, nothing plugged",
+          arguments: [(VirtualServer.Kind.xvfb, "EXT-1"), (.xorgDummy, "DUMMY1")])
+    func refusedWhereNothingTurns(kind: VirtualServer.Kind, name: String) async throws {
+        let first = kind == .xvfb ? "MAIN" : "DUMMY0"
+        let server = try await VirtualServer.start(kind, monitors: [.init(first, "1024x768+0+0", primary: true)])
+        defer { server.stop() }
+        let control = try server.controlConnection()
+        #expect {
+            try control.plug(name, frame: Rect(x: 1024, y: 0, width: 1280, height: 720), rotation: .left)
+        } throws: { error in
+            "\(error)".contains("cannot turn")
+        }
+        #expect(try control.screens().map(\.name) == [first])
+    }
+}
