@@ -2,7 +2,9 @@
  * Reading pixels back: the scene is rendered into the output's next buffer, read, and the buffer given
  * back uncommitted, so a read shows what the output shows without waiting for its next frame. The
  * layout's picture is in layout coordinates: for each point, the output's pixel at that point times the
- * output's scale (rounded down: every scale-th pixel, 1.5 taking pixels 0, 1, 3, 4, 6…). Files
+ * output's scale (rounded down: every scale-th pixel, 1.5 taking pixels 0, 1, 3, 4, 6…). A rotated
+ * output's pixels are read in its logical orientation, as clients see it (a 1920x1080 panel at 90 is a
+ * 1080×1920 picture), not in the panel's scan-out order. Files
  * are written beside their final name and renamed, so no reader sees half a file.
  *
  * Copyright (c) 2026 the Multihead authors
@@ -28,15 +30,25 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <pixman.h>
+#include <wlr/util/box.h>
 #include <zlib.h>
 #include "compositor.h"
 
 #define MH_MAX_CAPTURE_PIXELS (64L * 1024 * 1024)
 
-/* The output's pixels as 0xAARRGGBB words, row after row (free() them). */
+/* The output's pixel size in its logical orientation: the mode, its sides swapped at 90 and 270. */
+static void output_size(struct mh_output *output, int *width, int *height) {
+	wlr_output_transformed_resolution(output->wlr_output, width, height);
+}
+
+/* The output's pixels as 0xAARRGGBB words, row after row, in its logical orientation (output_size's
+ * size; free() them). */
 static const char *render_output(struct mh_server *server, struct mh_output *output, uint32_t **out) {
 	struct wlr_output *o = output->wlr_output;
 	struct wlr_box box = mh_output_box(output);
+	int width, height;
+	output_size(output, &width, &height);
 	uint32_t *data = malloc((size_t)o->width * (size_t)o->height * 4);
 	if (data == NULL) {
 		return "internal out of memory";
@@ -45,18 +57,43 @@ static const char *render_output(struct mh_server *server, struct mh_output *out
 		free(data);
 		return "internal cannot render the output (see the compositor's stderr)";
 	}
+	/* The whole output, in the scene's (transformed) output coordinates: wlroots 0.15's default, for
+	 * no damage given, is the buffer's size unrotated, which would cut a portrait output's lower part. */
+	pixman_region32_t whole;
+	pixman_region32_init_rect(&whole, 0, 0, (unsigned)width, (unsigned)height);
 	wlr_renderer_begin(server->renderer, (uint32_t)o->width, (uint32_t)o->height);
 	wlr_renderer_clear(server->renderer, (float[4]){0.0f, 0.0f, 0.0f, 1.0f});
-	wlr_scene_render_output(server->scene, o, box.x, box.y, NULL);
+	wlr_scene_render_output(server->scene, o, box.x, box.y, &whole);
 	bool ok = wlr_renderer_read_pixels(server->renderer, DRM_FORMAT_ARGB8888, NULL,
 		(uint32_t)o->width * 4, (uint32_t)o->width, (uint32_t)o->height, 0, 0, 0, 0, data);
 	wlr_renderer_end(server->renderer);
 	wlr_output_rollback(o);
+	pixman_region32_fini(&whole);
 	if (!ok) {
 		free(data);
 		return "internal the renderer cannot read pixels back";
 	}
-	*out = data;
+	if (o->transform == WL_OUTPUT_TRANSFORM_NORMAL) {
+		*out = data;
+		return NULL;
+	}
+	/* The buffer is the panel's, its content rotated: each logical pixel is read where wlroots drew it,
+	 * by the mapping its scene uses for output coordinates (wlr_box_transform of the inverse). */
+	uint32_t *turned = malloc((size_t)width * (size_t)height * 4);
+	if (turned == NULL) {
+		free(data);
+		return "internal out of memory";
+	}
+	enum wl_output_transform inverse = wlr_output_transform_invert(o->transform);
+	for (int y = 0; y < height; y++) {
+		for (int x = 0; x < width; x++) {
+			struct wlr_box at;
+			wlr_box_transform(&at, &(struct wlr_box){x, y, 1, 1}, inverse, width, height);
+			turned[(size_t)y * (size_t)width + (size_t)x] = data[(size_t)at.y * (size_t)o->width + (size_t)at.x];
+		}
+	}
+	free(data);
+	*out = turned;
 	return NULL;
 }
 
@@ -64,8 +101,7 @@ static const char *render_output(struct mh_server *server, struct mh_output *out
 static const char *render(struct mh_server *server, struct mh_output *output, uint32_t **out,
 		int *width, int *height) {
 	if (output != NULL) {
-		*width = output->wlr_output->width;
-		*height = output->wlr_output->height;
+		output_size(output, width, height);
 		return render_output(server, output, out);
 	}
 	if (wl_list_empty(&server->outputs)) {
@@ -102,7 +138,8 @@ static const char *render(struct mh_server *server, struct mh_output *output, ui
 		}
 		struct wlr_box b = mh_output_box(output);
 		long scale120 = mh_output_scale120(output->wlr_output);
-		int ow = output->wlr_output->width, oh = output->wlr_output->height;
+		int ow, oh;
+		output_size(output, &ow, &oh);
 		for (int y = 0; y < b.height && y * scale120 / MH_SCALE_UNIT < oh; y++) {
 			long py = y * scale120 / MH_SCALE_UNIT;
 			for (int x = 0; x < b.width && x * scale120 / MH_SCALE_UNIT < ow; x++) {
@@ -132,7 +169,9 @@ const char *mh_capture_pixel(struct mh_server *server, struct mh_output *output,
 		x = (int)((x - b.x) * scale120 / MH_SCALE_UNIT);
 		y = (int)((y - b.y) * scale120 / MH_SCALE_UNIT);
 	}
-	if (x < 0 || y < 0 || x >= output->wlr_output->width || y >= output->wlr_output->height) {
+	int width, height;
+	output_size(output, &width, &height);
+	if (x < 0 || y < 0 || x >= width || y >= height) {
 		return "bad-value the point is outside the output";
 	}
 	uint32_t *pixels;
@@ -140,7 +179,7 @@ const char *mh_capture_pixel(struct mh_server *server, struct mh_output *output,
 	if (error != NULL) {
 		return error;
 	}
-	*argb = pixels[(size_t)y * (size_t)output->wlr_output->width + (size_t)x];
+	*argb = pixels[(size_t)y * (size_t)width + (size_t)x];
 	free(pixels);
 	return NULL;
 }

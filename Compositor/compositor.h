@@ -122,6 +122,7 @@ struct mh_output_spec {
 	int x, y;
 	bool has_position;
 	int scale120; /* the scale in 120ths (120…480) */
+	enum wl_output_transform transform; /* one of the four rotations (the mode is the panel's, unrotated) */
 	char make[56], model[16], serial[16];
 	int mm_width, mm_height; /* 0: derived at 96 dpi */
 };
@@ -181,7 +182,7 @@ struct wlr_box mh_output_box(struct mh_output *output);
 const char *mh_output_plug(struct mh_server *server, const struct mh_output_spec *spec,
 	struct mh_output **result);
 const char *mh_output_change(struct mh_output *output, int width, int height, int refresh_mhz,
-	bool has_position, int x, int y, int scale120);
+	bool has_position, int x, int y, int scale120, int transform);
 int mh_output_scale120(struct wlr_output *output);
 /* An output as answers show it; with `"configurationSerial"` when `with_serial` (plug's and mode's). */
 void mh_output_json(FILE *out, struct mh_output *output, bool with_serial);
@@ -284,6 +285,8 @@ bool mh_parse_double(const char *s, double min, double max, double *out);
 bool mh_parse_scale(const char *s, int *scale120);
 int mh_scale120(double scale);
 void mh_json_scale(FILE *out, int scale120);
+bool mh_parse_transform(const char *s, enum wl_output_transform *transform);
+const char *mh_transform_name(enum wl_output_transform transform);
 bool mh_parse_mode(const char *s, int *width, int *height, int *refresh_mhz);
 bool mh_parse_pair(const char *s, char sep, long min, long max, long *a, long *b);
 int mh_utf8_decode(const unsigned char *p, uint32_t *cp, int *bad);

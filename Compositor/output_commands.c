@@ -26,6 +26,7 @@
 
 #define MODE_ERROR "bad-value mode is WxH or WxH@HZ: sides 1…8192, at most 7680×4320 pixels, 1…1000 Hz"
 #define SCALE_ERROR "bad-value scale is a number 1…4 (rounded to a multiple of 1/120: 1.25, 1.5, 2…)"
+#define TRANSFORM_ERROR "bad-value transform is normal, 90, 180 or 270 (degrees counter-clockwise)"
 
 /* A change's answer: its error, or the output as it is now. */
 static void reply_output(const char *error, struct mh_output *output) {
@@ -43,10 +44,10 @@ static void reply_output(const char *error, struct mh_output *output) {
 }
 
 void mh_cmd_plug(struct mh_server *server, char **t, int n) {
-	static const char *const keys[] = {"mode", "modes", "pos", "scale", "make", "model", "serial", "size-mm",
-		NULL};
+	static const char *const keys[] = {"mode", "modes", "pos", "scale", "transform", "make", "model", "serial",
+		"size-mm", NULL};
 	if (n < 2 || !mh_options_known(t, n, 2, keys)) {
-		mh_reply_error("usage plug NAME [mode=WxH[@HZ]] [modes=WxH[@HZ],…] [pos=X,Y] [scale=N] [make=S] [model=S] [serial=S] [size-mm=WxH]");
+		mh_reply_error("usage plug NAME [mode=WxH[@HZ]] [modes=WxH[@HZ],…] [pos=X,Y] [scale=N] [transform=T] [make=S] [model=S] [serial=S] [size-mm=WxH]");
 		return;
 	}
 	if (!mh_output_name_valid(t[1])) {
@@ -58,6 +59,7 @@ void mh_cmd_plug(struct mh_server *server, char **t, int n) {
 	const char *scale = mh_option(t, n, 2, "scale", &error), *make = mh_option(t, n, 2, "make", &error);
 	const char *model = mh_option(t, n, 2, "model", &error), *serial = mh_option(t, n, 2, "serial", &error);
 	const char *mm = mh_option(t, n, 2, "size-mm", &error), *modes = mh_option(t, n, 2, "modes", &error);
+	const char *transform = mh_option(t, n, 2, "transform", &error);
 	if (error != NULL) {
 		mh_reply_error(error);
 		return;
@@ -91,6 +93,10 @@ void mh_cmd_plug(struct mh_server *server, char **t, int n) {
 		mh_reply_error(SCALE_ERROR);
 		return;
 	}
+	if (transform != NULL && !mh_parse_transform(transform, &spec.transform)) {
+		mh_reply_error(TRANSFORM_ERROR);
+		return;
+	}
 	if (mm != NULL) {
 		if (!mh_parse_pair(mm, 'x', 1, 10000, &a, &b)) {
 			mh_reply_error("bad-value size-mm is WxH in millimetres, 1…10000");
@@ -114,14 +120,14 @@ void mh_cmd_plug(struct mh_server *server, char **t, int n) {
 }
 
 void mh_cmd_mode(struct mh_server *server, char **t, int n) {
-	static const char *const keys[] = {"mode", "pos", "scale", NULL};
+	static const char *const keys[] = {"mode", "pos", "scale", "transform", NULL};
 	if (n < 3 || !mh_options_known(t, n, 2, keys)) {
-		mh_reply_error("usage mode NAME [mode=WxH[@HZ]] [pos=X,Y] [scale=N] (at least one)");
+		mh_reply_error("usage mode NAME [mode=WxH[@HZ]] [pos=X,Y] [scale=N] [transform=T] (at least one)");
 		return;
 	}
 	const char *error = NULL;
 	const char *mode = mh_option(t, n, 2, "mode", &error), *pos = mh_option(t, n, 2, "pos", &error);
-	const char *scale = mh_option(t, n, 2, "scale", &error);
+	const char *scale = mh_option(t, n, 2, "scale", &error), *transform = mh_option(t, n, 2, "transform", &error);
 	if (error != NULL) {
 		mh_reply_error(error);
 		return;
@@ -140,6 +146,11 @@ void mh_cmd_mode(struct mh_server *server, char **t, int n) {
 		mh_reply_error(SCALE_ERROR);
 		return;
 	}
+	enum wl_output_transform rotation = WL_OUTPUT_TRANSFORM_NORMAL;
+	if (transform != NULL && !mh_parse_transform(transform, &rotation)) {
+		mh_reply_error(TRANSFORM_ERROR);
+		return;
+	}
 	struct mh_output *output = mh_named_output(server, t[1]);
 	if (output == NULL) {
 		return;
@@ -148,6 +159,7 @@ void mh_cmd_mode(struct mh_server *server, char **t, int n) {
 		/* No rate given: a listed size's rate (else 60 Hz, as mh_parse_mode gave). */
 		refresh = mh_output_listed_refresh(output, width, height);
 	}
-	error = mh_output_change(output, width, height, refresh, pos != NULL, (int)x, (int)y, scale120);
+	error = mh_output_change(output, width, height, refresh, pos != NULL, (int)x, (int)y, scale120,
+		transform != NULL ? (int)rotation : -1);
 	reply_output(error, output);
 }

@@ -1,7 +1,7 @@
 /*
  * zwlr_output_manager_v1 (version 2, as wlroots 0.15 ships it), so wlr-randr, kanshi, way-displays and
  * shikane run: every plugged output is a head (name, description, make, model, serial, physical size,
- * its modes (modes.c's list) and current mode, position, scale, enabled); `apply` and `test` of a
+ * its modes (modes.c's list) and current mode, position, transform, scale, enabled); `apply` and `test` of a
  * configuration are checked as `plug` and `mode` check their values, then applied through outputs.c.
  *
  * Copyright (c) 2026 the Multihead authors
@@ -175,8 +175,8 @@ static void head_mode(const struct wlr_output_configuration_head_v1 *head, int *
 }
 
 /* What `plug` and `mode` accept, so a client gets no more than the control protocol: a scale 1…4
- * (applied rounded to the nearest 1/120, as `scale=` is: wl_fixed's 1/256 steps are not 120ths), no
- * transform. */
+ * (applied rounded to the nearest 1/120, as `scale=` is: wl_fixed's 1/256 steps are not 120ths), and
+ * the four rotations (`transform=`), not the flipped transforms (no monitor mirrors its picture). */
 static bool head_ok(const struct wlr_output_configuration_head_v1 *head) {
 	const struct wlr_output_head_v1_state *s = &head->state;
 	if (s->output->data == NULL) {
@@ -195,7 +195,7 @@ static bool head_ok(const struct wlr_output_configuration_head_v1 *head) {
 	bool ok = width >= 1 && width <= MH_MAX_SIDE && height >= 1 && height <= MH_MAX_SIDE
 		&& (long)width * height <= MH_MAX_PIXELS && refresh >= 1 && refresh <= 1000000
 		&& s->x >= -MH_MAX_POSITION && s->x <= MH_MAX_POSITION && s->y >= -MH_MAX_POSITION
-		&& s->y <= MH_MAX_POSITION && s->transform == WL_OUTPUT_TRANSFORM_NORMAL
+		&& s->y <= MH_MAX_POSITION && s->transform <= WL_OUTPUT_TRANSFORM_270
 		&& s->scale >= 1 && s->scale <= MH_MAX_SCALE;
 	if (!ok) {
 		wlr_log(WLR_INFO, "output manager: %s: refused %dx%d@%d mHz at %d,%d, transform %d, scale %f",
@@ -217,7 +217,8 @@ static bool apply_head(const struct wlr_output_configuration_head_v1 *head) {
 	bool new_mode = width != o->width || height != o->height || refresh != o->refresh;
 	int scale120 = mh_scale120(s->scale);
 	return mh_output_change(output, new_mode ? width : 0, height, refresh, true, s->x, s->y,
-		scale120 != mh_output_scale120(o) ? scale120 : 0) == NULL;
+		scale120 != mh_output_scale120(o) ? scale120 : 0, s->transform != o->transform ? (int)s->transform : -1)
+		== NULL;
 }
 
 /* All or nothing: every head is checked before any changes. Enabled heads are applied before any is

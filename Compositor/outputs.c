@@ -1,7 +1,7 @@
 /*
  * Outputs: plugged as headless outputs named as a desktop's connectors (DP-1…DP-8, HDMI-1…HDMI-8) with
- * the monitor's identity, modes (modes.c keeps the list), position and scale (in 120ths: 1, 1.25,
- * 1.5…); unplugged by destroying them (the wl_output global goes); each renders the scene on its frame
+ * the monitor's identity, modes (modes.c keeps the list), position, scale (in 120ths: 1, 1.25,
+ * 1.5…) and rotation (a portrait monitor: the mode is the panel's, the layout box is rotated); unplugged by destroying them (the wl_output global goes); each renders the scene on its frame
  * event.
  *
  * Copyright (c) 2026 the Multihead authors
@@ -156,6 +156,8 @@ static void handle_new_output(struct wl_listener *listener, void *data) {
 	mh_output_modes_init(output, spec);
 	wlr_output_set_custom_mode(wlr_output, spec->width, spec->height, spec->refresh_mhz);
 	wlr_output_set_scale(wlr_output, (float)((double)spec->scale120 / MH_SCALE_UNIT));
+	/* Set before the global exists, as the identity is: wl_output.geometry carries it. */
+	wlr_output_set_transform(wlr_output, spec->transform);
 	/* Headless outputs start enabled, and their commit refuses an `enabled` state: none is set. */
 	if (!wlr_output_commit(wlr_output)) {
 		mh_output_modes_finish(output);
@@ -219,9 +221,9 @@ int mh_output_scale120(struct wlr_output *output) {
 	return mh_scale120(output->scale);
 }
 
-/* A width of 0 keeps the mode, a scale120 of 0 the scale. */
+/* A width of 0 keeps the mode, a scale120 of 0 the scale, a negative transform the transform. */
 const char *mh_output_change(struct mh_output *output, int width, int height, int refresh_mhz,
-		bool has_position, int x, int y, int scale120) {
+		bool has_position, int x, int y, int scale120, int transform) {
 	struct wlr_output *wlr_output = output->wlr_output;
 	struct wlr_box old = mh_output_box(output); /* its windows keep their place within it */
 	struct wlr_output_mode *old_mode = wlr_output->current_mode;
@@ -236,7 +238,12 @@ const char *mh_output_change(struct mh_output *output, int width, int height, in
 	if (scale120 > 0) {
 		wlr_output_set_scale(wlr_output, (float)((double)scale120 / MH_SCALE_UNIT));
 	}
-	bool committed = !(width > 0 || scale120 > 0) || wlr_output_commit(wlr_output);
+	bool rotated = transform >= 0 && (enum wl_output_transform)transform != wlr_output->transform;
+	if (transform >= 0) {
+		/* The layout box follows: wlroots' layout reconfigures on a transform commit. */
+		wlr_output_set_transform(wlr_output, (enum wl_output_transform)transform);
+	}
+	bool committed = !(width > 0 || scale120 > 0 || transform >= 0) || wlr_output_commit(wlr_output);
 	if (width > 0) {
 		mh_output_mode_settle(output, old_mode, committed);
 	}
@@ -247,10 +254,11 @@ const char *mh_output_change(struct mh_output *output, int width, int height, in
 		x = old.x;
 		y = old.y;
 	}
-	if (width > 0) {
-		/* wlroots 0.15 sends xdg_output's logical position before wl_output.geometry's (0,0) on a mode
-		 * change, and GTK 4 keeps the last one. A layout change re-sends the position only when it
-		 * differs: one pixel aside and back puts the right one last, before the same `done`. */
+	if (width > 0 || rotated) {
+		/* wlroots 0.15 sends xdg_output's logical position before wl_output.geometry's (0,0) on a mode or
+		 * transform change (either re-sends the geometry), and GTK 4 keeps the last one. A layout change
+		 * re-sends the position only when it differs: one pixel aside and back puts the right one last,
+		 * before the same `done`. */
 		wlr_output_layout_move(output->server->layout, wlr_output, x == MH_MAX_POSITION ? x - 1 : x + 1, y);
 	}
 	wlr_output_layout_move(output->server->layout, wlr_output, x, y);
@@ -343,6 +351,7 @@ void mh_output_json(FILE *out, struct mh_output *output, bool with_serial) {
 	mh_output_modes_json(out, output);
 	fputs(",\"scale\":", out);
 	mh_json_scale(out, mh_output_scale120(o));
+	fprintf(out, ",\"transform\":\"%s\"", mh_transform_name(o->transform));
 	fprintf(out, ",\"frame\":{\"x\":%d,\"y\":%d,\"width\":%d,\"height\":%d},"
 		"\"physicalSize\":{\"width\":%d,\"height\":%d}",
 		box.x, box.y, box.width, box.height, o->phys_width, o->phys_height);

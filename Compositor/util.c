@@ -79,6 +79,26 @@ bool mh_parse_scale(const char *s, int *scale120) {
 	return true;
 }
 
+/* Transforms by the names wlr-randr and kanshi give them (wl_output's: 90 is counter-clockwise). Only the
+ * four rotations are taken (the first four): no monitor mirrors its picture; the flipped ones are named
+ * for completeness, never set. */
+static const char *const transform_names[] = {"normal", "90", "180", "270", "flipped", "flipped-90",
+	"flipped-180", "flipped-270"};
+
+bool mh_parse_transform(const char *s, enum wl_output_transform *transform) {
+	for (int i = WL_OUTPUT_TRANSFORM_NORMAL; i <= WL_OUTPUT_TRANSFORM_270; i++) {
+		if (strcmp(s, transform_names[i]) == 0) {
+			*transform = (enum wl_output_transform)i;
+			return true;
+		}
+	}
+	return false;
+}
+
+const char *mh_transform_name(enum wl_output_transform transform) {
+	return (unsigned)transform <= WL_OUTPUT_TRANSFORM_FLIPPED_270 ? transform_names[transform] : "normal";
+}
+
 /* A scale as a JSON number: a whole one as an integer ("2", as before fractional scales), else the
  * shortest decimal that reads back as the double nearest to it ("1.5", "1.25", "1.0083333333333333"). */
 void mh_json_scale(FILE *out, int scale120) {

@@ -1,7 +1,10 @@
 #!/usr/bin/python3
 """A Qt 6 client on native Wayland (QT_QPA_PLATFORM=wayland) for the compositor's tests: prints one
-JSON line with the screens at start and at each screenAdded / screenRemoved / geometry change, with the
-CLOCK_MONOTONIC time it saw it. Ends when stdin closes."""
+JSON line with the screens at start and at each screenAdded / screenRemoved / geometry or orientation
+change, with the CLOCK_MONOTONIC time it saw it. Each screen's "orientation" is QScreen::orientation()
+(Qt's Wayland plugin derives it from wl_output's transform) and "primaryOrientation" its
+primaryOrientation() (from the geometry's shape), by Qt's names ("PortraitOrientation"…). Ends when stdin
+closes."""
 import json
 import sys
 import time
@@ -19,13 +22,18 @@ def main():
             g = s.geometry()
             screens.append({"name": s.name(), "manufacturer": s.manufacturer(), "model": s.model(),
                             "serial": s.serialNumber(), "dpr": s.devicePixelRatio(),
-                            "geometry": [g.x(), g.y(), g.width(), g.height()]})
+                            "geometry": [g.x(), g.y(), g.width(), g.height()],
+                            "orientation": s.orientation().name,
+                            "primaryOrientation": s.primaryOrientation().name})
         sys.stdout.write(json.dumps({"event": "screens", "reason": reason, "platform": app.platformName(),
                                      "screens": screens, "t": time.monotonic()}) + "\n")
         sys.stdout.flush()
 
     def watch(s):
         s.geometryChanged.connect(lambda *_: dump("geometryChanged"))
+        # A rotation may reach Qt as a geometry change and an orientation change, in either order.
+        s.orientationChanged.connect(lambda *_: dump("orientationChanged"))
+        s.primaryOrientationChanged.connect(lambda *_: dump("primaryOrientationChanged"))
 
     for s in app.screens():
         watch(s)
