@@ -88,6 +88,40 @@ def test_configuration_serial_on_each_kind(pytester):
     run(pytester).assert_outcomes(passed=3)
 
 
+def test_a_portrait_monitor_on_each_kind(pytester):
+    pytester.makepyfile(
+        """
+        import pytest
+        from pytest_multihead import MultiheadError
+
+        def turned(s):
+            s.plug("HDMI-1", "1920x1080+1024+0", rotation="left")
+            screen = {x["name"]: x for x in s.screens()}["HDMI-1"]
+            assert screen["rotation"] == 90
+            assert (screen["frame"]["width"], screen["frame"]["height"]) == (1080, 1920)
+            s.mode("HDMI-1", "1920x1080", rotation="normal")
+            screen = {x["name"]: x for x in s.screens()}["HDMI-1"]
+            assert screen["rotation"] == 0 and screen["frame"]["width"] == 1920
+
+        @pytest.mark.multihead(monitors=["1024x768"], kind="xorg")
+        def test_xorg(multihead_server):
+            turned(multihead_server)
+
+        @pytest.mark.multihead(monitors=["1024x768"], kind="wayland")
+        def test_wayland(multihead_server):
+            turned(multihead_server)
+
+        @pytest.mark.multihead(monitors=["1024x768"], kind="xvfb")
+        def test_xvfb_refuses(multihead_server):
+            with pytest.raises(MultiheadError) as refused:
+                multihead_server.plug("EXT-1", "1920x1080+1024+0", rotation="left")
+            assert "the xvfb kind cannot turn a monitor" in str(refused.value)
+            assert [x["name"] for x in multihead_server.screens()] == ["VIRTUAL-1"]
+        """
+    )
+    run(pytester).assert_outcomes(passed=3)
+
+
 def test_move_window_frames():
     from pytest_multihead._windows import frame_fields, window_id
     assert frame_fields((20, 30)) == {"x": 20, "y": 30}
