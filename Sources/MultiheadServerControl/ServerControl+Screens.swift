@@ -27,11 +27,12 @@ extension ServerControl {
 
     /// Moves RandR's configuration timestamp without changing anything: one CRTC set again as it is.
     /// Monitors (`RRSetMonitor`, `RRDeleteMonitor`) move no timestamp, so without this the configuration
-    /// serial would not say that a virtual monitor came or went. `XRRSetCrtcConfig`.
-    package func stampConfiguration() throws {
+    /// serial would not say that a virtual monitor came or went. `state`: the CRTCs as they are now, read
+    /// under the caller's grab (nil: read here). `XRRSetCrtcConfig`.
+    package func stampConfiguration(_ known: RandRState? = nil) throws {
         let c = connection
         try c.grabbed {
-            let state = try readState()
+            let state = try known ?? readState()
             guard let (id, crtc) = state.resources.crtcs.entries.first else { return }
             try OutputConfigurator(c).setCrtc(id, state, x: crtc.x, y: crtc.y, mode: crtc.mode, rotation: crtc.rotation,
                                               outputs: crtc.outputs, request: "RRSetCrtcConfig (as it is: the configuration's timestamp)")

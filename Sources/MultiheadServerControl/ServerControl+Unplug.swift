@@ -49,27 +49,30 @@ extension ServerControl {
                 throw ScreenError.noSuchScreen("\(name.terminalEscaped) (not plugged)")
             }
             try deleteMonitor(name: name)
-            try handOver(from: gone, rest: before.filter { $0.name != name }, keepPrimary: keepPrimary, state)
-            try stampConfiguration()
+            // Xvfb's `screen` turned off moved the configuration's timestamp; else the CRTCs are as read.
+            if try !handOver(from: gone, rest: before.filter { $0.name != name }, keepPrimary: keepPrimary, state) {
+                try stampConfiguration(state)
+            }
         }
     }
 
     /// After a virtual monitor `gone` went: Xvfb's `screen` and the primary go to the monitor that becomes
-    /// main, or `screen` goes dark with no monitor left. The caller holds the grab.
-    private func handOver(from gone: LiveMonitor, rest: [LiveMonitor], keepPrimary: Bool, _ state: RandRState) throws {
+    /// main, or `screen` goes dark with no monitor left. The caller holds the grab. Whether a CRTC was set.
+    private func handOver(from gone: LiveMonitor, rest: [LiveMonitor], keepPrimary: Bool, _ state: RandRState) throws -> Bool {
         let c = connection
         let lone = Self.xvfbOutput(in: state.outputs)
         let heldScreen = lone.map { gone.outputs.contains($0.id) } ?? false
         let handPrimary = gone.primary && !keepPrimary
-        guard heldScreen || handPrimary else { return }
+        guard heldScreen || handPrimary else { return false }
         guard let next = handPrimary ? Self.nextMain(after: rest) : (rest.first { $0.primary } ?? Self.nextMain(after: rest)) else {
-            if heldScreen, let lone { try OutputConfigurator(c).turnOff(output: lone.name, in: state) }
-            return
+            if heldScreen, let lone { return try OutputConfigurator(c).turnOff(output: lone.name, in: state) }
+            return false
         }
         // Xvfb will not redefine a monitor under its own name: the new main is deleted and added again.
         try deleteMonitor(name: next.name)
         try addMonitor(name: next.name, frame: next.frame, primary: next.primary || handPrimary,
                        outputs: heldScreen ? lone.map { [$0.id] } ?? [] : next.outputs)
+        return false
     }
 
     /// The monitor that becomes main when the primary goes: the first by y, then x (the model's order

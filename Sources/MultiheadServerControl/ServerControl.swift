@@ -212,11 +212,13 @@ public final class ServerControl {
         let old = monitors.first { $0.name == name }
         let holder = lone.flatMap { s in monitors.first { $0.name != s.name && $0.outputs.contains(s.id) } }
         let takesScreen = lone != nil && (holder == nil || holder?.name == name)
-        if let lone, takesScreen, lone.crtc == 0 { try relight(lone, state) }
+        let relit = lone.map { takesScreen && $0.crtc == 0 } ?? false
+        if let lone, relit { try relight(lone, state) }
         if old != nil { try deleteMonitor(name: name) }
         try addMonitor(name: name, frame: frame, primary: primary || (old?.primary ?? false),
                        outputs: takesScreen ? lone.map { [$0.id] } ?? [] : [], physicalSize: physicalSize)
-        try stampConfiguration()
+        // A CRTC lit moved the configuration's timestamp already; else the CRTCs are as `state` read them.
+        if !relit { try stampConfiguration(state) }
     }
 
     /// One RandR 1.5 monitor as the server lists it now.
