@@ -12,11 +12,8 @@ extension VirtualServer {
     /// `physicalSize` (millimetres): a virtual monitor's size as RandR reports it; an output's, in the EDID
     /// it is plugged with. With its pixels it decides the screen's scale (`ScreenScalePolicy`).
     public func plug(_ name: String, frame: Rect, primary: Bool = false, refreshRate: Double? = nil, physicalSize: Size? = nil) throws {
-        if let host {
-            return try plugOnCompositor(host, name, frame: frame, primary: primary, refreshRate: refreshRate,
-                                        physicalSize: physicalSize, identity: nil)
-        }
-        try controlConnection().plug(name, frame: frame, primary: primary, refreshRate: refreshRate, physicalSize: physicalSize)
+        try implementation.plug(name, frame: frame, primary: primary, refreshRate: refreshRate, physicalSize: physicalSize,
+                                identity: nil, on: self)
     }
 
     /// Plugs a monitor given xrandr's geometry "WxH+X+Y".
@@ -42,19 +39,14 @@ extension VirtualServer {
     /// ```
     public func plug(_ name: String, _ geometry: String, monitor: MonitorIdentity, primary: Bool = false, refreshRate: Double? = nil) throws {
         guard let frame = Rect(geometry: geometry) else { throw ServerControlError.invalidMonitor("geometry \(geometry)") }
-        if let host {
-            return try plugOnCompositor(host, name, frame: frame, primary: primary, refreshRate: refreshRate, physicalSize: nil, identity: monitor)
-        }
-        let edid = try monitor.edid(preferred: frame.size, refreshRate: refreshRate, connector: name)
-        try controlConnection().plug(name, frame: frame, primary: primary, refreshRate: refreshRate, edid: edid)
+        try implementation.plug(name, frame: frame, primary: primary, refreshRate: refreshRate, physicalSize: nil, identity: monitor, on: self)
     }
 
     /// Unplugs a monitor: an output's CRTC goes off; a virtual monitor is deleted (`XRRDeleteMonitor`).
     /// Unplugging the primary makes the new main screen's output primary, as a desktop does, unless
     /// `keepPrimary` (X's own rule: the primary stays on the dark output).
     public func unplug(_ name: String, keepPrimary: Bool = false) throws {
-        if let host { return try unplugOnCompositor(host, name) }
-        try controlConnection().unplug(name, keepPrimary: keepPrimary)
+        try implementation.unplug(name, keepPrimary: keepPrimary, on: self)
     }
 
     /// Sets an output's mode to WxH (the nearest to `refreshRate` within 0.5 Hz when given; a CVT mode is
@@ -62,8 +54,7 @@ extension VirtualServer {
     /// returns the mode set.
     @discardableResult
     public func setOutputMode(_ output: String, width: Int, height: Int, refreshRate: Double? = nil) throws -> ScreenMode {
-        if let host { return try setModeOnCompositor(host, output, width: width, height: height, refreshRate: refreshRate) }
-        return try controlConnection().setOutputMode(output, width: width, height: height, refreshRate: refreshRate)
+        try implementation.setMode(output, width: width, height: height, refreshRate: refreshRate, on: self)
     }
 
     /// The kit's own connection for changing this server's monitors. One that was lost (the server stopped

@@ -129,7 +129,7 @@ struct ServerPoolTests {
 
         let second = try await VirtualServer.start(kind, monitors: layout, framebuffer: fb)
         defer { second.stop() }
-        #expect(second.isWarm && second.display == display, "the last reset refused left: \(ServerPool.lastRefusal)")
+        #expect(second.isWarm && second.display == display, "the last reset refused left: \(ServerPool.shared.lastRefusal)")
         #expect(try Self.look(second) == fresh)
     }
 

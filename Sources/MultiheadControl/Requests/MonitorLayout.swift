@@ -25,7 +25,8 @@ package enum MonitorLayout {
         }
     }
 
-    /// The name of the `i`th monitor on a server of this kind.
+    /// The name of the `i`th monitor on a server of this kind: the compositor's outputs are named as
+    /// Multihead's Xorg driver's (DP-1…DP-8, then HDMI-1…HDMI-8, left to right; 16 at most).
     private static func name(_ i: Int, kind: VirtualServer.Kind, label: String) throws -> String {
         switch kind {
         case .xvfb: return "VIRTUAL-\(i + 1)"
@@ -35,17 +36,6 @@ package enum MonitorLayout {
         case .xorg, .wayland:
             guard i < VirtualServer.cabledOutputs.count else { throw ValidationError("\(label): Multihead's Xorg driver has 16 outputs") }
             return VirtualServer.cabledOutputs[i]
-        }
-    }
-}
-
-extension MonitorLayout {
-    /// The layout for a server of any kind: the compositor's outputs are named as Multihead's Xorg driver's
-    /// (DP-1…DP-8, then HDMI-1…HDMI-8, left to right; 16 at most).
-    package static func monitors(_ text: String, kind: ServerKind, label: String = "--monitors") throws -> [VirtualServer.Monitor] {
-        switch kind {
-        case .x(let x): try monitors(text, kind: x, label: label)
-        case .wayland: try monitors(text, kind: .xorg, label: label)
         }
     }
 }
