@@ -20,6 +20,11 @@ protocol ServerKindImplementation {
     static var defaultMonitors: [VirtualServer.Monitor] { get }
     /// The smallest framebuffer a start gives it.
     static var defaultFramebuffer: Size { get }
+    /// What its outputs are called: the name of a layout's `index`th monitor as `--monitors` and the
+    /// socket's `lease` name them (nil past its outputs).
+    nonisolated static func monitorName(at index: Int) -> String?
+    /// What a layout of more monitors than it has outputs is told.
+    nonisolated static var outputsLimit: String { get }
 
     /// Refuses a monitor of a layout this kind cannot show (a name it reserves, a size past its limits).
     static func check(_ monitor: VirtualServer.Monitor) throws
@@ -54,6 +59,11 @@ extension ServerKindImplementation {
     static var isPoolable: Bool { true }
     static var runsUnderSupervisor: Bool { false }
     static var defaultFramebuffer: Size { Size(width: 7680, height: 4320) }
+    /// The connectors of Multihead's Xorg driver, which the compositor's outputs are named as too.
+    nonisolated static func monitorName(at index: Int) -> String? {
+        VirtualServer.cabledOutputs.indices.contains(index) ? VirtualServer.cabledOutputs[index] : nil
+    }
+    nonisolated static var outputsLimit: String { "Multihead's Xorg driver has 16 outputs" }
     static func check(_ monitor: VirtualServer.Monitor) throws {}
     static func check(framebufferWidth width: Int, height: Int) throws {}
 
@@ -102,6 +112,9 @@ struct XvfbImplementation: ServerKindImplementation {
     /// Xvfb's one output: RandR refuses a monitor of its name.
     private static let outputName = "screen"
     static var defaultMonitors: [VirtualServer.Monitor] { [.init("VIRTUAL-1", "1920x1080+0+0", primary: true)] }
+    /// Virtual monitors, as many as a layout holds.
+    nonisolated static func monitorName(at index: Int) -> String? { "VIRTUAL-\(index + 1)" }
+    nonisolated static var outputsLimit: String { "" }
 
     static func check(_ monitor: VirtualServer.Monitor) throws {
         if monitor.name == outputName {
@@ -169,6 +182,8 @@ struct XorgImplementation: XorgKindImplementation {
 struct XorgDummyImplementation: XorgKindImplementation {
     static var kind: VirtualServer.Kind { .xorgDummy }
     static var defaultMonitors: [VirtualServer.Monitor] { [] }
+    nonisolated static func monitorName(at index: Int) -> String? { (0..<16).contains(index) ? "DUMMY\(index)" : nil }
+    nonisolated static var outputsLimit: String { "Xorg's dummy driver has 16 outputs" }
 
     static func driver() async throws -> (device: String, arguments: [String]) {
         let driver = ["/usr/lib/xorg/modules/drivers/dummy_drv.so", "/usr/lib64/xorg/modules/drivers/dummy_drv.so"]
@@ -198,8 +213,14 @@ struct XorgDummyImplementation: XorgKindImplementation {
 }
 
 extension VirtualServer.Kind {
+    /// The name of a layout's `index`th monitor on this kind (nil past its outputs, and `outputsLimit`
+    /// says so).
+    package func monitorName(at index: Int) -> String? { implementation.monitorName(at: index) }
+    /// What a layout of more monitors than this kind has outputs is told.
+    package var outputsLimit: String { implementation.outputsLimit }
+
     /// The kind's one implementation.
-    var implementation: any ServerKindImplementation.Type {
+    nonisolated var implementation: any ServerKindImplementation.Type {
         switch self {
         case .xvfb: XvfbImplementation.self
         case .xorg: XorgImplementation.self
