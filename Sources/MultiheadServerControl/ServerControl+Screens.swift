@@ -49,7 +49,7 @@ extension ServerControl {
         let c = connection
         try c.grabbed {
             let state = try readState()
-            guard !(state.outputs.count == 1 && state.outputs.first?.name == "screen") else { return }
+            guard xvfbOutput(in: state) == nil else { return }
             let lit = state.resources.crtcs.values.filter { $0.mode != 0 && $0.width > 0 && $0.height > 0 }
             guard !lit.isEmpty else { return }
             let width = lit.map { Int($0.x) + Int($0.width) }.max() ?? 0, height = lit.map { Int($0.y) + Int($0.height) }.max() ?? 0

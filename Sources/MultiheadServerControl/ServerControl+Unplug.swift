@@ -22,7 +22,7 @@ extension ServerControl {
             if let output = state.output(named: name) {
                 // Xvfb's one output is its framebuffer, not a connector: turning it off leaves the
                 // automatic monitor and the screen as they were, so "unplugged" would be a lie.
-                if Self.xvfbOutput(in: state.outputs)?.id == output.id {
+                if xvfbOutput(in: state)?.id == output.id {
                     throw ServerControlError.invalidMonitor(
                         "\(name.terminalEscaped) is Xvfb's own output (its framebuffer), which cannot be unplugged; unplug the monitors plugged over it instead")
                 }
@@ -60,11 +60,12 @@ extension ServerControl {
     /// main, or `screen` goes dark with no monitor left. The caller holds the grab. Whether a CRTC was set.
     private func handOver(from gone: LiveMonitor, rest: [LiveMonitor], keepPrimary: Bool, _ state: RandRState) throws -> Bool {
         let c = connection
-        let lone = Self.xvfbOutput(in: state.outputs)
+        let lone = xvfbOutput(in: state)
         let heldScreen = lone.map { gone.outputs.contains($0.id) } ?? false
         let handPrimary = gone.primary && !keepPrimary
         guard heldScreen || handPrimary else { return false }
-        guard let next = handPrimary ? Self.nextMain(after: rest) : (rest.first { $0.primary } ?? Self.nextMain(after: rest)) else {
+        guard let next = handPrimary ? Self.nextMain(after: rest, framebufferOutput: lone?.name)
+            : (rest.first { $0.primary } ?? Self.nextMain(after: rest, framebufferOutput: lone?.name)) else {
             if heldScreen, let lone { return try OutputConfigurator(c).turnOff(output: lone.name, in: state) }
             return false
         }
@@ -76,9 +77,10 @@ extension ServerControl {
     }
 
     /// The monitor that becomes main when the primary goes: the first by y, then x (the model's order
-    /// without a primary). Xvfb's own automatic monitor `screen` is not one.
-    nonisolated static func nextMain(after monitors: [LiveMonitor]) -> LiveMonitor? {
-        monitors.filter { $0.name != "screen" || $0.outputs.isEmpty }
+    /// without a primary). Xvfb's own automatic monitor (named as its framebuffer's output,
+    /// `framebufferOutput`) is not one.
+    nonisolated static func nextMain(after monitors: [LiveMonitor], framebufferOutput: String? = nil) -> LiveMonitor? {
+        monitors.filter { $0.name != framebufferOutput || $0.outputs.isEmpty }
             .min { ($0.frame.minY, $0.frame.minX) < ($1.frame.minY, $1.frame.minX) }
     }
 

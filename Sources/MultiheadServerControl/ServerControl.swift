@@ -11,6 +11,8 @@ import MultiheadProcess
 public final class ServerControl {
     let connection: XConnection
     var atoms: [String: UInt] = [:]
+    /// `isXvfb`, once read.
+    private var xvfb: Bool?
 
     /// Connects to a display (nil: `DISPLAY`); a server that does not answer within `timeout` seconds,
     /// here or later, is `X11Error.notResponding`.
@@ -77,6 +79,17 @@ public final class ServerControl {
 
     static let privateMarkName = "_MULTIHEAD_PRIVATE_SERVER"
 
+    /// Whether the server is Xvfb, read once per connection (the one place that tells): Xvfb is the X.Org
+    /// server without the XFree86 layer, so it alone lacks XFree86-VidMode, which Xorg (every driver) and
+    /// Xwayland offer. No output's name is asked. `XQueryExtension`.
+    package var isXvfb: Bool {
+        if let known = xvfb { return known }
+        let answer = !hasExtension("XFree86-VidModeExtension")
+        // A lost connection answers nothing: not kept, so a new read can tell.
+        if !connection.isLost { xvfb = answer }
+        return answer
+    }
+
     /// Marks the server as the kit's own (a property on the root window holding our PID). `XChangeProperty`.
     package func markPrivate() throws {
         let c = connection
@@ -136,8 +149,8 @@ public final class ServerControl {
                     edid = try MonitorIdentity(model: Self.defaultModel(name), physicalSize: mm).edid(preferred: frame.size, refreshRate: refreshRate,
                                                                                          connector: name)
                 }
-                guard name != "screen" else {
-                    throw ServerControlError.invalidMonitor("\"screen\" is Xvfb's own output; plug a virtual monitor under another name")
+                guard xvfbOutput(in: state)?.id != output.id else {
+                    throw ServerControlError.invalidMonitor("\"\(name.terminalEscaped)\" is Xvfb's own output; plug a virtual monitor under another name")
                 }
                 // Multihead's own driver: the cable is plugged, and the monitor's EDID gives the modes.
                 if hasCable(output: output.id) {
@@ -208,7 +221,7 @@ public final class ServerControl {
     /// `physicalSize` nil: 96 pixels per inch.
     private func plugVirtual(_ name: String, frame: Rect, primary: Bool, physicalSize: Size?, _ state: RandRState) throws {
         let monitors = Self.liveMonitors(state)
-        let lone = Self.xvfbOutput(in: state.outputs)
+        let lone = xvfbOutput(in: state)
         let old = monitors.first { $0.name == name }
         let holder = lone.flatMap { s in monitors.first { $0.name != s.name && $0.outputs.contains(s.id) } }
         let takesScreen = lone != nil && (holder == nil || holder?.name == name)
@@ -241,10 +254,17 @@ public final class ServerControl {
     /// or mode change, and the change itself.
     func readState() throws -> RandRState { try OutputConfigurator(connection).read() }
 
-    /// Xvfb's one output `screen` (an Xvfb has no other), or nil on any other server.
-    static func xvfbOutput(in outputs: [RandR.OutputInfo]) -> RandR.OutputInfo? {
-        guard outputs.count == 1, let only = outputs.first, only.name == "screen" else { return nil }
+    /// Xvfb's one output, its framebuffer (an Xvfb has no other), or nil on any other server.
+    func xvfbOutput(in state: RandRState) -> RandR.OutputInfo? {
+        guard state.outputs.count == 1, let only = state.outputs.first, isXvfb else { return nil }
         return only
+    }
+
+    /// Whether this name is Xvfb's own output, its framebuffer (false on any other server).
+    package func isXvfbOutput(_ name: String) -> Bool {
+        // A server without RandR 1.5 has no output to name: the change's own check refuses it.
+        guard isXvfb, (try? requireRandR15()) != nil, let state = try? readState() else { return false }
+        return xvfbOutput(in: state)?.name == name
     }
 
     /// Gives Xvfb's `screen` back its CRTC (its one mode is the framebuffer's size), as a plain Xvfb has it.
@@ -298,11 +318,13 @@ public final class ServerControl {
 
     /// Sets an output to a WxH mode, as `xrandr --newmode/--addmode/--output … --mode` do; returns the mode.
     @discardableResult
-    public func setOutputMode(_ name: String, width: Int, height: Int, refreshRate: Double? = nil) throws -> ScreenMode {
+    public func setOutputMode(_ name: String, width: Int, height: Int, refreshRate: Double? = nil,
+                              rotation: MonitorRotation? = nil) throws -> ScreenMode {
         guard width > 0, height > 0, width <= 32767, height <= 32767 else {
             throw ServerControlError.invalidMonitor("mode \(width)x\(height)")
         }
-        return try setMode(name, size: Size(width: Double(width), height: Double(height)), refreshRate: refreshRate, outputsOnly: true)
+        return try setMode(name, size: Size(width: Double(width), height: Double(height)), refreshRate: refreshRate, rotation: rotation,
+                           outputsOnly: true)
     }
 
     /// Names RandR can take: not empty, at most 255 bytes, no NUL.

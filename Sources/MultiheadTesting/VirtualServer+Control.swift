@@ -11,18 +11,26 @@ extension VirtualServer {
     /// monitor (`XRRSetMonitor`), redefined if it exists. Returns once the server has applied it.
     /// `physicalSize` (millimetres): a virtual monitor's size as RandR reports it; an output's, in the EDID
     /// it is plugged with. With its pixels it decides the screen's scale (`ScreenScalePolicy`).
-    public func plug(_ name: String, frame: Rect, primary: Bool = false, refreshRate: Double? = nil, physicalSize: Size? = nil) throws {
-        if let host {
-            return try plugOnCompositor(host, name, frame: frame, primary: primary, refreshRate: refreshRate,
-                                        physicalSize: physicalSize, identity: nil)
-        }
-        try controlConnection().plug(name, frame: frame, primary: primary, refreshRate: refreshRate, physicalSize: physicalSize)
+    /// `rotation`: the monitor turned (a portrait monitor: `.left` or `.right`), the frame's size its mode;
+    /// on kinds that can (`Kind.canTurnMonitors`), else `invalidMonitor`.
+    public func plug(_ name: String, frame: Rect, primary: Bool = false, refreshRate: Double? = nil, physicalSize: Size? = nil,
+                     rotation: MonitorRotation = .normal) throws {
+        try refuseTurn(rotation)
+        try implementation.plug(name, frame: frame, primary: primary, refreshRate: refreshRate, physicalSize: physicalSize,
+                                identity: nil, rotation: rotation, on: self)
     }
 
     /// Plugs a monitor given xrandr's geometry "WxH+X+Y".
-    public func plug(_ name: String, _ geometry: String, primary: Bool = false, physicalSize: Size? = nil) throws {
+    public func plug(_ name: String, _ geometry: String, primary: Bool = false, physicalSize: Size? = nil,
+                     rotation: MonitorRotation = .normal) throws {
         guard let frame = Rect(geometry: geometry) else { throw ServerControlError.invalidMonitor("geometry \(geometry)") }
-        try plug(name, frame: frame, primary: primary, physicalSize: physicalSize)
+        try plug(name, frame: frame, primary: primary, physicalSize: physicalSize, rotation: rotation)
+    }
+
+    /// A turn this server's kind cannot make, refused before anything changes.
+    private func refuseTurn(_ rotation: MonitorRotation?) throws {
+        guard let rotation, rotation != .normal, !kind.canTurnMonitors else { return }
+        throw ServerControlError.invalidMonitor("the \(kind.name) kind cannot turn a monitor (\(rotation.rawValue)); .xorg (Multihead's driver) and .wayland can")
     }
 
     /// Plugs a monitor that says who it is: the output publishes the monitor's EDID (made from `monitor`,
@@ -40,30 +48,29 @@ extension VirtualServer {
     ///                                          modes: [ScreenMode(width: 1920, height: 1080)])
     /// try server.plug("HDMI-1", "2560x1440+1920+0", monitor: dell)
     /// ```
-    public func plug(_ name: String, _ geometry: String, monitor: MonitorIdentity, primary: Bool = false, refreshRate: Double? = nil) throws {
+    public func plug(_ name: String, _ geometry: String, monitor: MonitorIdentity, primary: Bool = false, refreshRate: Double? = nil,
+                     rotation: MonitorRotation = .normal) throws {
         guard let frame = Rect(geometry: geometry) else { throw ServerControlError.invalidMonitor("geometry \(geometry)") }
-        if let host {
-            return try plugOnCompositor(host, name, frame: frame, primary: primary, refreshRate: refreshRate, physicalSize: nil, identity: monitor)
-        }
-        let edid = try monitor.edid(preferred: frame.size, refreshRate: refreshRate, connector: name)
-        try controlConnection().plug(name, frame: frame, primary: primary, refreshRate: refreshRate, edid: edid)
+        try refuseTurn(rotation)
+        try implementation.plug(name, frame: frame, primary: primary, refreshRate: refreshRate, physicalSize: nil, identity: monitor,
+                                rotation: rotation, on: self)
     }
 
     /// Unplugs a monitor: an output's CRTC goes off; a virtual monitor is deleted (`XRRDeleteMonitor`).
     /// Unplugging the primary makes the new main screen's output primary, as a desktop does, unless
     /// `keepPrimary` (X's own rule: the primary stays on the dark output).
     public func unplug(_ name: String, keepPrimary: Bool = false) throws {
-        if let host { return try unplugOnCompositor(host, name) }
-        try controlConnection().unplug(name, keepPrimary: keepPrimary)
+        try implementation.unplug(name, keepPrimary: keepPrimary, on: self)
     }
 
     /// Sets an output's mode to WxH (the nearest to `refreshRate` within 0.5 Hz when given; a CVT mode is
     /// made when the server has none of that size), as `xrandr --newmode/--addmode/--output … --mode` do;
-    /// returns the mode set.
+    /// returns the mode set. `rotation` turns it too (nil: as it is turned).
     @discardableResult
-    public func setOutputMode(_ output: String, width: Int, height: Int, refreshRate: Double? = nil) throws -> ScreenMode {
-        if let host { return try setModeOnCompositor(host, output, width: width, height: height, refreshRate: refreshRate) }
-        return try controlConnection().setOutputMode(output, width: width, height: height, refreshRate: refreshRate)
+    public func setOutputMode(_ output: String, width: Int, height: Int, refreshRate: Double? = nil,
+                              rotation: MonitorRotation? = nil) throws -> ScreenMode {
+        try refuseTurn(rotation)
+        return try implementation.setMode(output, width: width, height: height, refreshRate: refreshRate, rotation: rotation, on: self)
     }
 
     /// The kit's own connection for changing this server's monitors. One that was lost (the server stopped

@@ -6,20 +6,12 @@ extension VirtualServer {
     /// A screen's pixels as the server shows them.
     /// On the wayland kind, the compositor's output, once every X window's drawing so far has reached it.
     public func screenshot(of screenName: String) throws -> Bitmap {
-        if let host { return try screenshotOnCompositor(host, screenName) }
-        return try controlConnection().screenshot(of: screenName)
+        try implementation.screenshot(of: screenName, on: self)
     }
     /// One pixel of a screen as 0xRRGGBB, at a point in the screen's own pixels, read alone (a
     /// `screenshot(of:)` reads the whole screen): `server.pixel(x: 960, y: 540, on: "TV") == 0xFFFFFF`.
     public func pixel(x: Int, y: Int, on screenName: String) throws -> UInt32 {
-        if let host {
-            let shot = try screenshotOnCompositor(host, screenName)
-            guard let value = shot.pixel(x: x, y: y) else {
-                throw ServerControlError.invalidInput("pixel (\(x), \(y)) outside \(screenName.terminalEscaped) (\(shot.width)×\(shot.height))")
-            }
-            return value
-        }
-        return try controlConnection().pixel(x: x, y: y, on: screenName)
+        try implementation.pixel(x: x, y: y, on: screenName, of: self)
     }
     /// Clicks at a desktop point (XTest).
     public func tap(at p: Point) throws { try controlConnection().tap(at: p) }

@@ -14,13 +14,7 @@ extension VirtualServer {
         for m in monitors {
             guard m.frame.isFinite, !m.frame.isEmpty else { throw ServerControlError.invalidMonitor("\(m.name) has no size") }
             try ServerControl.validate(name: m.name)
-            if kind == .xvfb && m.name == "screen" {
-                throw ServerControlError.invalidMonitor("the name \"screen\" is Xvfb's output's")
-            }
-            if kind == .wayland, m.frame.width > 8192 || m.frame.height > 8192 || m.frame.width * m.frame.height > 7680 * 4320 {
-                throw ServerControlError.invalidMonitor(
-                    "\(m.name.terminalEscaped) is \(Int(m.frame.width))x\(Int(m.frame.height)): the wayland kind's outputs are at most 8192 a side and 7680x4320 pixels")
-            }
+            try kind.implementation.check(m)
         }
         let fb = chosen ?? framebuffer(for: kind, monitors: monitors)
         let (width, height) = (Int(fb.width), Int(fb.height))
@@ -28,11 +22,7 @@ extension VirtualServer {
             throw ServerControlError.invalidMonitor(
                 "\(m.name.terminalEscaped) ends at \(Int(m.frame.maxX)),\(Int(m.frame.maxY)): a desktop is at most 32767x32767 pixels (X's and Wayland's 16-bit coordinates)")
         }
-        // The dummy driver's framebuffer, 4 bytes a pixel with its rows padded (to 64 pixels, the most it pads).
-        if kind == .xorgDummy, (width + 63) / 64 * 64 * height * 4 > dummyVideoRAM * 1024 {
-            throw ServerControlError.invalidMonitor(
-                "a desktop of \(width)x\(height) does not fit Xorg+dummy's \(dummyVideoRAM / 1000) MB of video memory (about 8000x8000 at most); the default kind, --xorg, takes up to 16384x16384")
-        }
+        try kind.implementation.check(framebufferWidth: width, height: height)
     }
 
     /// The framebuffer `start` gives a layout: the kind's default, grown to the layout's bounding box.

@@ -11,5 +11,5 @@ extension VirtualServer {
 
     /// What the last reset of a warm server left different from the state it had fresh, when the pool could
     /// not keep it or hand it out (empty when none was refused): the reason a next start was cold.
-    public static var lastPoolRefusal: [String] { ServerPool.lastRefusal }
+    public static var lastPoolRefusal: [String] { ServerPool.shared.lastRefusal }
 }

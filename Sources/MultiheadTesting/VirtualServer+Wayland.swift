@@ -6,38 +6,48 @@ import Multihead
 import MultiheadServerControl
 import MultiheadX11
 
-/// What the wayland kind adds to a server: the compositor Xwayland runs in, and which of its outputs each
-/// monitor is.
-struct CompositorHost {
-    let compositor: WaylandServer
-    /// A monitor's name → the compositor's output (DP-1…HDMI-8) and Xwayland's (XWAYLANDn).
-    var outputs: [String: (wayland: String, x: String)] = [:]
-
-    /// The output a monitor of this name is plugged as: its own when it was plugged, the name itself when it
-    /// is a connector's that no monitor has, else the first connector no monitor has (nor names).
-    func connector(for name: String) -> String? {
-        if let plugged = outputs[name] { return plugged.wayland }
-        let taken = Set(outputs.values.map(\.wayland))
-        if VirtualServer.cabledOutputs.contains(name), !taken.contains(name) { return name }
-        return VirtualServer.cabledOutputs.first { !taken.contains($0) && outputs[$0] == nil }
-    }
-}
-
-/// The wayland kind: monitors are the compositor's outputs, seen by X clients through Xwayland.
-extension VirtualServer {
+/// The wayland kind: Xwayland inside Multihead's compositor. Its monitors are the compositor's outputs,
+/// seen by X clients through Xwayland; it holds the compositor and which of its outputs each monitor is.
+/// Never pooled: each start is a new compositor, which ends Xwayland with it.
+@MainActor
+final class CompositorImplementation: ServerKindImplementation {
+    static var kind: VirtualServer.Kind { .wayland }
+    static var isPoolable: Bool { false }
+    nonisolated static var canTurnMonitors: Bool { true }
+    static var defaultMonitors: [VirtualServer.Monitor] { [.init("DP-1", "1920x1080+0+0", primary: true)] }
     /// How long a change may take to reach Xwayland's RandR.
     nonisolated static let xwaylandBound = 5.0
 
+    let compositor: WaylandServer
+    /// A monitor's name → the compositor's output (DP-1…HDMI-8) and Xwayland's (XWAYLANDn).
+    var outputs: [String: (wayland: String, x: String)] = [:]
+    /// How the kit turned each monitor it plugged.
+    var turns: [String: MonitorRotation] = [:]
+
+    init(compositor: WaylandServer) {
+        self.compositor = compositor
+    }
+
+    static func check(_ m: VirtualServer.Monitor) throws {
+        if m.frame.width > 8192 || m.frame.height > 8192 || m.frame.width * m.frame.height > 7680 * 4320 {
+            throw ServerControlError.invalidMonitor(
+                "\(m.name.terminalEscaped) is \(Int(m.frame.width))x\(Int(m.frame.height)): the wayland kind's outputs are at most 8192 a side and 7680x4320 pixels")
+        }
+    }
+
     /// Starts the compositor with Xwayland ready, and plugs the layout.
-    static func startOnCompositor(_ monitors: [Monitor], framebuffer: Size) async throws -> VirtualServer {
+    static func start(_ monitors: [VirtualServer.Monitor], framebuffer: Size, depth: Int, glx: Bool,
+                      serverArguments: [String], pooledIn pool: ServerPool.Place?) async throws -> VirtualServer {
+        guard depth == 24, serverArguments == (glx ? [] : ["-extension", "GLX"]) else {
+            throw VirtualServerError.invalidOption("the wayland kind's Xwayland takes no depth but 24 and no server arguments")
+        }
         let compositor = try await WaylandServer.start(xwayland: .eager)
         guard let display = compositor.display else {
             compositor.stop()
             throw VirtualServerError.didNotStart(binary: compositor.binary, log: "no Xwayland display (\(compositor.stderrTail))")
         }
-        let server = VirtualServer(kind: .wayland, display: display, process: compositor.process,
+        let server = VirtualServer(CompositorImplementation(compositor: compositor), display: display, process: compositor.process,
                                    authorityFile: XServerLauncher.authorityFile, serverAuthFile: "", framebuffer: framebuffer)
-        server.host = CompositorHost(compositor: compositor)
         do {
             try server.apply(monitors)
         } catch {
@@ -47,66 +57,92 @@ extension VirtualServer {
         return server
     }
 
+    func environment(_ x: [String: String]) -> [String: String] {
+        x.merging(compositor.environment) { own, _ in own }
+    }
+
+    func end(_ server: VirtualServer) {
+        // The compositor ends Xwayland with it.
+        server.control?.close()
+        compositor.stop()
+    }
+
+    /// The output a monitor of this name is plugged as: its own when it was plugged, the name itself when it
+    /// is a connector's that no monitor has, else the first connector no monitor has (nor names).
+    func connector(for name: String) -> String? {
+        if let plugged = outputs[name] { return plugged.wayland }
+        let taken = Set(outputs.values.map(\.wayland))
+        if VirtualServer.cabledOutputs.contains(name), !taken.contains(name) { return name }
+        return VirtualServer.cabledOutputs.first { !taken.contains($0) && outputs[$0] == nil }
+    }
+
     /// Plugs (or moves) a monitor as one of the compositor's outputs and waits until Xwayland shows it, named.
-    func plugOnCompositor(_ host: CompositorHost, _ name: String, frame: Rect, primary: Bool, refreshRate: Double?,
-                          physicalSize: Size?, identity: MonitorIdentity?) throws {
+    func plug(_ name: String, frame: Rect, primary: Bool, refreshRate: Double?, physicalSize: Size?,
+              identity: VirtualServer.MonitorIdentity?, rotation: MonitorRotation, on server: VirtualServer) throws {
         try MultiheadServerControl.ServerControl.validate(name: name)
         guard frame.isFinite, !frame.isEmpty else { throw ServerControlError.invalidMonitor("\(name.terminalEscaped) has no size") }
-        guard let connector = host.connector(for: name) else {
+        guard let connector = connector(for: name) else {
             throw ServerControlError.invalidMonitor("the compositor's 16 outputs (DP-1…DP-8, HDMI-1…HDMI-8) are all plugged")
         }
         var mode = "mode=\(Int(frame.width))x\(Int(frame.height))"
         if let refreshRate { mode += "@\(refreshRate)" }
-        var words = ["pos=\(Int(frame.minX)),\(Int(frame.minY))"]
+        var words = ["pos=\(Int(frame.minX)),\(Int(frame.minY))", "transform=" + (rotation == .normal ? "normal" : String(rotation.degrees))]
         if let mm = identity?.physicalSize ?? physicalSize { words.append("size-mm=\(Int(mm.width.rounded()))x\(Int(mm.height.rounded()))") }
         if let identity {
             words += ["make=\(identity.manufacturer)", "model=\(identity.model)"]
             if let serial = identity.serialNumber { words.append("serial=\(serial)") }
         }
-        let replugged = host.outputs[name] != nil
+        let replugged = outputs[name] != nil
         do {
-            try host.compositor.send(replugged ? ["mode", connector, mode, words[0]] : ["plug", connector, mode] + words)
+            try compositor.send(replugged ? ["mode", connector, mode, words[0], words[1]] : ["plug", connector, mode] + words)
         } catch {
             throw ServerControlError.invalidMonitor("\(name.terminalEscaped): \(error)")
         }
         // A monitor moved keeps its name: its RandR monitor follows the output.
-        let known = host.outputs[name]?.x
+        let known = outputs[name]?.x
         do {
-            let c = try controlConnection()
-            guard let x = try c.waitForXwaylandOutput(at: frame, named: known, within: Self.xwaylandBound) else {
+            let c = try server.controlConnection()
+            let shown = Rect(origin: frame.origin, size: rotation.turning(frame.size))
+            guard let x = try c.waitForXwaylandOutput(at: shown, named: known, within: Self.xwaylandBound) else {
                 throw VirtualServerError.commandFailed(command: "plug \(name) (\(connector))",
-                                                       output: "Xwayland showed no output at \(frame) within \(Self.xwaylandBound) s")
+                                                       output: "Xwayland showed no output at \(shown) within \(Self.xwaylandBound) s")
             }
             if known == nil || primary { try c.nameOutput(x, as: name, primary: primary) }
-            self.host?.outputs[name] = (connector, x)
+            outputs[name] = (connector, x)
+            turns[name] = rotation
         } catch {
             // A new output that X clients cannot see by its name is taken out again, so that nothing of the
             // failed plug stays (the next plug may take the connector).
-            if !replugged { _ = try? host.compositor.send(["unplug", connector]) }
+            if !replugged { _ = try? compositor.send(["unplug", connector]) }
             throw error
         }
     }
 
     /// Sets a monitor's mode: its output's, on the compositor.
-    func setModeOnCompositor(_ host: CompositorHost, _ name: String, width: Int, height: Int, refreshRate: Double?) throws -> ScreenMode {
-        guard host.outputs[name] != nil, let frame = try controlConnection().monitorFrame(named: name) else {
+    func setMode(_ name: String, width: Int, height: Int, refreshRate: Double?, rotation: MonitorRotation?,
+                 on server: VirtualServer) throws -> ScreenMode {
+        guard let plugged = outputs[name], let frame = try server.controlConnection().monitorFrame(named: name) else {
             throw ScreenError.noSuchScreen(name.terminalEscaped)
         }
-        try plugOnCompositor(host, name, frame: Rect(x: frame.minX, y: frame.minY, width: Double(width), height: Double(height)),
-                             primary: false, refreshRate: refreshRate, physicalSize: nil, identity: nil)
+        // Kept as the kit turned it unless asked (a turn an output manager client made is not known here).
+        let turn = rotation ?? turns[name] ?? .normal
+        try plug(name, frame: Rect(x: frame.minX, y: frame.minY, width: Double(width), height: Double(height)),
+                 primary: false, refreshRate: refreshRate, physicalSize: nil, identity: nil, rotation: turn, on: server)
         return ScreenMode(width: width, height: height, refreshRate: refreshRate ?? 60)
     }
 
-    /// Unplugs a monitor: its output is destroyed, Xwayland drops it, and its name goes.
-    func unplugOnCompositor(_ host: CompositorHost, _ name: String) throws {
-        guard let plugged = host.outputs[name] else { throw ScreenError.noSuchScreen(name.terminalEscaped) }
+    /// Unplugs a monitor: its output is destroyed, Xwayland drops it, and its name goes (`keepPrimary` means
+    /// nothing here).
+    func unplug(_ name: String, keepPrimary: Bool, on server: VirtualServer) throws {
+        guard let plugged = outputs[name] else { throw ScreenError.noSuchScreen(name.terminalEscaped) }
         do {
-            try host.compositor.send(["unplug", plugged.wayland])
+            try compositor.send(["unplug", plugged.wayland])
         } catch {
             throw ServerControlError.invalidMonitor("\(name.terminalEscaped): \(error)")
         }
-        self.host?.outputs[name] = nil
-        let c = try controlConnection()
+        outputs[name] = nil
+        turns[name] = nil
+        let c = try server.controlConnection()
         // The output first: the monitor over it then shows no screen (its output is gone), so an app
         // sees one disconnect; deleting the name after that changes nothing it sees.
         guard try c.waitUntilXwaylandDropped(plugged.x, within: Self.xwaylandBound) else {
@@ -117,16 +153,16 @@ extension VirtualServer {
     }
 
     /// A monitor's pixels as the compositor shows them, once every X window's drawing so far reached it.
-    func screenshotOnCompositor(_ host: CompositorHost, _ name: String) throws -> Bitmap {
-        guard let plugged = host.outputs[name] else { throw ScreenError.noSuchScreen(name.terminalEscaped) }
-        try settle(host)
+    func screenshot(of name: String, on server: VirtualServer) throws -> Bitmap {
+        guard let plugged = outputs[name] else { throw ScreenError.noSuchScreen(name.terminalEscaped) }
+        try settle(server)
         let path = try ServerRegistry.holdDirectory() + "/shot-\(UUID().uuidString.prefix(8)).ppm"
         defer {
             unlink(path)
             ServerRegistry.releaseDirectory()
         }
         do {
-            try host.compositor.send(["screenshot", plugged.wayland, path, "format=ppm"])
+            try compositor.send(["screenshot", plugged.wayland, path, "format=ppm"])
         } catch {
             throw VirtualServerError.commandFailed(command: "screenshot \(name)", output: "\(error)")
         }
@@ -136,15 +172,24 @@ extension VirtualServer {
         return bitmap
     }
 
+    /// One pixel of a monitor, read from the compositor's screenshot of it.
+    func pixel(x: Int, y: Int, on screenName: String, of server: VirtualServer) throws -> UInt32 {
+        let shot = try screenshot(of: screenName, on: server)
+        guard let value = shot.pixel(x: x, y: y) else {
+            throw ServerControlError.invalidInput("pixel (\(x), \(y)) outside \(screenName.terminalEscaped) (\(shot.width)×\(shot.height))")
+        }
+        return value
+    }
+
     /// Waits until Xwayland has committed every X window's drawing to the compositor: Xwayland holds a
     /// window's damage until the frame callback of its last commit, so the compositor sends every callback
     /// now, then a round trip to Xwayland, whose commits go out before its reply (Compositor/README.md,
     /// `frame`). The first round trip lets the compositor's window manager read what came with the app's.
-    private func settle(_ host: CompositorHost) throws {
-        let c = try controlConnection()
+    private func settle(_ server: VirtualServer) throws {
+        let c = try server.controlConnection()
         try c.roundTrip()
         do {
-            try host.compositor.send(["frame"])
+            try compositor.send(["frame"])
         } catch {
             throw VirtualServerError.commandFailed(command: "frame", output: "\(error)")
         }

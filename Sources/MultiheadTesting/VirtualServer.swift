@@ -69,9 +69,6 @@ public final class VirtualServer {
         /// nothing there (Xwayland grows its screen, and has GLX), nor does `unplug`'s `keepPrimary`.
         case wayland
 
-        /// Whether the server is Xorg (run under a supervising shell, with a log of its own).
-        var isXorg: Bool { self == .xorg || self == .xorgDummy }
-
         /// The kind as the command line's flags, the control socket's `hello` and the pytest plugin spell
         /// it: xvfb, xorg-dummy, xorg.
         public var name: String {
@@ -93,7 +90,10 @@ public final class VirtualServer {
     public nonisolated static let cabledOutputs = (1...8).map { "DP-\($0)" } + (1...8).map { "HDMI-\($0)" }
 
     /// The kind of server.
-    public let kind: Kind
+    public var kind: Kind { Swift.type(of: implementation).kind }
+    /// Its kind's implementation: how this server is changed, read and ended (on the wayland kind, with
+    /// the compositor and its outputs).
+    let implementation: any ServerKindImplementation
     /// The display name, such as ":3".
     public let display: String
     /// The X server's own process ID (on Xorg too, not its supervising shell; on the wayland kind the
@@ -114,21 +114,21 @@ public final class VirtualServer {
     /// The backend `attachShared()` gave `Application.shared`, while it has it.
     weak var sharedBackend: X11Backend?
     private(set) var stopped = false
-    /// For a server that goes back to the pool at `stop()`: its lease (nil: it ends at `stop()`).
+    /// For a server that goes back to a pool at `stop()`: the test's lease of it (nil: it ends at `stop()`).
     var lease: ServerLease?
     /// Whether this lease took a warm server from the pool (for tests and benchmarks).
     public internal(set) var isWarm = false
     /// After `stop()`: whether the server went back to the pool, its clients closed, reset and checked
     /// (false: it was ended; `VirtualServer.lastPoolRefusal` says why when a reset fell short).
     public private(set) var wasPooled = false
-    /// On the wayland kind: the compositor and its outputs.
-    var host: CompositorHost?
 
-    init(kind: Kind, display: String, process: ChildProcess, authorityFile: String, serverAuthFile: String, framebuffer: Size) {
-        self.kind = kind
+    init(_ implementation: any ServerKindImplementation, display: String, process: ChildProcess, authorityFile: String,
+         serverAuthFile: String, framebuffer: Size) {
+        self.implementation = implementation
         self.display = display
         // Xorg runs under a supervising shell, whose one child is the server itself.
-        self.pid = kind.isXorg ? Self.onlyChild(of: process.pid) ?? process.pid : process.pid
+        let supervised = Swift.type(of: implementation).runsUnderSupervisor
+        self.pid = supervised ? Self.onlyChild(of: process.pid) ?? process.pid : process.pid
         self.process = process
         self.authorityFile = authorityFile
         self.sharedAuthorityFile = authorityFile
@@ -141,18 +141,13 @@ public final class VirtualServer {
     /// What a child process needs to reach this server: `DISPLAY` and `XAUTHORITY`; on the wayland kind
     /// also the compositor's `WAYLAND_DISPLAY` and `XDG_RUNTIME_DIR`.
     public var environment: [String: String] {
-        let x = ["DISPLAY": display, "XAUTHORITY": authorityFile]
-        return host.map { x.merging($0.compositor.environment) { own, _ in own } } ?? x
+        implementation.environment(["DISPLAY": display, "XAUTHORITY": authorityFile])
     }
 
     /// The layout a server gets when none is given: one 1920×1080 monitor, VIRTUAL-1, on Xvfb; DP-1 at
     /// 1920×1080 on Xorg with Multihead's driver; DUMMY0 at 1024×768 on Xorg+dummy.
     public static func defaultMonitors(for kind: Kind) -> [Monitor] {
-        switch kind {
-        case .xvfb: [Monitor("VIRTUAL-1", "1920x1080+0+0", primary: true)]
-        case .xorgDummy: []
-        case .xorg, .wayland: [Monitor("DP-1", "1920x1080+0+0", primary: true)]
-        }
+        kind.implementation.defaultMonitors
     }
 
     /// The smallest framebuffer `start` gives a kind (a layout larger than it gets its own size): on the
@@ -161,7 +156,7 @@ public final class VirtualServer {
     /// one warm server; elsewhere 7680×4320 (Xvfb's framebuffer is memory drawn at its start; Xorg+dummy's
     /// holds 256 MB of video memory).
     package static func defaultFramebuffer(for kind: Kind) -> Size {
-        kind == .xorg ? Size(width: 16384, height: 16384) : Size(width: 7680, height: 4320)
+        kind.implementation.defaultFramebuffer
     }
 
     /// The kind `start` runs for this task when given none (see `kindForThisTask()`).
@@ -222,78 +217,56 @@ public final class VirtualServer {
     public static func start(_ kind: Kind? = nil, monitors layout: [Monitor]? = nil, framebuffer: Size? = nil,
                              depth: Int = 24, glx: Bool = false, serverArguments: [String] = [],
                              fresh: Bool = false) async throws -> VirtualServer {
-        let kind = try kind ?? kindForThisTask()
+        try await start(kind, monitors: layout, framebuffer: framebuffer, depth: depth, glx: glx, serverArguments: serverArguments,
+                        pool: fresh ? nil : ServerPool.shared)
+    }
+
+    /// `start` with the pool a server is taken from and handed back to (nil: `fresh`).
+    package static func start(_ kind: Kind?, monitors layout: [Monitor]?, framebuffer: Size? = nil, depth: Int = 24, glx: Bool,
+                              serverArguments: [String] = [], pool: ServerPool?) async throws -> VirtualServer {
+        let implementation = try (kind ?? kindForThisTask()).implementation
         guard [8, 15, 16, 24].contains(depth) else { throw VirtualServerError.invalidOption("depth \(depth) (8, 15, 16 or 24)") }
-        let monitors = layout ?? defaultMonitors(for: kind)
-        try checkLayout(kind, monitors: monitors, framebuffer: framebuffer)
-        let fb = framebuffer ?? Self.framebuffer(for: kind, monitors: monitors)
+        let monitors = layout ?? implementation.defaultMonitors
+        try checkLayout(implementation.kind, monitors: monitors, framebuffer: framebuffer)
+        let fb = framebuffer ?? Self.framebuffer(for: implementation.kind, monitors: monitors)
         let serverArguments = (glx ? [] : ["-extension", "GLX"]) + serverArguments
-        let key = ServerPool.Key(kind: kind, framebuffer: fb, depth: depth, glx: glx, serverArguments: serverArguments)
-        // One turn of the main queue first, as a cold start's wait gives: the connections of apps released
-        // since the last test close from their read sources' cancel handlers, which run there.
-        if !fresh, ServerPool.hasIdle(key) { await Task.yield() }
-        if !fresh, let warm = ServerPool.take(key) {
-            // As a cold start does: the folders of this kit's processes that died without removing them go.
-            ServerRegistry.sweepStaleDirectoriesIfChanged()
-            let server = VirtualServer(kind: kind, warm: warm)
-            do {
-                try server.beginLease(monitors)
-                return server
-            } catch {
-                if let refusal = error as? ServerPool.NotFresh { ServerPool.lastRefusal = refusal.differences }
-                // Not handed out: a cold server instead.
-                server.lease = nil
-                server.stop()
-            }
-        }
-        let server: VirtualServer
-        switch kind {
-        case .xvfb:
-            server = try await XServerLauncher.launch(
-                kind: .xvfb, binary: "Xvfb", package: "xvfb",
-                arguments: ["-br", "-screen", "0", "\(Int(fb.width))x\(Int(fb.height))x\(depth)"] + serverArguments, framebuffer: fb)
-        case .xorgDummy, .xorg:
-            server = try await XServerLauncher.launchXorg(kind, framebuffer: fb, depth: depth, extraArguments: serverArguments)
-        case .wayland:
-            // Never in the pool, so never taken from it above.
-            guard depth == 24, serverArguments == (glx ? [] : ["-extension", "GLX"]) else {
-                throw VirtualServerError.invalidOption("the wayland kind's Xwayland takes no depth but 24 and no server arguments")
-            }
-            return try await startOnCompositor(monitors, framebuffer: fb)
-        }
+        let pool = implementation.isPoolable ? pool : nil
+        let key = ServerPool.Key(kind: implementation.kind, framebuffer: fb, depth: depth, glx: glx, serverArguments: serverArguments)
+        if let pool, let warm = await pool.take(key, monitors) { return warm }
+        return try await implementation.start(monitors, framebuffer: fb, depth: depth, glx: glx, serverArguments: serverArguments,
+                                              pooledIn: pool.map { ($0, key) })
+    }
+
+    /// The rest of a cold start of an X server, once it answers: marked as the kit's, and its lease begun
+    /// when it can be pooled (the layout, then the test's cookie, as a warm start does), else its layout.
+    func beginAsStarted(_ monitors: [Monitor], pooledIn pool: ServerPool.Place?) throws {
         do {
-            let c = try server.controlConnection()
+            let c = try controlConnection()
             try c.markPrivate()
             // A server without what the reset uses (a test may start one without RandR) is not pooled.
-            if !fresh, ServerPool.requiredExtensions.allSatisfy(c.hasExtension), let baseline = try? c.fingerprint() {
-                // As a warm start does: the layout, then the test's cookie.
-                server.lease = ServerLease(key: key, baseline: baseline)
-                try server.beginLease(monitors)
+            if let (pool, key) = pool, ServerPool.requiredExtensions.allSatisfy(c.hasExtension), let baseline = try? c.fingerprint() {
+                lease = ServerLease(pool: pool, key: key, baseline: baseline)
+                try beginLease(monitors)
             } else {
-                try server.apply(monitors)
+                try apply(monitors)
             }
         } catch {
-            server.lease = nil
-            server.stop()
+            lease = nil
+            stop()
             throw error
         }
-        return server
     }
 
     /// Plugs a layout into a server as it is fresh.
     func apply(_ monitors: [Monitor]) throws {
-        let c = try controlConnection()
+        _ = try controlConnection()
         guard !monitors.isEmpty else { return }
-        // The primary first: on Xvfb the first monitor plugged is laid over the output `screen`.
+        // The primary first: on Xvfb the first monitor plugged is laid over its framebuffer's output.
         let first = monitors.firstIndex { $0.primary } ?? 0
         for m in [monitors[first]] + monitors.enumerated().filter({ $0.offset != first }).map(\.element) {
             try plug(m.name, frame: m.frame, primary: m.primary, physicalSize: m.physicalSize)
         }
-        // Outputs that the layout does not name are unplugged (DUMMY0 starts plugged).
-        if kind == .xorgDummy, !monitors.contains(where: { $0.name == "DUMMY0" }) { try c.unplug("DUMMY0") }
-        c.probe()
-        // A real Xorg's screen is its monitors' bounding box, not the framebuffer (Xvfb's cannot change).
-        if kind == .xorg || kind == .xorgDummy { try c.fitScreenToMonitors() }
+        try implementation.finishLayout(monitors, on: self)
     }
 
     /// The server a `.virtualServer` trait started for the running test.
@@ -310,15 +283,7 @@ public final class VirtualServer {
             wasPooled = true
             return
         }
-        if let host {
-            // The compositor ends Xwayland with it.
-            control?.close()
-            control = nil
-            host.compositor.stop()
-            return
-        }
-        Self.end(display: display, process: process, control: control, serverAuthFile: serverAuthFile,
-                 sharedAuthorityFile: sharedAuthorityFile)
+        implementation.end(self)
         control = nil
     }
 

@@ -32,17 +32,17 @@ enum XServerLauncher {
     private static var starting = 0
     private static var waiting: [CheckedContinuation<Void, Never>] = []
 
-    static func launch(kind: VirtualServer.Kind, binary: String, package: String, arguments: [String],
+    static func launch(_ implementation: any ServerKindImplementation, binary: String, package: String, arguments: [String],
                        framebuffer: Size) async throws -> VirtualServer {
         if starting >= concurrentStarts { await withCheckedContinuation { waiting.append($0) } } else { starting += 1 }
         defer {
             // The slot passes to the next waiter, or is freed.
             if waiting.isEmpty { starting -= 1 } else { waiting.removeFirst().resume() }
         }
-        return try await launchNow(kind: kind, binary: binary, package: package, arguments: arguments, framebuffer: framebuffer)
+        return try await launchNow(implementation, binary: binary, package: package, arguments: arguments, framebuffer: framebuffer)
     }
 
-    private static func launchNow(kind: VirtualServer.Kind, binary: String, package: String, arguments: [String],
+    private static func launchNow(_ implementation: any ServerKindImplementation, binary: String, package: String, arguments: [String],
                                   framebuffer: Size) async throws -> VirtualServer {
         // Xorg: the server binary itself, not Debian's wrapper (`XorgInstallation.serverBinary()`).
         guard let path = binary == "Xorg" ? XorgInstallation.serverBinary() : which(binary) else {
@@ -67,7 +67,7 @@ enum XServerLauncher {
             // Xorg clears its parent-death signal as it sets itself up (seen here: it outlived a SIGKILLed
             // owner), so it runs under a shell that keeps the signal and passes SIGTERM on. Each server leads
             // a process group of its own: its end reaches the server under the shell, stopped or not.
-            let p = kind.isXorg
+            let p = type(of: implementation).runsUnderSupervisor
                 ? try ChildProcess.spawn("/bin/sh", ["-c", Self.supervisor, "xorg-supervisor", path] + serverArguments,
                                          diesWithParent: true, ownGroup: true)
                 : try ChildProcess.spawn(path, serverArguments, diesWithParent: true, ownGroup: true)
@@ -118,7 +118,7 @@ enum XServerLauncher {
             }
         }
         succeeded = true
-        return VirtualServer(kind: kind, display: display, process: p, authorityFile: authorityFile,
+        return VirtualServer(implementation, display: display, process: p, authorityFile: authorityFile,
                              serverAuthFile: serverAuth, framebuffer: framebuffer)
     }
 

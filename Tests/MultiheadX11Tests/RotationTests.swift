@@ -15,7 +15,7 @@ struct RotationTests {
         let server = try await VirtualServer.start(.xorg, monitors: [.init("DP-1", "1920x1080+0+0", primary: true)])
         defer { server.stop() }
         let control = try server.controlConnection()
-        try control.plug("HDMI-1", frame: Rect(x: 1920, y: 0, width: 1920, height: 1080), rotation: .left)
+        try server.plug("HDMI-1", "1920x1080+1920+0", rotation: .left)
         let listed = try await server.xrandr([])
         #expect(listed.contains("HDMI-1 connected 1080x1920+1920+0 left"), "\(listed)")
         let app = try server.makeApplication()
@@ -52,11 +52,35 @@ struct RotationTests {
         let server = try await VirtualServer.start(kind, monitors: [.init(first, "1024x768+0+0", primary: true)])
         defer { server.stop() }
         let control = try server.controlConnection()
+        // The kit says so before anything changes, and the server's connection would too.
+        #expect(!kind.canTurnMonitors)
+        #expect {
+            try server.plug(name, "1280x720+1024+0", rotation: .left)
+        } throws: { error in
+            "\(error)".contains("the \(kind.name) kind cannot turn a monitor")
+        }
         #expect {
             try control.plug(name, frame: Rect(x: 1024, y: 0, width: 1280, height: 720), rotation: .left)
         } throws: { error in
             "\(error)".contains("cannot turn")
         }
         #expect(try control.screens().map(\.name) == [first])
+    }
+
+    @Test("on the wayland kind a monitor turns with the compositor's output: Xwayland and the model see it portrait, a mode change keeps the turn")
+    func portraitOnWayland() async throws {
+        let server = try await VirtualServer.start(.wayland, monitors: [.init("DP-1", "1920x1080+0+0", primary: true)])
+        defer { server.stop() }
+        #expect(VirtualServer.Kind.wayland.canTurnMonitors)
+        try server.plug("SIDE", "1920x1080+1920+0", rotation: .left)
+        let app = try server.makeApplication()
+        let screen = try #require(app.screen(named: "SIDE"))
+        #expect(screen.frame == Rect(x: 1920, y: 0, width: 1080, height: 1920))
+        try server.setOutputMode("SIDE", width: 1280, height: 720)
+        try app.synchronize()
+        #expect(app.screen(named: "SIDE")?.frame == Rect(x: 1920, y: 0, width: 720, height: 1280))
+        try server.setOutputMode("SIDE", width: 1280, height: 720, rotation: .normal)
+        try app.synchronize()
+        #expect(app.screen(named: "SIDE")?.frame == Rect(x: 1920, y: 0, width: 1280, height: 720))
     }
 }

@@ -28,6 +28,6 @@ struct ScreenSizeTests {
             #expect(root == (kind == .xvfb ? fb : Size(width: 3200, height: 1080)), "\(kind)")
             server.stop()
         }
-        #expect(displays[0] == displays[1], "\(kind): the second start was not warm: \(ServerPool.lastRefusal)")
+        #expect(displays[0] == displays[1], "\(kind): the second start was not warm: \(ServerPool.shared.lastRefusal)")
     }
 }

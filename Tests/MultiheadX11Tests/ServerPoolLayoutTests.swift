@@ -31,12 +31,12 @@ struct ServerPoolLayoutTests {
         first.stop()
 
         let again = try await VirtualServer.start(monitors: one, framebuffer: fb)
-        #expect(again.isWarm && again.display == display, "the last reset refused left: \(ServerPool.lastRefusal)")
+        #expect(again.isWarm && again.display == display, "the last reset refused left: \(ServerPool.shared.lastRefusal)")
         #expect(try Self.monitors(again) == ["MAIN 1280x720+0+0 primary"])
         again.stop()
 
         let other = try await VirtualServer.start(monitors: two, framebuffer: fb)
-        #expect(other.isWarm && other.display == display, "the last reset refused left: \(ServerPool.lastRefusal)")
+        #expect(other.isWarm && other.display == display, "the last reset refused left: \(ServerPool.shared.lastRefusal)")
         #expect(try Self.monitors(other) == ["LEFT 1024x768+0+0", "RIGHT 800x600+1024+0 primary"])
         other.stop()
 
@@ -58,7 +58,7 @@ struct ServerPoolLayoutTests {
         first.stop()
         let second = try await VirtualServer.start(monitors: layout, framebuffer: fb)
         defer { second.stop() }
-        #expect(second.isWarm, "the last reset refused left: \(ServerPool.lastRefusal)")
+        #expect(second.isWarm, "the last reset refused left: \(ServerPool.shared.lastRefusal)")
         #expect(try Self.monitors(second) == ["MAIN 1280x720+0+0 primary", "SIDE 800x600+1280+0"])
     }
 

@@ -129,7 +129,7 @@ struct ServerPoolTests {
 
         let second = try await VirtualServer.start(kind, monitors: layout, framebuffer: fb)
         defer { second.stop() }
-        #expect(second.isWarm && second.display == display, "the last reset refused left: \(ServerPool.lastRefusal)")
+        #expect(second.isWarm && second.display == display, "the last reset refused left: \(ServerPool.shared.lastRefusal)")
         #expect(try Self.look(second) == fresh)
     }
 
@@ -166,6 +166,30 @@ struct ServerPoolTests {
                                   now: 5, spareFor: 120) == ":2")
         #expect(ServerPool.victim([entry(":1", 1, since: 1), entry(":2", 2, since: 2), entry(":3", 1, since: 3), entry(":4", 2, since: 4)],
                                   now: 5, spareFor: 120) == ":1")
+    }
+
+    @Test("a pool is an instance with its own bounds: with room for one idle server, the last handed back ends the one idle before it, and the next start takes it")
+    func poolOfItsOwn() async throws {
+        let pool = ServerPool(idleLimit: 1, spareFor: 0)
+        #expect(pool !== ServerPool.shared && pool.idleLimit == 1 && pool.spareFor == 0)
+        let layout = [VirtualServer.Monitor("MAIN", "640x480+0+0", primary: true)]
+        let first = try await VirtualServer.start(.xvfb, monitors: layout, framebuffer: Size(width: 7680, height: 4320 + 31), glx: false, pool: pool)
+        let second = try await VirtualServer.start(.xvfb, monitors: layout, framebuffer: Size(width: 7680, height: 4320 + 32), glx: false, pool: pool)
+        first.stop()
+        #expect(first.wasPooled && pool.idleCount == 1, "\(pool.lastRefusal)")
+        let ended = first.pid
+        second.stop()
+        // Past its bound the pool made room: the first server, idle and spared for no time, was ended.
+        #expect(second.wasPooled && pool.idleCount == 1, "\(pool.lastRefusal)")
+        var polls = 0
+        while kill(ended, 0) == 0 && polls < 100 {
+            try await Task.sleep(for: .milliseconds(50))
+            polls += 1
+        }
+        #expect(kill(ended, 0) != 0, "the server the pool made room by ending still runs")
+        let again = try await VirtualServer.start(.xvfb, monitors: layout, framebuffer: Size(width: 7680, height: 4320 + 32), glx: false, pool: pool)
+        #expect(again.isWarm && again.display == second.display && pool.idleCount == 0)
+        again.end()
     }
 
     @Test("fresh: true is a new server that stop() ends")

@@ -81,7 +81,7 @@ struct ServerStateIsolationTests {
         first.stop()
         let next = try await VirtualServer.start(framebuffer: framebuffer)
         defer { next.stop() }
-        #expect(next.isWarm, "the server was not reused: \(ServerPool.lastRefusal)")
+        #expect(next.isWarm, "the server was not reused: \(ServerPool.shared.lastRefusal)")
         let after = try await Self.reading(next)
         #expect(after == fresh, "\(kind.name): \(after.filter { fresh[$0.key] != $0.value })")
     }

@@ -177,7 +177,7 @@ struct XorgCableTests {
         first.stop()
         let second = try await VirtualServer.start(.xorg, monitors: layout, framebuffer: fb)
         defer { second.stop() }
-        #expect(second.isWarm && second.display == display, "the last reset refused left: \(ServerPool.lastRefusal)")
+        #expect(second.isWarm && second.display == display, "the last reset refused left: \(ServerPool.shared.lastRefusal)")
         let state = try second.controlConnection().readState()
         #expect(state.outputs.filter(\.connected).map(\.name) == ["DP-1"])
         #expect(try Self.output("HDMI-2", on: second).edid == nil)

@@ -25,27 +25,10 @@ package enum MonitorLayout {
         }
     }
 
-    /// The name of the `i`th monitor on a server of this kind.
+    /// The name of the `i`th monitor on a server of this kind, as its implementation names its outputs
+    /// (the compositor's as Multihead's Xorg driver's: DP-1…DP-8, then HDMI-1…HDMI-8; 16 at most).
     private static func name(_ i: Int, kind: VirtualServer.Kind, label: String) throws -> String {
-        switch kind {
-        case .xvfb: return "VIRTUAL-\(i + 1)"
-        case .xorgDummy:
-            guard i < 16 else { throw ValidationError("\(label): Xorg's dummy driver has 16 outputs") }
-            return "DUMMY\(i)"
-        case .xorg, .wayland:
-            guard i < VirtualServer.cabledOutputs.count else { throw ValidationError("\(label): Multihead's Xorg driver has 16 outputs") }
-            return VirtualServer.cabledOutputs[i]
-        }
-    }
-}
-
-extension MonitorLayout {
-    /// The layout for a server of any kind: the compositor's outputs are named as Multihead's Xorg driver's
-    /// (DP-1…DP-8, then HDMI-1…HDMI-8, left to right; 16 at most).
-    package static func monitors(_ text: String, kind: ServerKind, label: String = "--monitors") throws -> [VirtualServer.Monitor] {
-        switch kind {
-        case .x(let x): try monitors(text, kind: x, label: label)
-        case .wayland: try monitors(text, kind: .xorg, label: label)
-        }
+        guard let name = kind.monitorName(at: i) else { throw ValidationError("\(label): \(kind.outputsLimit)") }
+        return name
     }
 }

@@ -24,6 +24,8 @@ package final class ControlService {
     package let defaultLayout: [VirtualServer.Monitor]
     /// The leases, and the server they are on.
     package let session: LeaseSession<VirtualServer>
+    /// The pool the leases' servers are taken from and handed back to.
+    private let pool: ServerPool
     /// Scales by screen name (`run --scale`): what `screens` answers with.
     package let scaleFactors: [String: Double]
     /// Whether a lease gets a window manager when it does not ask for one (`--wm`).
@@ -35,14 +37,18 @@ package final class ControlService {
     /// servers of the last two layouts it asked for.
     package nonisolated static let idleServerLimit = 2
 
-    /// Serves `server`; with `windowManager`, each lease (the first, as started, too) gets openbox.
-    package init(server: VirtualServer, layout: [VirtualServer.Monitor], glx: Bool, scaleFactors: [String: Double] = [:],
+    /// The pool a service's servers come from: at most `idleServerLimit` idle, none spared (one lease at a
+    /// time: nothing to spare a server for).
+    package static func makePool() -> ServerPool { ServerPool(idleLimit: idleServerLimit, spareFor: 0) }
+
+    /// Serves `server`, leased from `pool` (`makePool()`); with `windowManager`, each lease (the first, as
+    /// started, too) gets openbox.
+    package init(server: VirtualServer, pool: ServerPool, layout: [VirtualServer.Monitor], glx: Bool, scaleFactors: [String: Double] = [:],
                  windowManager: Bool = false, serverEnded: @escaping @Sendable (_ pid: Int32, _ status: Int32) -> Void) throws {
         self.scaleFactors = scaleFactors
+        self.pool = pool
         windowManagerByDefault = windowManager
         if windowManager { self.windowManager = try WindowManager.start(on: server) }
-        // One lease at a time: nothing to spare a server for.
-        VirtualServer.boundIdleServers(to: Self.idleServerLimit, sparingFor: 0)
         // The kind started, whatever decided it (a flag or the default): `hello` says it, leases start it.
         kind = server.kind
         self.glx = glx
@@ -134,7 +140,7 @@ package final class ControlService {
     /// A turned monitor where the kind cannot turn one: a mistake in the request, said with the kind's name
     /// (Xvfb's monitors are regions of its framebuffer; the dummy driver's CRTCs offer no rotation).
     private func refuseTurn(_ rotation: MonitorRotation?) throws {
-        guard let rotation, rotation != .normal, kind != .xorg else { return }
+        guard let rotation, rotation != .normal, !kind.canTurnMonitors else { return }
         throw UsageError(message: "--rotation \(rotation.rawValue): the \(kind.name) kind cannot turn a monitor (its outputs have no rotation); --xorg (Multihead's driver) and --wayland can")
     }
 
@@ -174,7 +180,7 @@ package final class ControlService {
         } else {
             layout = defaultLayout
         }
-        let (kind, glx) = (kind, glx)
+        let (kind, glx, pool) = (kind, glx, pool)
         // A layout the kind cannot show is refused while the lease held is still as it was.
         try VirtualServer.checkLayout(kind, monitors: layout)
         let wantsWindowManager = if case .bool(let asked)? = request.fields["wm"] { asked } else { windowManagerByDefault }
@@ -183,7 +189,7 @@ package final class ControlService {
         }
         endWindowManager()
         // A server the release kept went back to the pool, which the start takes it from.
-        let grant = try await session.lease { _ in (try await VirtualServer.start(kind, monitors: layout, glx: glx), nil) }
+        let grant = try await session.lease { _ in (try await VirtualServer.start(kind, monitors: layout, glx: glx, pool: pool), nil) }
         let next = grant.server
         if wantsWindowManager {
             do {

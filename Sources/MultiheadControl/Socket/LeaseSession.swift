@@ -138,7 +138,7 @@ extension VirtualServer: LeasableServer {
     package func endLease() -> String? {
         stop()
         if wasPooled { return nil }
-        let left = VirtualServer.lastPoolRefusal
+        let left = poolRefusal
         return left.isEmpty ? "the server could not be reset" : "a reset left: " + left.joined(separator: "; ")
     }
 

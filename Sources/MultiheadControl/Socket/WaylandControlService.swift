@@ -53,7 +53,7 @@ package final class WaylandControlService: ControlServing {
     private func perform(_ request: ControlRequest) async throws -> any ControlAnswerBody {
         switch request.name {
         case .hello:
-            return HelloAnswer(protocolVersion: ControlService.protocolVersion, kind: ServerKind.wayland.name, display: compositor?.display,
+            return HelloAnswer(protocolVersion: ControlService.protocolVersion, kind: VirtualServer.Kind.wayland.name, display: compositor?.display,
                                waylandDisplay: .some(compositor?.waylandDisplay),
                                xwayland: compositor.map { $0.xwaylandUnavailable ? "unavailable" : "lazy" }, pid: compositor?.pid,
                                leased: session.isLeased)

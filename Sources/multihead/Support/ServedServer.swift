@@ -24,11 +24,13 @@ extension ServerOptions {
     func startServed(scaleFactors: [String: Double] = [:],
                      serverEnded: @escaping @Sendable (_ pid: Int32, _ status: Int32) -> Void) async throws -> ServedServer {
         switch serverKind {
-        case .x:
-            let server = try await start()
+        case .xvfb, .xorg, .xorgDummy:
+            // The service's own pool, which the first server is leased from too.
+            let pool = ControlService.makePool()
+            let server = try await start(pooledIn: pool)
             let service: ControlService
             do {
-                service = try ControlService(server: server, layout: try layout(), glx: glx, scaleFactors: scaleFactors, windowManager: wm,
+                service = try ControlService(server: server, pool: pool, layout: try layout(), glx: glx, scaleFactors: scaleFactors, windowManager: wm,
                                              serverEnded: serverEnded)
             } catch {
                 server.stop()

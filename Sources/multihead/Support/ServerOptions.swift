@@ -29,7 +29,7 @@ struct ServerOptions: ParsableArguments {
     var kind: VirtualServer.Kind { requestedKind ?? DefaultKind.here.kind }
 
     /// The kind to start, Wayland included: `--wayland` is no X server, and never the default.
-    var serverKind: ServerKind { wayland ? .wayland : .x(kind) }
+    var serverKind: VirtualServer.Kind { wayland ? .wayland : kind }
 
     func validate() throws {
         let named = [("--xvfb", xvfb), ("--xorg", xorg), ("--xorg-dummy", xorgDummy), ("--wayland", wayland)].filter(\.1).map(\.0)
@@ -43,8 +43,8 @@ struct ServerOptions: ParsableArguments {
     /// `lease` ends the lease (its clients closed, the server reset and checked) and leases it again. The
     /// default kind, when it is Xvfb, says why on stderr first (one line).
     @MainActor
-    func start() async throws -> VirtualServer {
+    func start(pooledIn pool: ServerPool) async throws -> VirtualServer {
         if requestedKind == nil, let notice = DefaultKind.here.notice { printError(notice) }
-        return try await VirtualServer.start(kind, monitors: layout(), glx: glx)
+        return try await VirtualServer.start(kind, monitors: layout(), glx: glx, pool: pool)
     }
 }
