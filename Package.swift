@@ -75,17 +75,26 @@ let package = Package(
             name: "MultiheadTestingTraits",
             dependencies: ["Multihead", "MultiheadTesting"]
         ),
-        // The control protocol: each request's one declaration (the CLI's arguments and the socket's fields),
-        // the error codes with their statuses, the JSON contract, the lease session and the socket itself.
+        // The control protocol: each request's one declaration (the CLI's arguments and the socket's fields,
+        // checked by its `validate()`), the error codes with their statuses, the JSON contract, the socket's
+        // plumbing and its client. No X and no kit: a Swift client of the socket needs this module alone.
         .target(
             name: "MultiheadControl",
-            dependencies: ["Multihead", "MultiheadX11", "MultiheadProcess", "MultiheadServerControl", "MultiheadTesting",
+            dependencies: ["Multihead", "MultiheadProcess", "CProcessControl",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        // The service behind the socket: the requests run on the kit's servers (`perform`, the compositor's
+        // commands), the lease session, the X and Wayland services. Above the protocol and the kit; the CLI
+        // and the tests use it, no product offers it.
+        .target(
+            name: "MultiheadService",
+            dependencies: ["Multihead", "MultiheadX11", "MultiheadProcess", "MultiheadServerControl", "MultiheadTesting", "MultiheadControl",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(
             name: "multihead",
             dependencies: [
-                "Multihead", "MultiheadX11", "MultiheadGL", "MultiheadProcess", "MultiheadServerControl", "MultiheadTesting", "MultiheadControl", "CProcessControl",
+                "Multihead", "MultiheadX11", "MultiheadGL", "MultiheadProcess", "MultiheadServerControl", "MultiheadTesting", "MultiheadControl", "MultiheadService", "CProcessControl",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -105,6 +114,6 @@ let package = Package(
         .testTarget(name: "MultiheadX11Tests", dependencies: ["Multihead", "MultiheadInMemory", "MultiheadX11", "MultiheadProcess", "MultiheadServerControl", "MultiheadTesting", "MultiheadTestingTraits"]),
         .testTarget(name: "MultiheadGLTests", dependencies: ["Multihead", "MultiheadGL", "MultiheadX11", "MultiheadTesting"]),
         .testTarget(name: "MultiheadControlTests", dependencies: ["Multihead", "MultiheadControl", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
-        .testTarget(name: "multiheadTests", dependencies: ["Multihead", "MultiheadProcess", "MultiheadServerControl", "MultiheadTesting", "MultiheadControl", "multihead"]),
+        .testTarget(name: "multiheadTests", dependencies: ["Multihead", "MultiheadProcess", "MultiheadServerControl", "MultiheadTesting", "MultiheadControl", "MultiheadService", "multihead"]),
     ]
 )

@@ -329,11 +329,7 @@ public final class ServerControl {
 
     /// Names RandR can take: not empty, at most 255 bytes, no NUL.
     package nonisolated static func validate(name: String) throws {
-        guard !name.isEmpty else { throw ServerControlError.invalidMonitor("a monitor needs a name") }
-        guard name.utf8.count <= 255 else {
-            throw ServerControlError.invalidMonitor("a monitor name has at most 255 bytes, not \(name.utf8.count)")
-        }
-        guard !name.contains("\0") else { throw ServerControlError.invalidMonitor("a monitor name cannot hold NUL") }
+        if let fault = MonitorName.fault(in: name) { throw ServerControlError.invalidMonitor(fault) }
     }
 
     /// Virtual monitors and their changes need RandR 1.5.

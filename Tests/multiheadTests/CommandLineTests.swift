@@ -1,6 +1,7 @@
 import Foundation
 import Multihead
 import MultiheadControl
+import MultiheadService
 import MultiheadTesting
 import Testing
 

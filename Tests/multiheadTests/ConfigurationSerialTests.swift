@@ -1,5 +1,6 @@
 import Foundation
 import MultiheadControl
+import MultiheadService
 import MultiheadTesting
 import Testing
 

@@ -6,6 +6,7 @@ import MultiheadTesting
 import MultiheadX11
 @testable import multihead
 import MultiheadControl
+import MultiheadService
 import Testing
 
 /// docs/control-socket.md is the contract: its tables of requests and error codes are the code's.

@@ -1,4 +1,5 @@
 import MultiheadControl
+import MultiheadService
 @testable import multihead
 import Testing
 

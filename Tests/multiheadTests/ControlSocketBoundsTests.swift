@@ -6,6 +6,7 @@ import Foundation
 import MultiheadX11
 @testable import multihead
 import MultiheadControl
+import MultiheadService
 import Testing
 import MultiheadProcess
 

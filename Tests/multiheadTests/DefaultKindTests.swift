@@ -1,6 +1,7 @@
 import Foundation
 @testable import multihead
 import MultiheadControl
+import MultiheadService
 import MultiheadTesting
 import Testing
 

@@ -1,5 +1,4 @@
 import Multihead
-import MultiheadServerControl
 
 /// A top-level window as the command line contract prints it in JSON (`windows`, `move_window`,
 /// `fullscreen_window`): the one statement of its fields, on every kind.
@@ -17,14 +16,8 @@ package struct WindowJSON: Equatable {
     /// `normal`, `maximized`, `fullscreen` or `minimized`.
     package var state: String
 
-    package init(_ w: ServerWindow) {
-        id = Int(w.id)
-        title = w.title
-        appId = w.appID
-        pid = w.pid.map(Int.init)
-        frame = ScreenJSON.frame(w.frame)
-        screen = w.screen
-        state = w.state.rawValue
+    package init(id: Int, title: String, appId: String, pid: Int?, frame: ScreenJSON.Frame, screen: String?, state: String) {
+        (self.id, self.title, self.appId, self.pid, self.frame, self.screen, self.state) = (id, title, appId, pid, frame, screen, state)
     }
 
     /// A window read back from its JSON (the control socket's answer, the compositor's `toplevels` entry

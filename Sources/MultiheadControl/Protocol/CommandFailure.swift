@@ -1,7 +1,5 @@
+import ArgumentParser
 import Multihead
-import MultiheadServerControl
-import MultiheadTesting
-import MultiheadX11
 
 /// The exit statuses of the command line contract (sysexits.h), which the control socket's answers carry.
 package enum ExitStatus {
@@ -48,14 +46,11 @@ package struct CommandFailure: Error, Equatable {
         case let e as CommandFailure:
             self = e
             return
-        case let e as X11Error: code = e.code
         case is UsageError: code = ControlErrorCode.usage.rawValue
-        case let e as VirtualServerError: code = e.code
-        // Every case is a person's mistake: a name, frame, rate, point or key the server cannot take.
-        case let e as ServerControlError: code = e.code
-        case let e as BitmapError: code = if case .cannotRead = e { "cannotRead" } else { "cannotWrite" }
         case let e as ScreenError: code = e.code
         case let e as ControlRefusal: code = e.code.rawValue
+        // The errors of the layers below the protocol (X, the kit, `ServerControl`) name their codes
+        // through this protocol, conformed where those layers meet it (MultiheadService).
         case let e as any ControlCodedError: code = e.controlCode.rawValue
         default: code = ControlErrorCode.internal.rawValue
         }
@@ -67,6 +62,15 @@ package struct CommandFailure: Error, Equatable {
         default: "\(error)"
         }
         self.init(status: known.status, code: known.rawValue, message: message)
+    }
+}
+
+extension CommandFailure {
+    /// What an error says to a client of the socket: a declaration's `validate()` refusal is a usage error
+    /// with its own words, anything else as `init(_:)` reads it.
+    package static func answering(_ error: any Error) -> CommandFailure {
+        if let e = error as? ValidationError { return CommandFailure(.usage, message: e.message) }
+        return CommandFailure(error)
     }
 }
 

@@ -1,15 +1,11 @@
 import ArgumentParser
 import Multihead
-import MultiheadServerControl
 
 /// A name RandR can take: 1…255 bytes.
 package func validateMonitorName(_ name: String) throws {
-    // The server's own rule (`ServerControl.validate`), said as a usage error before anything connects.
-    do {
-        try ServerControl.validate(name: name)
-    } catch let e as ServerControlError {
-        throw ValidationError(e.reason)
-    }
+    // The server's own rule (`MonitorName`, which `ServerControl.validate` applies), said as a usage error
+    // before anything connects.
+    if let fault = MonitorName.fault(in: name) { throw ValidationError(fault) }
 }
 
 /// A geometry on the command line, "WxH+X+Y" (or "WxH" when `example` has no position): whole pixels,

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Multihead
-import MultiheadServerControl
 
 /// `mode NAME WxH`: an output's mode switched (made if the server has none of that size), or a virtual
 /// monitor resized.
@@ -29,18 +28,5 @@ package struct ModeRequest: ControlArguments {
         }
         try rate?.check("--rate", in: 1...1000, unit: " Hz")
         try checkScale(scale)
-    }
-
-    /// Sets the mode; the mode set.
-    @MainActor
-    package func perform(_ control: ServerControl) throws -> ScreenMode {
-        try refuseScaleOnX(scale)
-        let r = try pixelGeometry(size, example: "1280x720")
-        // The kit may resize Xvfb's framebuffer through its output; a person asking for a monitor's mode
-        // means a monitor. The server says which output that is (`ServerControl.isXvfb`).
-        guard !control.isXvfbOutput(name) else {
-            throw UsageError(message: "\"\(name.terminalEscaped)\" is Xvfb's own output, whose modes belong to the framebuffer; plug a named monitor and change that")
-        }
-        return try control.setMode(name, size: r.size, refreshRate: rate?.value, rotation: rotation)
     }
 }

@@ -4,8 +4,6 @@ import Glibc
 #endif
 import Foundation
 import Multihead
-import MultiheadServerControl
-import MultiheadX11
 
 /// `plug`'s options for a monitor that says who it is: an EDID made from its values, or one read from a
 /// file. Any of them makes `plug` publish an EDID on the output before lighting it.
@@ -75,23 +73,6 @@ package struct MonitorIdentityOptions: ParsableArguments {
             throw ValidationError("--physical-size is WxHmm with whole millimetres from 1 to 4095, such as 597x336mm, not \"\(text.terminalEscaped)\"")
         }
         return Size(width: Double(w), height: Double(h))
-    }
-
-    /// The EDID to publish for a monitor of this size whose preferred mode has that rate (nil: 60 Hz), or
-    /// nil when no option asks for one.
-    package func edidBytes(preferred size: Size, refreshRate: Double? = nil, connector: String? = nil) throws -> [UInt8]? {
-        guard wantsEDID else { return nil }
-        if let path = edid?.path {
-            let bytes = try Self.readEDID(path)
-            if let fault = EDID.fault(in: bytes) {
-                throw UsageError(message: "\(path.terminalEscaped) holds no EDID a monitor sends: \(fault)")
-            }
-            return bytes
-        }
-        let identity = ServerControl.MonitorIdentity(manufacturer: manufacturer ?? "MHD", model: model ?? "Multihead",
-                                                     serialNumber: serialNumber, physicalSize: try self.size(),
-                                                     productCode: UInt16(productCode ?? 0), binarySerial: UInt32(binarySerial ?? 0))
-        return try identity.edid(preferred: size, refreshRate: refreshRate, connector: connector)
     }
 
     /// An EDID file's bytes, read only when it is a regular file of at most twice the longest EDID: a FIFO

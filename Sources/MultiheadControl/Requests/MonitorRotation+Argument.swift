@@ -1,5 +1,5 @@
 import ArgumentParser
-import MultiheadServerControl
+import Multihead
 
 /// `--rotation normal|left|right|inverted` on the command line, `"rotation": "left"` on the socket.
 extension MonitorRotation: ExpressibleByArgument, ControlFieldValue {

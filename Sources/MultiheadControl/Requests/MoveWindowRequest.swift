@@ -1,6 +1,5 @@
 import ArgumentParser
 import Multihead
-import MultiheadServerControl
 
 /// `move_window WINDOW SCREEN [--x X --y Y [--width W --height H]]`: a window put on a screen, at a point
 /// of it (its top-left corner by default), out of fullscreen or maximized. The socket's alone.
@@ -36,17 +35,6 @@ package struct MoveWindowRequest: ControlArguments {
 
     /// The frame asked for in the screen's coordinates, nil when only the screen was.
     package var frame: (x: Int, y: Int, width: Int?, height: Int?)? { x.map { ($0, y ?? 0, width, height) } }
-
-    /// Moves the window, waiting at most `seconds` for a window manager to; the window as it is then.
-    @MainActor
-    package func perform(_ control: ServerControl, within seconds: Double = 5) throws -> ServerWindow {
-        guard let f = frame else { return try control.moveWindow(UInt(window), to: screen, within: seconds) }
-        guard let width = f.width, let height = f.height else {
-            return try control.moveWindow(UInt(window), to: screen, at: Point(x: Double(f.x), y: Double(f.y)), within: seconds)
-        }
-        return try control.moveWindow(UInt(window), to: screen, frame: Rect(x: Double(f.x), y: Double(f.y), width: Double(width), height: Double(height)),
-                                      within: seconds)
-    }
 }
 
 /// `fullscreen_window WINDOW SCREEN`: a window made to fill a screen. The socket's alone.
@@ -62,11 +50,5 @@ package struct FullscreenWindowRequest: ControlArguments {
 
     package func validate() throws {
         guard window >= 0 else { throw ValidationError("fullscreen_window: \"window\" is a whole number from 0") }
-    }
-
-    /// Makes it fullscreen, waiting at most `seconds` for a window manager to; the window as it is then.
-    @MainActor
-    package func perform(_ control: ServerControl, within seconds: Double = 5) throws -> ServerWindow {
-        try control.fullscreenWindow(UInt(window), on: screen, within: seconds)
     }
 }

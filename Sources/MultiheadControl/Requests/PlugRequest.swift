@@ -1,6 +1,5 @@
 import ArgumentParser
 import Multihead
-import MultiheadServerControl
 
 /// `plug NAME WxH+X+Y`: a virtual monitor added, or an output lit (with an EDID when asked). The one
 /// declaration of what `multihead plug` and the socket's `plug` take.
@@ -35,21 +34,5 @@ package struct PlugRequest: ControlArguments {
         }
         try rate?.check("--rate", in: 1...1000, unit: " Hz")
         try checkScale(scale)
-    }
-
-    /// Plugs the monitor.
-    @MainActor
-    package func perform(_ control: ServerControl) throws {
-        try refuseScaleOnX(scale)
-        let frame = try pixelGeometry(geometry, example: "1280x720+1920+0")
-        // A size alone: a virtual monitor's millimetres, or an output's EDID of a monitor that size
-        // (`ServerControl.plug`'s rule).
-        let turned = rotation ?? .normal
-        if identity.givesOnlySize {
-            try control.plug(name, frame: frame, primary: primary, refreshRate: rate?.value, physicalSize: identity.size(), rotation: turned)
-            return
-        }
-        try control.plug(name, frame: frame, primary: primary, refreshRate: rate?.value,
-                         edid: identity.edidBytes(preferred: frame.size, refreshRate: rate?.value, connector: name), rotation: turned)
     }
 }

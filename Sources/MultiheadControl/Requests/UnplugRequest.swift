@@ -1,5 +1,4 @@
 import ArgumentParser
-import MultiheadServerControl
 
 /// `unplug NAME`: a virtual monitor removed, or an output's cable pulled.
 package struct UnplugRequest: ControlArguments {
@@ -13,10 +12,4 @@ package struct UnplugRequest: ControlArguments {
     package static let fields: [ControlField] = [.positional("name", .string), .option("keepPrimary", .flag)]
 
     package func validate() throws { try validateMonitorName(name) }
-
-    /// Unplugs the monitor.
-    @MainActor
-    package func perform(_ control: ServerControl) throws {
-        try control.unplug(name, keepPrimary: keepPrimary)
-    }
 }

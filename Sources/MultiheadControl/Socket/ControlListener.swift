@@ -130,7 +130,7 @@ package enum ControlAnswer {
         do {
             return success(try await body().members, id: request.id).bytes
         } catch {
-            return failure(ControlService.failure(error), id: request.id).bytes
+            return failure(CommandFailure.answering(error), id: request.id).bytes
         }
     }
 

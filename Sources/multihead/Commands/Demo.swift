@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Multihead
 import MultiheadControl
+import MultiheadService
 import MultiheadTesting
 import MultiheadX11
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MultiheadControl
+import MultiheadService
 import MultiheadTesting
 
 extension MultiheadCommand {

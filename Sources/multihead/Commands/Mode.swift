@@ -1,6 +1,7 @@
 import ArgumentParser
 import Multihead
 import MultiheadControl
+import MultiheadService
 
 extension MultiheadCommand {
     /// `multihead mode NAME WxH [--rate HZ]`: switch a monitor's mode. Its arguments are `ModeRequest`'s,

@@ -1,5 +1,6 @@
 import ArgumentParser
 import MultiheadControl
+import MultiheadService
 
 extension MultiheadCommand {
     /// `multihead plug NAME WxH+X+Y`: add a virtual monitor, or light an output (with an EDID when asked).

@@ -5,6 +5,7 @@ import Glibc
 import Foundation
 import Multihead
 import MultiheadControl
+import MultiheadService
 import MultiheadTesting
 import MultiheadProcess
 

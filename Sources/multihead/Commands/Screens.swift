@@ -1,6 +1,7 @@
 import ArgumentParser
 import Multihead
 import MultiheadControl
+import MultiheadService
 import MultiheadX11
 
 extension MultiheadCommand {

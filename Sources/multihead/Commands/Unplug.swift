@@ -1,5 +1,6 @@
 import ArgumentParser
 import MultiheadControl
+import MultiheadService
 
 extension MultiheadCommand {
     /// `multihead unplug NAME`: remove a virtual monitor, or pull an output's cable. Its arguments are

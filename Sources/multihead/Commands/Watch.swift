@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import Multihead
 import MultiheadControl
+import MultiheadService
 import MultiheadX11
 
 extension MultiheadCommand {

@@ -1,4 +1,5 @@
 import MultiheadControl
+import MultiheadService
 import MultiheadTesting
 
 /// A server `multihead server` or `run` started, behind the control service that answers its socket: an X

@@ -1,5 +1,6 @@
 import ArgumentParser
 import MultiheadControl
+import MultiheadService
 import MultiheadTesting
 
 /// What `server` and `run` ask of their private X server: the layout, the kind, GLX.

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 import MultiheadControl
+import MultiheadService
 #endif
 
 /// Standard output as the command line contract treats it: every line written with `write(2)` and

@@ -1,4 +1,5 @@
 import Multihead
+import MultiheadControl
 import MultiheadTesting
 
 /// A server a lease is held on: the kit's X server or Multihead's compositor.

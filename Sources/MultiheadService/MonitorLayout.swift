@@ -1,5 +1,6 @@
 import ArgumentParser
 import Multihead
+import MultiheadControl
 import MultiheadTesting
 
 /// A layout of monitors as a person gives it: sizes placed left to right from (0, 0), the first primary.

@@ -4,6 +4,7 @@ import Glibc
 #endif
 import Foundation
 import Multihead
+import MultiheadControl
 import MultiheadTesting
 
 /// What `multihead server --wayland` and `multihead run --wayland` answer on their control socket: the

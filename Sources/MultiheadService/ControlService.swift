@@ -4,6 +4,7 @@ import Glibc
 #endif
 import Foundation
 import Multihead
+import MultiheadControl
 import MultiheadProcess
 import MultiheadServerControl
 import MultiheadTesting
@@ -206,7 +207,6 @@ package final class ControlService {
 
     /// What an error says to a client: the command line's status, code and reason.
     package nonisolated static func failure(_ error: any Error) -> CommandFailure {
-        if let e = error as? ValidationError { return CommandFailure(.usage, message: e.message) }
-        return CommandFailure(error)
+        CommandFailure.answering(error)
     }
 }

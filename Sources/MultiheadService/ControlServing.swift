@@ -1,3 +1,4 @@
+import MultiheadControl
 import MultiheadTesting
 
 /// What `multihead server` and `multihead run` hold behind their control socket, whatever the kind:

@@ -1,4 +1,5 @@
 import Multihead
+import MultiheadControl
 import MultiheadTesting
 
 extension WaylandControlService {
@@ -41,8 +42,6 @@ extension WindowJSON {
     init?(compositorToplevel v: JSONValue) {
         guard let id = v["id"]?.int, case .string(let title)? = v["title"], case .string(let appId)? = v["appId"],
               let frame = v["frame"].flatMap(ScreenJSON.Frame.init(json:)), case .string(let state)? = v["state"] else { return nil }
-        (self.id, self.title, self.appId, self.frame, self.state) = (id, title, appId, frame, state)
-        pid = v["pid"]?.int
-        screen = v["output"]?.string
+        self.init(id: id, title: title, appId: appId, pid: v["pid"]?.int, frame: frame, screen: v["output"]?.string, state: state)
     }
 }

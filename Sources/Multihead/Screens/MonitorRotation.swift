@@ -1,6 +1,3 @@
-internal import CXlib
-import Multihead
-
 /// How a monitor is turned, as xrandr's `--rotate` names it: a portrait monitor is `left` or `right`. The
 /// size a monitor is plugged with is its own mode (the panel's pixels); turned a quarter, it covers the
 /// mode's height by its width on the desktop.
@@ -27,15 +24,5 @@ public enum MonitorRotation: String, Sendable, CaseIterable {
     /// The space a mode of `size` covers turned this way.
     public func turning(_ size: Size) -> Size {
         degrees % 180 == 0 ? size : Size(width: size.height, height: size.width)
-    }
-
-    /// RandR's rotation bit.
-    var randr: UInt16 {
-        switch self {
-        case .normal: UInt16(RR_Rotate_0)
-        case .left: UInt16(RR_Rotate_90)
-        case .inverted: UInt16(RR_Rotate_180)
-        case .right: UInt16(RR_Rotate_270)
-        }
     }
 }
