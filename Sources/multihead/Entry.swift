@@ -2,7 +2,6 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import MultiheadControl
-import MultiheadService
 import MultiheadX11
 
 /// The program's entry. `multihead screens`, the command scripts run most, is answered on the main thread

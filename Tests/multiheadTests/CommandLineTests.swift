@@ -1,7 +1,6 @@
 import Foundation
 import Multihead
 import MultiheadControl
-import MultiheadService
 import MultiheadTesting
 import Testing
 

@@ -1,5 +1,4 @@
 import MultiheadControl
-import MultiheadService
 @testable import multihead
 import Testing
 

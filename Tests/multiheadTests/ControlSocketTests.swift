@@ -2,7 +2,6 @@ import Foundation
 import MultiheadTesting
 @testable import multihead
 import MultiheadControl
-import MultiheadService
 import Testing
 
 /// `multihead server`'s control socket from a client's side: several connections at once, leases, and the

@@ -1,7 +1,6 @@
 import Foundation
 @testable import multihead
 import MultiheadControl
-import MultiheadService
 import MultiheadTesting
 import Testing
 

@@ -1,6 +1,5 @@
 import Foundation
 import MultiheadControl
-import MultiheadService
 import MultiheadTesting
 import Testing
 

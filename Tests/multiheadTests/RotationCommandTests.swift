@@ -1,6 +1,5 @@
 import Foundation
 import MultiheadControl
-import MultiheadService
 import Testing
 
 /// `--rotation` on `plug` and `mode`, from the command line through a server's control socket: done where

@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import Multihead
 import MultiheadControl
-import MultiheadService
 import MultiheadTesting
 import MultiheadX11
 

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import MultiheadControl
-import MultiheadService
 import MultiheadTesting
 
 extension MultiheadCommand {

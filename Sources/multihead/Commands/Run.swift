@@ -5,7 +5,6 @@ import Glibc
 import Foundation
 import Multihead
 import MultiheadControl
-import MultiheadService
 import MultiheadTesting
 import MultiheadProcess
 

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Multihead
 import MultiheadControl
-import MultiheadService
 import MultiheadX11
 
 extension MultiheadCommand {

@@ -3,7 +3,6 @@ import Dispatch
 import Foundation
 import Multihead
 import MultiheadControl
-import MultiheadService
 import MultiheadX11
 
 extension MultiheadCommand {

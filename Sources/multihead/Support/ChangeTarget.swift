@@ -1,6 +1,5 @@
 import ArgumentParser
 import MultiheadControl
-import MultiheadService
 import MultiheadServerControl
 
 /// The server that `plug`, `unplug` and `mode` change, and the one guard they share: changing the

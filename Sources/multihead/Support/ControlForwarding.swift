@@ -1,7 +1,6 @@
 import Foundation
 import Multihead
 import MultiheadControl
-import MultiheadService
 
 /// `plug`, `unplug` and `mode` with `MULTIHEAD_CONTROL` set (inside `multihead run`, or beside
 /// `multihead server`): the arguments become the request's fields by the request's declaration
