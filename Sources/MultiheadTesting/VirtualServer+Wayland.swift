@@ -121,7 +121,7 @@ final class CompositorImplementation: ServerKindImplementation {
     /// Sets a monitor's mode: its output's, on the compositor.
     func setMode(_ name: String, width: Int, height: Int, refreshRate: Double?, rotation: MonitorRotation?,
                  on server: VirtualServer) throws -> ScreenMode {
-        guard let plugged = outputs[name], let frame = try server.controlConnection().monitorFrame(named: name) else {
+        guard outputs[name] != nil, let frame = try server.controlConnection().monitorFrame(named: name) else {
             throw ScreenError.noSuchScreen(name.terminalEscaped)
         }
         // Kept as the kit turned it unless asked (a turn an output manager client made is not known here).
