@@ -31,9 +31,6 @@ def main():
 
     def watch(s):
         s.geometryChanged.connect(lambda *_: dump("geometryChanged"))
-        # A rotation may reach Qt as a geometry change and an orientation change, in either order.
-        s.orientationChanged.connect(lambda *_: dump("orientationChanged"))
-        s.primaryOrientationChanged.connect(lambda *_: dump("primaryOrientationChanged"))
 
     for s in app.screens():
         watch(s)
