@@ -141,8 +141,7 @@ package final class ControlService {
     /// A turned monitor where the kind cannot turn one: a mistake in the request, said with the kind's name
     /// (Xvfb's monitors are regions of its framebuffer; the dummy driver's CRTCs offer no rotation).
     private func refuseTurn(_ rotation: MonitorRotation?) throws {
-        guard let rotation, rotation != .normal, !kind.canTurnMonitors else { return }
-        throw UsageError(message: "--rotation \(rotation.rawValue): the \(kind.name) kind cannot turn a monitor (its outputs have no rotation); --xorg (Multihead's driver) and --wayland can")
+        if let refusal = kind.refusal(toTurn: rotation) { throw UsageError(message: "--rotation: " + refusal) }
     }
 
     /// Runs a request's work on the leased server's control connection as one bounded section: a server

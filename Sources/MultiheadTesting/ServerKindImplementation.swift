@@ -229,6 +229,12 @@ extension VirtualServer.Kind {
     /// Whether its monitors can turn (`plug(…, rotation:)`): `.xorg` (Multihead's driver) and `.wayland`.
     public var canTurnMonitors: Bool { implementation.canTurnMonitors }
 
+    /// Why this kind refuses `rotation` (nil: it can make it), as the kit and the socket say it.
+    package func refusal(toTurn rotation: MonitorRotation?) -> String? {
+        guard let rotation, rotation != .normal, !canTurnMonitors else { return nil }
+        return "the \(name) kind cannot turn a monitor (\(rotation.rawValue)): its outputs have no rotation; the xorg kind (Multihead's driver) and the wayland kind can"
+    }
+
     /// The kind's one implementation.
     nonisolated var implementation: any ServerKindImplementation.Type {
         switch self {

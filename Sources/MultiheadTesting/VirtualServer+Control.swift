@@ -29,8 +29,7 @@ extension VirtualServer {
 
     /// A turn this server's kind cannot make, refused before anything changes.
     private func refuseTurn(_ rotation: MonitorRotation?) throws {
-        guard let rotation, rotation != .normal, !kind.canTurnMonitors else { return }
-        throw ServerControlError.invalidMonitor("the \(kind.name) kind cannot turn a monitor (\(rotation.rawValue)); .xorg (Multihead's driver) and .wayland can")
+        if let refusal = kind.refusal(toTurn: rotation) { throw ServerControlError.invalidMonitor(refusal) }
     }
 
     /// Plugs a monitor that says who it is: the output publishes the monitor's EDID (made from `monitor`,

@@ -86,7 +86,7 @@ final class CompositorImplementation: ServerKindImplementation {
         }
         var mode = "mode=\(Int(frame.width))x\(Int(frame.height))"
         if let refreshRate { mode += "@\(refreshRate)" }
-        var words = ["pos=\(Int(frame.minX)),\(Int(frame.minY))", "transform=" + (rotation == .normal ? "normal" : String(rotation.degrees))]
+        var words = ["pos=\(Int(frame.minX)),\(Int(frame.minY))", "transform=" + rotation.waylandTransform]
         if let mm = identity?.physicalSize ?? physicalSize { words.append("size-mm=\(Int(mm.width.rounded()))x\(Int(mm.height.rounded()))") }
         if let identity {
             words += ["make=\(identity.manufacturer)", "model=\(identity.model)"]

@@ -25,4 +25,13 @@ public enum MonitorRotation: String, Sendable, CaseIterable {
     public func turning(_ size: Size) -> Size {
         degrees % 180 == 0 ? size : Size(width: size.height, height: size.width)
     }
+
+    /// The compositor's (and Wayland's) name of the turn: counter-clockwise degrees, `normal` for none.
+    package var waylandTransform: String { self == .normal ? "normal" : String(degrees) }
+
+    /// The turn a compositor's `transform` names; nil for a flipped one or anything else.
+    package init?(waylandTransform text: String) {
+        guard let turn = Self.allCases.first(where: { $0.waylandTransform == text }) else { return nil }
+        self = turn
+    }
 }

@@ -1,16 +1,5 @@
 import Multihead
 
-extension MonitorRotation {
-    /// The compositor's (and Wayland's) name of the turn: counter-clockwise degrees, `normal` for none.
-    package var waylandTransform: String { self == .normal ? "normal" : String(degrees) }
-
-    /// The turn a compositor's `transform` names; nil for a flipped one or anything else.
-    package init?(waylandTransform text: String) {
-        guard let turn = Self.allCases.first(where: { $0.waylandTransform == text }) else { return nil }
-        self = turn
-    }
-}
-
 extension ScreenJSON {
     /// A screen from one of the compositor's OUTPUT objects (`outputs`, `plug`, `mode`): its frame in
     /// layout coordinates (the mode over the scale, as xdg-output gives it), its one mode, its identity;
