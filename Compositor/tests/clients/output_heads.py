@@ -7,8 +7,6 @@ preferred; a mode's `finished` removes it) and current mode, and at each `done` 
 A current_mode naming no mode of its head prints {"event": "unknown-current-mode", "head": NAME}; a
 protocol error {"event": "error", …} (then it ends). Ends when stdin closes."""
 import json
-import os
-import select
 import struct
 import sys
 
@@ -107,23 +105,7 @@ def main():
         m = modes[head["current"]]
         return {"width": m["width"], "height": m["height"], "refresh": m["refresh"]}
 
-    # Events until stdin closes.
-    while True:
-        while len(w.buf) >= 8 and len(w.buf) >= struct.unpack("<II", w.buf[:8])[1] >> 16:
-            obj, size_op = struct.unpack("<II", w.buf[:8])
-            payload, w.buf = w.buf[8:size_op >> 16], w.buf[size_op >> 16:]
-            on_event(obj, size_op & 0xFFFF, payload)
-        ready, _, _ = select.select([0, w.sock], [], [])
-        if 0 in ready and not os.read(0, 4096):
-            return 0
-        if w.sock in ready:
-            try:
-                chunk = w.sock.recv(65536)
-            except ConnectionResetError:
-                chunk = b""
-            if not chunk:
-                return 0
-            w.buf += chunk
+    return w.serve(on_event)  # events until stdin closes
 
 
 if __name__ == "__main__":

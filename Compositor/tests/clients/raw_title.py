@@ -41,6 +41,26 @@ class Wire:
                 raise SystemExit("the compositor closed the connection")
             self.buf += chunk
 
+    def serve(self, on_event):
+        """Hands each event to on_event(object, opcode, payload) until stdin closes or the compositor closes
+        the connection (0 either way): the clients' loop once they are set up."""
+        while True:
+            while len(self.buf) >= 8 and len(self.buf) >= struct.unpack("<II", self.buf[:8])[1] >> 16:
+                obj, size_op = struct.unpack("<II", self.buf[:8])
+                payload, self.buf = self.buf[8:size_op >> 16], self.buf[size_op >> 16:]
+                on_event(obj, size_op & 0xFFFF, payload)
+            ready, _, _ = select.select([0, self.sock], [], [])
+            if 0 in ready and not os.read(0, 4096):
+                return 0
+            if self.sock in ready:
+                try:
+                    chunk = self.sock.recv(65536)
+                except ConnectionResetError:
+                    chunk = b""
+                if not chunk:
+                    return 0
+                self.buf += chunk
+
 
 def string(data):
     data += b"\0"
@@ -99,20 +119,10 @@ def main():
     sys.stdout.write(json.dumps({"event": "mapped"}) + "\n")
     sys.stdout.flush()
     # Answer pings until stdin closes.
-    while True:
-        ready, _, _ = select.select([0, w.sock], [], [])
-        if 0 in ready and not os.read(0, 4096):
-            return 0
-        if w.sock in ready:
-            chunk = w.sock.recv(65536)
-            if not chunk:
-                return 0
-            w.buf += chunk
-            while len(w.buf) >= 8 and len(w.buf) >= struct.unpack("<II", w.buf[:8])[1] >> 16:
-                obj, size_op = struct.unpack("<II", w.buf[:8])
-                payload, w.buf = w.buf[8:size_op >> 16], w.buf[size_op >> 16:]
-                if obj == ids["xdg_wm_base"] and size_op & 0xFFFF == 0:
-                    w.send(obj, 3, payload)
+    def on_event(obj, op, payload):
+        if obj == ids["xdg_wm_base"] and op == 0:
+            w.send(obj, 3, payload)
+    return w.serve(on_event)
 
 
 if __name__ == "__main__":
