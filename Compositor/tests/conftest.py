@@ -149,7 +149,10 @@ class Compositor:
         return self.start_client(["/usr/bin/python3", os.path.join(HERE, "clients", "chromium_screens.py")])
 
     def stop(self):
-        """Ends the clients, then the compositor (end of its stdin), each by PID; returns its stderr."""
+        """Ends the clients, then the compositor (end of its stdin), each by PID; returns its stderr. Once: a
+        test may stop one itself before the fixture's end stops every compositor it started."""
+        if getattr(self, "stopped_stderr", None) is not None:
+            return self.stopped_stderr
         for proc in self.clients:
             stop_process(proc)
         self.proc.stdin.close()
@@ -161,6 +164,7 @@ class Compositor:
         self.proc.stdout.close()
         with open(self.stderr_path, "rb") as f:
             stderr = f.read().decode("utf-8", "replace")
+        self.stopped_stderr = stderr
         leftovers = os.listdir(self.runtime)
         shutil.rmtree(self.runtime, ignore_errors=True)
         assert status == 0, f"compositor exit status {status}; stderr:\n{stderr[-4000:]}"
