@@ -64,7 +64,7 @@ extension Application {
         var found: [GestureRecognizer] = []
         var v: View? = view
         while let cur = v {
-            found += cur.recognizerStorage.filter(\.isEnabled)
+            found += (cur.gestureRecognizers ?? []).filter(\.isEnabled)
             v = cur.superview
         }
         return found

@@ -129,7 +129,7 @@ extension Application {
     private func layout(_ visible: [Window]) {
         for w in visible { w.layoutSubtree() }
         loop.needsFlush = false
-        for w in visible where w.subtreeNeedsLayout || w.needsLayoutStorage { windowNeedsFlush(w) }
+        for w in visible where w.subtreeNeedsLayout || w.needsLayout { windowNeedsFlush(w) }
     }
 
     /// Asks for the scene to be pushed to the backend at the end of this turn of the run loop: every
