@@ -33,6 +33,15 @@ extension ServerControl {
         try addMonitor(name: name, frame: .zero, primary: primary, outputs: [o.id], physicalSize: Size(width: 0, height: 0))
     }
 
+    /// How Xwayland shows an output turned: its CRTC's rotation, which Xwayland takes from the Wayland
+    /// output's transform, whoever set it (the kit, or an output manager such as wlr-randr or kanshi).
+    /// Nil when the output is not lit.
+    package func outputRotation(_ output: String) throws -> MonitorRotation? {
+        let state = try readState()
+        guard let o = state.output(named: output), let crtc = state.crtc(o.crtc) else { return nil }
+        return MonitorRotation(randr: crtc.rotation)
+    }
+
     /// A round trip: every request sent so far has been handled. `XSync`.
     package func roundTrip() throws {
         let c = connection

@@ -21,8 +21,6 @@ final class CompositorImplementation: ServerKindImplementation {
     let compositor: WaylandServer
     /// A monitor's name → the compositor's output (DP-1…HDMI-8) and Xwayland's (XWAYLANDn).
     var outputs: [String: (wayland: String, x: String)] = [:]
-    /// How the kit turned each monitor it plugged.
-    var turns: [String: MonitorRotation] = [:]
 
     init(compositor: WaylandServer) {
         self.compositor = compositor
@@ -109,7 +107,6 @@ final class CompositorImplementation: ServerKindImplementation {
             }
             if known == nil || primary { try c.nameOutput(x, as: name, primary: primary) }
             outputs[name] = (connector, x)
-            turns[name] = rotation
         } catch {
             // A new output that X clients cannot see by its name is taken out again, so that nothing of the
             // failed plug stays (the next plug may take the connector).
@@ -121,11 +118,12 @@ final class CompositorImplementation: ServerKindImplementation {
     /// Sets a monitor's mode: its output's, on the compositor.
     func setMode(_ name: String, width: Int, height: Int, refreshRate: Double?, rotation: MonitorRotation?,
                  on server: VirtualServer) throws -> ScreenMode {
-        guard outputs[name] != nil, let frame = try server.controlConnection().monitorFrame(named: name) else {
+        let c = try server.controlConnection()
+        guard let plugged = outputs[name], let frame = c.monitorFrame(named: name) else {
             throw ScreenError.noSuchScreen(name.terminalEscaped)
         }
-        // Kept as the kit turned it unless asked (a turn an output manager client made is not known here).
-        let turn = rotation ?? turns[name] ?? .normal
+        // Kept as it is turned unless asked: as Xwayland shows it, so a turn an output manager made stays too.
+        let turn = try rotation ?? c.outputRotation(plugged.x) ?? .normal
         try plug(name, frame: Rect(x: frame.minX, y: frame.minY, width: Double(width), height: Double(height)),
                  primary: false, refreshRate: refreshRate, physicalSize: nil, identity: nil, rotation: turn, on: server)
         return ScreenMode(width: width, height: height, refreshRate: refreshRate ?? 60)
@@ -141,7 +139,6 @@ final class CompositorImplementation: ServerKindImplementation {
             throw ServerControlError.invalidMonitor("\(name.terminalEscaped): \(error)")
         }
         outputs[name] = nil
-        turns[name] = nil
         let c = try server.controlConnection()
         // The output first: the monitor over it then shows no screen (its output is gone), so an app
         // sees one disconnect; deleting the name after that changes nothing it sees.

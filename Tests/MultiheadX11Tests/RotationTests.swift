@@ -82,5 +82,20 @@ struct RotationTests {
         try server.setOutputMode("SIDE", width: 1280, height: 720, rotation: .normal)
         try app.synchronize()
         #expect(app.screen(named: "SIDE")?.frame == Rect(x: 1920, y: 0, width: 1280, height: 720))
+
+        // Turned by an output manager (wlr-randr), not by the kit: a mode change keeps that turn too.
+        try server.plug("HDMI-1", "1920x1080+3200+0")
+        let wlrRandr = try #require(XServerLauncher.which("wlr-randr"), "wlr-randr is not installed")
+        let child = try ChildProcess.spawn(wlrRandr, ["--output", "HDMI-1", "--transform", "270"], environment: server.environment)
+        let (status, _, err) = await onOwnThread { child.collect() }
+        #expect(status == 0, "\(String(decoding: err, as: UTF8.self))")
+        try await app.waitUntil { app.screen(named: "HDMI-1")?.frame == Rect(x: 3200, y: 0, width: 1080, height: 1920) }
+        try server.setOutputMode("HDMI-1", width: 1280, height: 720)
+        try await app.waitUntil { app.screen(named: "HDMI-1")?.frame.size == Size(width: 720, height: 1280) }
+        #expect(app.screen(named: "HDMI-1")?.rotation == 270)
+        let listing = try ChildProcess.spawn(wlrRandr, [], environment: server.environment)
+        let (_, out, _) = await onOwnThread { listing.collect() }
+        let hdmi = String(decoding: out, as: UTF8.self).components(separatedBy: "\nHDMI-1 ").last ?? ""
+        #expect(hdmi.contains("Transform: 270"), "\(hdmi)")
     }
 }
