@@ -10,7 +10,10 @@ import time
 import pytest
 
 from ._bundle import bundled_binary
-from .browsers import CHROMIUM_NAMES, PlaywrightChromium, SeleniumChromium, SharedBrowser, find_chromium
+from ._playwright import PlaywrightChromium
+from ._selenium import SeleniumChromium
+from ._shared_browser import SharedBrowser
+from .browsers import CHROMIUM_NAMES, find_chromium
 from .server import KINDS, MultiheadError, MultiheadServer, MultiheadWarning, _layout, _layout_refusal
 
 #: How long a failing test's screenshots may take, all screens together (seconds): more than the X
