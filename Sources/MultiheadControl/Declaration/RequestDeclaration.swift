@@ -1,0 +1,222 @@
+import ArgumentParser
+import Multihead
+
+/// A request's one declaration: its fields, each a property's key path with its name and help
+/// (`RequestField`). From it alone come the command line's parse of the words after the command (`parse`),
+/// the socket's decoding of a line's members (`decode`) and the client's encoding (`encode`), the fields
+/// the socket checks a line against (`fields`), and the command's help (`usage`, `help`). Without
+/// reflection or the argument parser: a forwarded `multihead plug` runs this and nothing heavier.
+package struct RequestDeclaration<Request: DeclaredFields>: Sendable {
+    /// An entry of a declaration: a field, or a group's fields.
+    package struct Entry: Sendable {
+        let fields: [RequestField<Request>]
+
+        /// A positional argument (see `RequestField.positional`).
+        package static func positional<V: RequestFieldValue>(_ path: WritableKeyPath<Request, V> & Sendable, _ key: String, help: String) -> Entry {
+            Entry(fields: [.positional(path, key, help: help)])
+        }
+
+        /// An option that may be left out.
+        package static func option<V: RequestFieldValue>(_ path: WritableKeyPath<Request, V?> & Sendable, _ key: String, help: String) -> Entry {
+            Entry(fields: [.option(path, key, help: help)])
+        }
+
+        /// An option every request gives, with a one-letter name too.
+        package static func required<V: RequestFieldValue>(_ path: WritableKeyPath<Request, V> & Sendable, _ key: String, short: Character,
+                                                           help: String) -> Entry {
+            Entry(fields: [.required(path, key, short: short, help: help)])
+        }
+
+        /// A flag.
+        package static func flag(_ path: WritableKeyPath<Request, Bool> & Sendable, _ key: String, help: String) -> Entry {
+            Entry(fields: [.flag(path, key, help: help)])
+        }
+
+        /// A list of strings, given once per item.
+        package static func list(_ path: WritableKeyPath<Request, [String]> & Sendable, _ key: String, help: String) -> Entry {
+            Entry(fields: [.list(path, key, help: help)])
+        }
+
+        /// A group's fields, as the request's own (its `validate()` is the request's to call).
+        package static func group<G: DeclaredFields>(_ path: WritableKeyPath<Request, G> & Sendable, title: String? = nil) -> Entry {
+            Entry(fields: G.declaration.all.map { $0.lifted(into: path, section: title) })
+        }
+    }
+
+    /// Every field, in the declaration's order.
+    package let all: [RequestField<Request>]
+
+    package init(_ entries: [Entry]) {
+        all = entries.flatMap(\.fields)
+    }
+
+    /// The fields as the socket checks them: positional ones first, in order, then the options.
+    package var fields: [ControlField] {
+        all.filter { $0.kind == .positional }.map(\.control) + all.filter { $0.kind != .positional }.map(\.control)
+    }
+
+    /// Whether a field is a path, which a client's `directory` makes whole.
+    package var hasPath: Bool { all.contains { $0.type == .path } }
+
+    // MARK: The command line
+
+    /// The value the words after `command` say, checked by its `validate()`: positional words in order,
+    /// `--option VALUE` or `--option=VALUE` (the next word is the value, whatever it begins with), flags,
+    /// a list's option once per item; `--` ends the options; a word such as `-5` or `-1x1` is a value. A
+    /// mistake is a usage error (64) saying what was meant.
+    package func parse(_ words: [String], command: String) throws(UsageError) -> Request {
+        var request = Request()
+        let positional = all.filter { $0.kind == .positional }
+        var given = 0, seen: Set<String> = [], onlyValues = false
+        var rest = words[...]
+        while let word = rest.popFirst() {
+            if !onlyValues, word == "--" { onlyValues = true; continue }
+            guard onlyValues || !Self.isOption(word) else {
+                let (name, attached) = Self.split(word)
+                guard let field = all.first(where: { $0.kind != .positional && ($0.option == name || $0.short == name) }) else {
+                    throw UsageError(message: "\(command) has no option \(name.terminalEscaped); its options: \(optionList)")
+                }
+                if field.kind == .flag {
+                    if attached != nil { throw UsageError(message: "\(command): \(field.option) is a flag: it takes no value") }
+                    try field.setWord(&request, "")
+                    continue
+                }
+                guard let value = attached ?? rest.popFirst() else { throw UsageError(message: "\(command): \(field.option) needs a value") }
+                if field.kind != .list, !seen.insert(field.key).inserted {
+                    throw UsageError(message: "\(command): \(field.option) is given twice")
+                }
+                try field.setWord(&request, value)
+                continue
+            }
+            guard given < positional.count else {
+                throw UsageError(message: "\(command) takes \(positional.map(\.label).joined(separator: " ")); \"\(word.terminalEscaped)\" is one word too many")
+            }
+            try positional[given].setWord(&request, word)
+            given += 1
+        }
+        if given < positional.count { throw UsageError(message: "\(command) needs \(positional[given].label)") }
+        if let missing = all.first(where: { $0.kind != .positional && $0.isRequired && !seen.contains($0.key) }) {
+            throw UsageError(message: "\(command) needs \(missing.short.map { "\($0)/" } ?? "")\(missing.option)")
+        }
+        return try Self.checked(request)
+    }
+
+    /// Whether a word names an option: it begins with "-" and is not a number or a geometry such as
+    /// `-5` or `-100x100+0+0` (a value, which its field's check refuses with a reason).
+    private static func isOption(_ word: String) -> Bool {
+        guard word.hasPrefix("-"), let next = word.dropFirst().first else { return false }
+        return !next.isNumber && next != "."
+    }
+
+    /// `--name=value` as its name and the value attached.
+    private static func split(_ word: String) -> (String, String?) {
+        guard let eq = word.firstIndex(of: "=") else { return (word, nil) }
+        return (String(word[..<eq]), String(word[word.index(after: eq)...]))
+    }
+
+    /// The options, as a mistake's message lists them.
+    private var optionList: String {
+        all.filter { $0.kind != .positional }.map { ($0.short.map { "\($0)/" } ?? "") + $0.option }.joined(separator: ", ")
+    }
+
+    // MARK: The socket
+
+    /// The value a request's members say (their names and JSON types checked already by
+    /// `ControlRequest.parse` against `fields`), checked by its `validate()`. `null` leaves an option out;
+    /// a relative path is made whole with `directory` (the client's folder), or refused without one.
+    package func decode(_ members: [String: JSONValue], directory: String?, request name: String,
+                        id: JSONValue? = nil) throws -> Request {
+        var request = Request()
+        for field in all {
+            guard var json = members[field.key], json != .null else {
+                if field.isRequired { throw UsageError(message: "\(name) needs \"\(field.key)\"") }
+                continue
+            }
+            if field.type == .path, case .string(let given) = json, !given.hasPrefix("/") {
+                guard let directory, directory.hasPrefix("/") else {
+                    throw ControlRefusal(code: .invalidField,
+                                         message: "\(name): \"\(field.key)\" must be an absolute path, or come with \"directory\", the client's absolute working folder",
+                                         id: id)
+                }
+                json = .string(directory + "/" + given)
+            }
+            try field.setJSON(&request, json)
+        }
+        return try Self.checked(request)
+    }
+
+    /// The members a client sends for the value: every field it gives (an option left out, a flag not
+    /// set and an empty list are not sent), in the declaration's order.
+    package func encode(_ request: Request) -> [(String, JSONText)] {
+        all.compactMap { field in field.value(request).map { (field.key, $0) } }
+    }
+
+    /// The value once its `validate()` took it; its refusal a usage error (64) in its own words.
+    private static func checked(_ request: Request) throws(UsageError) -> Request {
+        do {
+            try request.validate()
+        } catch let e as UsageError {
+            throw e
+        } catch let e as ValidationError {
+            throw UsageError(message: e.message)
+        } catch {
+            throw UsageError(message: "\(error)")
+        }
+        return request
+    }
+
+    // MARK: Help
+
+    /// The command's usage line: `multihead plug <name> <geometry> [--primary] [--rate <rate>] …`, then
+    /// what the command adds of its own (`--display`, `--force`).
+    package func usage(_ command: String, adding own: String = "") -> String {
+        let words = all.map { field -> String in
+            switch field.kind {
+            case .positional: field.label
+            case .flag: "[\(field.option)]"
+            case .option where field.isRequired: "\(field.short ?? field.option) <\(field.option.dropFirst(2))>"
+            case .option: "[\(field.option) <\(field.option.dropFirst(2))>]"
+            case .list: "[\(field.option) <\(field.option.dropFirst(2))> ...]"
+            }
+        }
+        return ([command] + words + (own.isEmpty ? [] : [own])).joined(separator: " ")
+    }
+
+    /// Each field with its help, as the command's help shows them: the arguments, then the options, a
+    /// group's under its title; wrapped to 78 columns with the help in a column of its own, as the
+    /// argument parser lays out its own options.
+    package var help: String {
+        var lines = ["ARGUMENTS AND OPTIONS OF THE REQUEST:"]
+        var section: String?
+        for field in all {
+            if field.section != section, let title = field.section { lines += [""] + Self.wrap(title + ":", width: 78) }
+            section = field.section
+            let value = "<\(field.option.dropFirst(2))>"
+            let name = switch field.kind {
+            case .positional: field.label
+            case .flag: field.option
+            case .option, .list: (field.short.map { "\($0), " } ?? "") + "\(field.option) \(value)"
+            }
+            let column = 28
+            var text = Self.wrap(field.help, width: 78 - column)
+            if name.count + 4 > column { lines.append("  " + name) } else {
+                lines.append("  " + name.padding(toLength: column - 2, withPad: " ", startingAt: 0) + text.removeFirst())
+            }
+            lines += text.map { String(repeating: " ", count: column) + $0 }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// A text's words in lines of at most `width` characters.
+    private static func wrap(_ text: String, width: Int) -> [String] {
+        var lines: [String] = [], line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty, line.count + 1 + word.count > width {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        return lines + (line.isEmpty ? [] : [line])
+    }
+}
