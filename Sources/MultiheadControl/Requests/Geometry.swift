@@ -12,6 +12,8 @@ package func validateMonitorName(_ name: String) throws {
 /// a size above 0 and a position at 0 or more, or a usage error that quotes it.
 package func pixelGeometry(_ text: String, example: String) throws -> Rect {
     guard let r = Rect(geometry: text) else {
+        // "-100x100+0+0": a size that looks negative, which the command line once took for an option.
+        if text.hasPrefix("-") { throw ValidationError("\"\(text.terminalEscaped)\" is not a geometry: a size or a position cannot be negative") }
         throw ValidationError("\"\(text.terminalEscaped)\" is not a geometry like \(example)")
     }
     guard [r.minX, r.minY, r.width, r.height].allSatisfy({ $0.rounded() == $0 }) else {
