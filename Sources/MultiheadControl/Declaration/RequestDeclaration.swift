@@ -6,7 +6,7 @@ import Multihead
 /// the socket's decoding of a line's members (`decode`) and the client's encoding (`encode`), the fields
 /// the socket checks a line against (`fields`), and the command's help (`usage`, `help`). Without
 /// reflection or the argument parser: a forwarded `multihead plug` runs this and nothing heavier.
-package struct RequestDeclaration<Request: DeclaredFields>: Sendable {
+package struct RequestDeclaration<Request>: Sendable {
     /// An entry of a declaration: a field, or a group's fields.
     package struct Entry: Sendable {
         let fields: [RequestField<Request>]
@@ -56,8 +56,17 @@ package struct RequestDeclaration<Request: DeclaredFields>: Sendable {
     }
 
     /// Whether a field is a path, which a client's `directory` makes whole.
-    package var hasPath: Bool { all.contains { $0.type == .path } }
+    package var hasPath: Bool {
+        for i in 0..<all.count where all[i].type == .path { return true }
+        return false
+    }
 
+}
+
+// What needs the value's `init()` and `validate()`. The type itself asks nothing of `Request`: a generic
+// type's requirement is checked when its metadata is made from its mangled name, a search of every
+// conformance in the binary that cost a forwarded `plug` a tenth of its instructions.
+extension RequestDeclaration where Request: DeclaredFields {
     // MARK: The command line
 
     /// The value the words after `command` say, checked by its `validate()`: positional words in order,
@@ -66,14 +75,20 @@ package struct RequestDeclaration<Request: DeclaredFields>: Sendable {
     /// mistake is a usage error (64) saying what was meant.
     package func parse(_ words: [String], command: String) throws(UsageError) -> Request {
         var request = Request()
-        let positional = all.filter { $0.kind == .positional }
-        var given = 0, seen: Set<String> = [], onlyValues = false
+        // Loops over indices, not `filter` or `first(where:)`: in this unspecialized generic code those
+        // find their associated types by mangled name and check their requirements, a search of every
+        // conformance in the binary (a third of what this parse cost).
+        var positional: [RequestField<Request>] = []
+        for i in 0..<all.count where all[i].kind == .positional { positional.append(all[i]) }
+        // The options given, by key: an array, not a Set, whose metadata (made from its mangled name,
+        // Hashable checked) costs a run more than the search of a dozen names.
+        var given = 0, seen: [String] = [], onlyValues = false
         var rest = words[...]
         while let word = rest.popFirst() {
             if !onlyValues, word == "--" { onlyValues = true; continue }
             guard onlyValues || !Self.isOption(word) else {
                 let (name, attached) = Self.split(word)
-                guard let field = all.first(where: { $0.kind != .positional && ($0.option == name || $0.short == name) }) else {
+                guard let field = option(named: name) else {
                     throw UsageError(message: "\(command) has no option \(name.terminalEscaped); its options: \(optionList)")
                 }
                 if field.kind == .flag {
@@ -82,9 +97,10 @@ package struct RequestDeclaration<Request: DeclaredFields>: Sendable {
                     continue
                 }
                 guard let value = attached ?? rest.popFirst() else { throw UsageError(message: "\(command): \(field.option) needs a value") }
-                if field.kind != .list, !seen.insert(field.key).inserted {
+                if field.kind != .list, seen.contains(field.key) {
                     throw UsageError(message: "\(command): \(field.option) is given twice")
                 }
+                seen.append(field.key)
                 try field.setWord(&request, value)
                 continue
             }
@@ -95,10 +111,16 @@ package struct RequestDeclaration<Request: DeclaredFields>: Sendable {
             given += 1
         }
         if given < positional.count { throw UsageError(message: "\(command) needs \(positional[given].label)") }
-        if let missing = all.first(where: { $0.kind != .positional && $0.isRequired && !seen.contains($0.key) }) {
-            throw UsageError(message: "\(command) needs \(missing.short.map { "\($0)/" } ?? "")\(missing.option)")
+        for i in 0..<all.count where all[i].kind != .positional && all[i].isRequired && !seen.contains(all[i].key) {
+            throw UsageError(message: "\(command) needs \(all[i].short.map { "\($0)/" } ?? "")\(all[i].option)")
         }
         return try Self.checked(request)
+    }
+
+    /// The option (or flag, or list) a word names, by its long or its one-letter name.
+    private func option(named name: String) -> RequestField<Request>? {
+        for i in 0..<all.count where all[i].kind != .positional && (all[i].option == name || all[i].short == name) { return all[i] }
+        return nil
     }
 
     /// Whether a word names an option: it begins with "-" and is not a number or a geometry such as
@@ -148,7 +170,12 @@ package struct RequestDeclaration<Request: DeclaredFields>: Sendable {
     /// The members a client sends for the value: every field it gives (an option left out, a flag not
     /// set and an empty list are not sent), in the declaration's order.
     package func encode(_ request: Request) -> [(String, JSONText)] {
-        all.compactMap { field in field.value(request).map { (field.key, $0) } }
+        var members: [(String, JSONText)] = []
+        // A loop over indices, as in `parse`: no generic algorithm that looks its types up by name.
+        for i in 0..<all.count {
+            if let value = all[i].value(request) { members.append((all[i].key, value)) }
+        }
+        return members
     }
 
     /// The value once its `validate()` took it; its refusal a usage error (64) in its own words.
