@@ -11,35 +11,50 @@ package struct RequestDeclaration<Request>: Sendable {
     package struct Entry: Sendable {
         let fields: [RequestField<Request>]
 
-        /// A positional argument (see `RequestField.positional`).
+        /// A positional argument, `<key>` in the command line's order.
         package static func positional<V: RequestFieldValue>(_ path: WritableKeyPath<Request, V> & Sendable, _ key: String, help: String) -> Entry {
-            Entry(fields: [.positional(path, key, help: help)])
+            field(key, .positional, required: true, help: help, set: { $0[keyPath: path] = $1 }, get: { $0[keyPath: path] })
         }
 
-        /// An option that may be left out.
+        /// An option that may be left out (nil).
         package static func option<V: RequestFieldValue>(_ path: WritableKeyPath<Request, V?> & Sendable, _ key: String, help: String) -> Entry {
-            Entry(fields: [.option(path, key, help: help)])
+            field(key, .option, required: false, help: help, set: { $0[keyPath: path] = $1 }, get: { $0[keyPath: path] })
         }
 
-        /// An option every request gives, with a one-letter name too.
+        /// An option every request must give, with a one-letter name besides its long one (`-o`).
         package static func required<V: RequestFieldValue>(_ path: WritableKeyPath<Request, V> & Sendable, _ key: String, short: Character,
                                                            help: String) -> Entry {
-            Entry(fields: [.required(path, key, short: short, help: help)])
+            field(key, .option, required: true, short: "-\(short)", help: help, set: { $0[keyPath: path] = $1 }, get: { $0[keyPath: path] })
         }
 
-        /// A flag.
+        /// A flag: true when given; sent only when true.
         package static func flag(_ path: WritableKeyPath<Request, Bool> & Sendable, _ key: String, help: String) -> Entry {
-            Entry(fields: [.flag(path, key, help: help)])
+            field(key, .flag, required: false, help: help, set: { $0[keyPath: path] = $1 }, get: { $0[keyPath: path] ? true : nil })
         }
 
-        /// A list of strings, given once per item.
+        /// A list of strings, the option once for each item; sent only when not empty.
         package static func list(_ path: WritableKeyPath<Request, [String]> & Sendable, _ key: String, help: String) -> Entry {
-            Entry(fields: [.list(path, key, help: help)])
+            Entry(fields: [RequestField(key: key, kind: .list, type: .strings, isRequired: false, short: nil, help: help, section: nil,
+                                        setWord: { r, word in r[keyPath: path].append(word) },
+                                        setJSON: { r, json in if case .array(let items) = json { r[keyPath: path] = items.compactMap(\.string) } },
+                                        value: { $0[keyPath: path].isEmpty ? nil : .array($0[keyPath: path].map(JSONText.string)) })])
         }
 
         /// A group's fields, as the request's own (its `validate()` is the request's to call).
         package static func group<G: DeclaredFields>(_ path: WritableKeyPath<Request, G> & Sendable, title: String? = nil) -> Entry {
             Entry(fields: G.declaration.all.map { $0.lifted(into: path, section: title) })
+        }
+
+        /// A field of type `V`, set and read through `set` and `get` (nil: not sent); messages name it by its
+        /// label (`<geometry>`, `--rate`).
+        private static func field<V: RequestFieldValue>(_ key: String, _ kind: RequestFieldKind, required: Bool, short: String? = nil, help: String,
+                                                        set: @escaping @Sendable (inout Request, V) -> Void,
+                                                        get: @escaping @Sendable (Request) -> V?) -> Entry {
+            let label = kind == .positional ? "<\(key)>" : ControlField.option(for: key)
+            return Entry(fields: [RequestField(key: key, kind: kind, type: V.fieldType, isRequired: required, short: short, help: help, section: nil,
+                                               setWord: { r, word throws(UsageError) in set(&r, try V(word: word, for: label)) },
+                                               setJSON: { r, json throws(UsageError) in set(&r, try V(json: json, for: label)) },
+                                               value: { get($0)?.json })])
         }
     }
 
@@ -93,7 +108,7 @@ extension RequestDeclaration where Request: DeclaredFields {
                 }
                 if field.kind == .flag {
                     if attached != nil { throw UsageError(message: "\(command): \(field.option) is a flag: it takes no value") }
-                    try field.setWord(&request, "")
+                    try field.setJSON(&request, .bool(true))
                     continue
                 }
                 guard let value = attached ?? rest.popFirst() else { throw UsageError(message: "\(command): \(field.option) needs a value") }

@@ -1,7 +1,7 @@
 /// One field of a request's declaration: its JSON key (the property's name, and so its option's name),
 /// what kind of command line word it is, its help, and how it is read into and out of the request through
-/// the property's key path. Made by the static functions below, whose key path's value type gives the
-/// field's JSON type and conversions (`RequestFieldValue`).
+/// the property's key path. Made by `RequestDeclaration.Entry`'s functions, whose key path's value type
+/// gives the field's JSON type and conversions (`RequestFieldValue`).
 package struct RequestField<Request>: Sendable {
     /// The JSON key, the property's name (`serialNumber`).
     package let key: String
@@ -31,52 +31,6 @@ package struct RequestField<Request>: Sendable {
 
     /// The socket's view of it.
     package var control: ControlField { ControlField(key: key, type: type, isPositional: kind == .positional) }
-
-    /// A positional argument, `<key>` in the command line's order.
-    package static func positional<V: RequestFieldValue>(_ path: WritableKeyPath<Request, V> & Sendable, _ key: String, help: String) -> Self {
-        Self(key: key, kind: .positional, type: V.fieldType, isRequired: true, short: nil, help: help, section: nil,
-             setWord: { r, word throws(UsageError) in r[keyPath: path] = try V(word: word, for: "<\(key)>") },
-             setJSON: { r, json throws(UsageError) in r[keyPath: path] = try V(json: json, for: "<\(key)>") },
-             value: { $0[keyPath: path].json })
-    }
-
-    /// An option that may be left out (nil).
-    package static func option<V: RequestFieldValue>(_ path: WritableKeyPath<Request, V?> & Sendable, _ key: String, help: String) -> Self {
-        let option = ControlField.option(for: key)
-        return Self(key: key, kind: .option, type: V.fieldType, isRequired: false, short: nil, help: help, section: nil,
-                    setWord: { r, word throws(UsageError) in r[keyPath: path] = try V(word: word, for: option) },
-                    setJSON: { r, json throws(UsageError) in r[keyPath: path] = try V(json: json, for: option) },
-                    value: { $0[keyPath: path]?.json })
-    }
-
-    /// An option every request must give, with a one-letter name besides its long one (`-o`).
-    package static func required<V: RequestFieldValue>(_ path: WritableKeyPath<Request, V> & Sendable, _ key: String, short: Character,
-                                                       help: String) -> Self {
-        let option = ControlField.option(for: key)
-        return Self(key: key, kind: .option, type: V.fieldType, isRequired: true, short: "-\(short)", help: help, section: nil,
-                    setWord: { r, word throws(UsageError) in r[keyPath: path] = try V(word: word, for: option) },
-                    setJSON: { r, json throws(UsageError) in r[keyPath: path] = try V(json: json, for: option) },
-                    value: { $0[keyPath: path].json })
-    }
-
-    /// A flag: true when given; sent only when true.
-    package static func flag(_ path: WritableKeyPath<Request, Bool> & Sendable, _ key: String, help: String) -> Self {
-        let option = ControlField.option(for: key)
-        return Self(key: key, kind: .flag, type: .flag, isRequired: false, short: nil, help: help, section: nil,
-                    setWord: { r, _ in r[keyPath: path] = true },
-                    setJSON: { r, json throws(UsageError) in r[keyPath: path] = try Bool(json: json, for: option) },
-                    value: { $0[keyPath: path] ? .bool(true) : nil })
-    }
-
-    /// A list of strings, the option once for each item; sent only when not empty.
-    package static func list(_ path: WritableKeyPath<Request, [String]> & Sendable, _ key: String, help: String) -> Self {
-        Self(key: key, kind: .list, type: .strings, isRequired: false, short: nil, help: help, section: nil,
-             setWord: { r, word in r[keyPath: path].append(word) },
-             setJSON: { r, json in
-                 if case .array(let items) = json { r[keyPath: path] = items.compactMap(\.string) }
-             },
-             value: { $0[keyPath: path].isEmpty ? nil : .array($0[keyPath: path].map(JSONText.string)) })
-    }
 
     /// This field of a group, as a field of the request that holds the group at `path`.
     func lifted<Outer>(into path: WritableKeyPath<Outer, Request> & Sendable, section: String?) -> RequestField<Outer> {
