@@ -8,6 +8,7 @@ package struct ControlField: Equatable, Sendable {
     /// Whether it is a positional argument on the command line (always needed), not an option.
     package var isPositional: Bool
 
+    /// A field as a declaration names it.
     package init(key: String, type: ControlFieldType, isPositional: Bool) {
         self.key = key
         self.type = type

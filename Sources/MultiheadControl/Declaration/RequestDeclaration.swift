@@ -61,6 +61,7 @@ package struct RequestDeclaration<Request>: Sendable {
     /// Every field, in the declaration's order.
     package let all: [RequestField<Request>]
 
+    /// The declaration of these fields, in this order (a positional field's place is its order).
     package init(_ entries: [Entry]) {
         all = entries.flatMap(\.fields)
     }

@@ -5,6 +5,7 @@
 package struct RequestField<Request>: Sendable {
     /// The JSON key, the property's name (`serialNumber`).
     package let key: String
+    /// How the command line gives it.
     package let kind: RequestFieldKind
     /// What its JSON value must be.
     package let type: ControlFieldType

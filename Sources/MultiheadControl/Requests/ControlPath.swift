@@ -2,8 +2,10 @@
 /// relative path means the client's folder (`RequestDeclaration.decode` makes it whole with the request's
 /// `directory`).
 package struct ControlPath: RequestFieldValue {
+    /// The path as given (whole once the socket decoded it).
     package var path: String
 
+    /// A path as given.
     package init(_ path: String) { self.path = path }
 
     package static var fieldType: ControlFieldType { .path }

@@ -28,8 +28,10 @@ package func pixelGeometry(_ text: String, example: String) throws -> Rect {
 /// `plug`'s geometry, `WxH+X+Y`: read and checked once, where the request is made (whole pixels, a size
 /// above 0, a position at 0 or more); the socket carries it as that string.
 package struct PixelGeometry: RequestFieldValue {
+    /// The frame, in whole pixels.
     package var frame: Rect
 
+    /// A frame already checked.
     package init(_ frame: Rect) { self.frame = frame }
 
     package static var fieldType: ControlFieldType { .string }
@@ -50,8 +52,10 @@ package struct PixelGeometry: RequestFieldValue {
 
 /// `mode`'s size, `WxH`: whole pixels, above 0, at most 32767 a side; the socket carries it as that string.
 package struct PixelSize: RequestFieldValue {
+    /// The size, in whole pixels.
     package var size: Size
 
+    /// A size already checked.
     package init(_ size: Size) { self.size = size }
 
     package static var fieldType: ControlFieldType { .string }
