@@ -8,13 +8,13 @@ extension PlugRequest {
     /// `plug NAME mode=WxH[@HZ] pos=X,Y [scale=N] [make=…] [model=…] [serial=…] [size-mm=WxH]`: the
     /// geometry's size is the mode (in pixels), its position the output's place in the layout.
     package func compositorCommand() throws -> [String] {
-        let frame = try pixelGeometry(geometry, example: "1280x720+1920+0")
+        let frame = geometry.frame
         if primary { throw UsageError(message: "--primary: Wayland has no primary output (its clients see outputs, none of them first)") }
         if identity.productCode != nil || identity.binarySerial != nil {
             throw UsageError(message: "--product-code and --binary-serial are an EDID's; a Wayland output has a make, model, serial and size (or give --edid FILE, read as wlroots reads a monitor's)")
         }
-        var words = ["plug", name, "mode=" + Self.mode(frame.size, rate: rate?.value), "pos=\(Int(frame.minX)),\(Int(frame.minY))"]
-        if let scale { words.append("scale=" + Self.decimal(scale.value)) }
+        var words = ["plug", name, "mode=" + Self.mode(frame.size, rate: rate), "pos=\(Int(frame.minX)),\(Int(frame.minY))"]
+        if let scale { words.append("scale=" + Self.decimal(scale)) }
         if let rotation { words.append("transform=" + rotation.waylandTransform) }
         if let path = identity.edid?.path {
             // What a wlroots compositor reads of a real monitor's EDID: the PNP id (the compositor names its
@@ -60,9 +60,8 @@ extension PlugRequest {
 
 extension ModeRequest {
     /// `mode NAME mode=WxH[@HZ] [scale=N]`.
-    package func compositorCommand() throws -> [String] {
-        let r = try pixelGeometry(size, example: "1280x720")
-        return ["mode", name, "mode=" + PlugRequest.mode(r.size, rate: rate?.value)] + (scale.map { ["scale=" + PlugRequest.decimal($0.value)] } ?? [])
+    package func compositorCommand() -> [String] {
+        ["mode", name, "mode=" + PlugRequest.mode(size.size, rate: rate)] + (scale.map { ["scale=" + PlugRequest.decimal($0)] } ?? [])
             + (rotation.map { ["transform=" + $0.waylandTransform] } ?? [])
     }
 }

@@ -11,8 +11,8 @@ import MultiheadTesting
 import MultiheadX11
 
 /// What `multihead server` and `multihead run` answer on their control socket (`docs/control-socket.md`):
-/// the leases of their X server (`LeaseSession`) and the requests on it, each decoded by its declaration
-/// (`ControlArguments`) and performed by it on the server. Requests are answered one at a time, in the
+/// the leases of their X server (`LeaseSession`) and the requests on it, each decoded into its value by
+/// its declaration (`RequestDeclaration`) and that value performed on the server. Requests are answered one at a time, in the
 /// order they arrive.
 @MainActor
 package final class ControlService {

@@ -4,24 +4,24 @@ import MultiheadControl
 import MultiheadServerControl
 import MultiheadX11
 
-// Each request's execution on an X server, beside its declaration's module: the declarations (fields,
-// `validate()`) are the protocol's and know no X; running them needs `ServerControl`.
+// Each request's execution on an X server: the request is a value, decoded and checked where it was made
+// (its declaration and `validate()` are the protocol's and know no X); running it needs `ServerControl`.
 
 extension PlugRequest {
     /// Plugs the monitor.
     @MainActor
     package func perform(_ control: ServerControl) throws {
         try refuseScaleOnX(scale)
-        let frame = try pixelGeometry(geometry, example: "1280x720+1920+0")
+        let frame = geometry.frame
         // A size alone: a virtual monitor's millimetres, or an output's EDID of a monitor that size
         // (`ServerControl.plug`'s rule).
         let turned = rotation ?? .normal
         if identity.givesOnlySize {
-            try control.plug(name, frame: frame, primary: primary, refreshRate: rate?.value, physicalSize: identity.size(), rotation: turned)
+            try control.plug(name, frame: frame, primary: primary, refreshRate: rate, physicalSize: identity.size(), rotation: turned)
             return
         }
-        try control.plug(name, frame: frame, primary: primary, refreshRate: rate?.value,
-                         edid: identity.edidBytes(preferred: frame.size, refreshRate: rate?.value, connector: name), rotation: turned)
+        try control.plug(name, frame: frame, primary: primary, refreshRate: rate,
+                         edid: identity.edidBytes(preferred: frame.size, refreshRate: rate, connector: name), rotation: turned)
     }
 }
 
@@ -38,13 +38,12 @@ extension ModeRequest {
     @MainActor
     package func perform(_ control: ServerControl) throws -> ScreenMode {
         try refuseScaleOnX(scale)
-        let r = try pixelGeometry(size, example: "1280x720")
         // The kit may resize Xvfb's framebuffer through its output; a person asking for a monitor's mode
         // means a monitor. The server says which output that is (`ServerControl.isXvfb`).
         guard !control.isXvfbOutput(name) else {
             throw UsageError(message: "\"\(name.terminalEscaped)\" is Xvfb's own output, whose modes belong to the framebuffer; plug a named monitor and change that")
         }
-        return try control.setMode(name, size: r.size, refreshRate: rate?.value, rotation: rotation)
+        return try control.setMode(name, size: size.size, refreshRate: rate, rotation: rotation)
     }
 }
 

@@ -65,7 +65,7 @@ package final class WaylandControlService: ControlServing {
             return ReleaseAnswer(kept: kept, reason: reason)
         case .plug:
             var plug = try request.decode(PlugRequest.self)
-            if plug.scale == nil { plug.scale = runScale(plug.name).map(DecimalArgument.init) }
+            if plug.scale == nil { plug.scale = runScale(plug.name) }
             let answer = try held(request).send(try plug.compositorCommand())
             return ChangeAnswer(configurationSerial: try Self.serial(answer, of: "plug"))
         case .unplug:
@@ -74,7 +74,7 @@ package final class WaylandControlService: ControlServing {
             return ChangeAnswer(configurationSerial: try Self.serial(answer, of: "unplug"))
         case .mode:
             let change = try request.decode(ModeRequest.self)
-            let answer = try held(request).send(try change.compositorCommand())
+            let answer = try held(request).send(change.compositorCommand())
             guard let screen = ScreenJSON(compositorOutput: try Self.json(answer, of: "mode"), isMain: false),
                   let mode = screen.currentMode else { throw WaylandServerError.malformedAnswer(command: "mode", answer: answer) }
             return ModeAnswer(name: change.name, mode: mode, configurationSerial: try Self.serial(answer, of: "mode"))

@@ -26,10 +26,6 @@ enum Entry {
             }
             exit(status)
         }
-        if let message = negativeGeometry(in: arguments()) {
-            printError(message)
-            exit(ExitStatus.usage)
-        }
         // plug, unplug and mode inside `multihead run` (or beside `multihead server`): the server performs them.
         if let status = ControlForwarding.forward(arguments()) { exit(status) }
         runParser()

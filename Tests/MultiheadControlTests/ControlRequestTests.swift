@@ -1,9 +1,9 @@
-import ArgumentParser
 import Foundation
+import Multihead
 @testable import MultiheadControl
 import Testing
 
-/// A control socket line read into a request, and the command line it stands for.
+/// A control socket line read into a request, and the command line that makes the same value.
 @Suite("Control socket requests")
 struct ControlRequestTests {
     func parse(_ text: String) -> Result<ControlRequest, ControlRefusal> { ControlRequest.parse(Array(text.utf8)) }
@@ -14,69 +14,106 @@ struct ControlRequestTests {
         return nil
     }
 
-    @Test("a request's fields become its declaration's arguments: options in kebab case, then the positional ones after --")
-    func arguments() throws {
+    /// Words parsed, encoded, sent as a line and decoded: the value the socket gets is the value the
+    /// command line made.
+    func roundTrip<R: ControlRequestValue>(_ type: R.Type, _ words: [String]) throws {
+        let parsed = try R.declaration.parse(words, command: R.name.rawValue)
+        let members = R.declaration.encode(parsed).map { (key: $0.0, value: $0.1) }
+        let line = JSONText.members([(key: "request", value: .string(R.name.rawValue))] + members).text
+        #expect(try parse(line).get().decode(R.self) == parsed, "\(R.name): \(words) as \(line)")
+    }
+
+    @Test("a request's fields decode to the value its command line makes")
+    func decoding() throws {
         let plug = try parse(#"{"request":"plug","name":"HDMI-1","geometry":"1280x720+0+0","primary":true,"rate":59.94,"serialNumber":"A1","id":3}"#).get()
         #expect(plug.name == .plug && plug.id == .number(3))
-        #expect(try plug.arguments() == ["--primary", "--rate=59.94", "--serial-number=A1", "--", "HDMI-1", "1280x720+0+0"])
+        let words = ["HDMI-1", "1280x720+0+0", "--primary", "--rate=59.94", "--serial-number", "A1"]
+        #expect(try plug.decode(PlugRequest.self) == PlugRequest.declaration.parse(words, command: "plug"))
+        let value = try plug.decode(PlugRequest.self)
+        #expect(value.geometry.frame == Rect(x: 0, y: 0, width: 1280, height: 720) && value.rate == 59.94 && value.identity.serialNumber == "A1")
         let off = try parse(#"{"request":"unplug","name":"EXT-1","keepPrimary":false}"#).get()
-        #expect(try off.arguments() == ["--", "EXT-1"])
+        #expect(try off.decode(UnplugRequest.self) == UnplugRequest.declaration.parse(["EXT-1"], command: "unplug"))
         let mode = try parse(#"{"request":"mode","name":"DP-1","size":"800x600","rate":60}"#).get()
-        #expect(try mode.arguments() == ["--rate=60", "--", "DP-1", "800x600"])
+        #expect(try mode.decode(ModeRequest.self).size.size == Size(width: 800, height: 600))
         let lease = try parse(#"{"request":"lease","monitors":["1920x1080","800x600"]}"#).get()
         #expect(try lease.decode(LeaseRequest.self).monitors == ["1920x1080", "800x600"])
     }
 
-    @Test("each request's fields are its declaration's properties, typed by them")
+    @Test("each request's fields are its declaration's, typed by its properties' types")
     func declaredFields() {
-        let plug = ControlRequest.Name.plug.fields.map { "\($0.key):\($0.type)\($0.isPositional ? "!" : "")" }
-        #expect(plug == ["name:string!", "geometry:string!", "primary:flag", "rate:number", "scale:number", "rotation:string", "manufacturer:string",
-                         "model:string", "serialNumber:string", "physicalSize:string", "edid:path", "productCode:wholeNumber", "binarySerial:wholeNumber"])
+        // Each field's JSON type follows from its property's Swift type (no list of them is kept to compare:
+        // a new option is its declaration's line alone).
+        let plug = Dictionary(uniqueKeysWithValues: ControlRequest.Name.plug.fields.map { ($0.key, $0) })
+        #expect(ControlRequest.Name.plug.fields.prefix(2).map(\.key) == ["name", "geometry"])
+        #expect(ControlRequest.Name.plug.fields.filter(\.isPositional).count == 2)
+        #expect(plug["primary"]?.type == .flag && plug["rate"]?.type == .number && plug["rotation"]?.type == .string)
+        // The identity group's fields are plug's own.
+        #expect(plug["serialNumber"]?.type == .string && plug["edid"]?.type == .path && plug["binarySerial"]?.type == .wholeNumber)
         #expect(ControlRequest.Name.pixel.fields.map(\.key) == ["x", "y", "screen"])
         #expect(ControlRequest.Name.pixel.fields.first?.type == .wholeNumber)
         #expect(ControlRequest.Name.screenshot.commonFields.map(\.key) == ["directory", "lease"])
         #expect(ControlRequest.Name.unplug.commonFields.map(\.key) == ["lease"])
         #expect(ControlRequest.Name.lease.commonFields.isEmpty && ControlRequest.Name.hello.fields.isEmpty)
-        // Each declaration's list of fields is what its properties declare: a property added without its
-        // field (or the other way round) fails here.
-        for name in ControlRequest.Name.allCases {
-            guard let declaration = name.declaration else { continue }
-            #expect(declaration.fields == ControlFields.of(declaration), "\(declaration).fields does not list what its properties declare")
-        }
-        // Each option a field names is one the declaration's help lists (reading a declaration's fields
-        // stops the program at a property of no field type, so none is left out unseen).
-        for name in ControlRequest.Name.allCases {
-            guard let declaration = name.declaration else { continue }
-            let help = declaration.helpMessage(columns: 1000)
-            for field in name.fields where !field.isPositional {
-                #expect(help.contains(field.option + " ") || help.contains(field.option + "\n"), "\(name): \(field.option)")
+        // The command's help names every field: options as their flags, positional ones as <key>.
+        let helps: [(ControlRequest.Name, String)] = [(.plug, PlugRequest.declaration.help), (.unplug, UnplugRequest.declaration.help),
+                                                      (.mode, ModeRequest.declaration.help), (.screenshot, ScreenshotRequest.declaration.help),
+                                                      (.pixel, PixelRequest.declaration.help), (.lease, LeaseRequest.declaration.help),
+                                                      (.move_window, MoveWindowRequest.declaration.help),
+                                                      (.fullscreen_window, FullscreenWindowRequest.declaration.help)]
+        #expect(Set(helps.map(\.0.rawValue)) == Set(ControlRequest.Name.allCases.filter { !$0.fields.isEmpty }.map(\.rawValue)))
+        for (name, help) in helps {
+            for field in name.fields {
+                let word = field.isPositional ? "<\(field.key)>" : ControlField.option(for: field.key)
+                #expect(help.contains(word + " ") || help.contains(word + "\n"), "\(name): \(word)")
             }
-            #expect(name.fields.filter(\.isPositional).allSatisfy { help.contains("<\($0.key)>") }, "\(name)")
+        }
+        #expect(PlugRequest.declaration.usage("multihead plug").hasPrefix("multihead plug <name> <geometry> [--primary] [--rate <rate>]"))
+    }
+
+    @Test("the command line's words and the socket's fields are one declaration: parsed, sent and decoded, a request is the same value")
+    func roundTrips() throws {
+        try roundTrip(PlugRequest.self, ["HDMI-1", "1280x720+1920+0", "--primary", "--rate", "59.94", "--manufacturer", "DEL", "--model", "U2720Q",
+                                         "--serial-number", "A1", "--physical-size", "597x336mm", "--scale", "1.5", "--rotation", "left"])
+        try roundTrip(PlugRequest.self, ["X", "10x10+0+0", "--edid", "/tmp/e.bin"])
+        try roundTrip(PlugRequest.self, ["X", "10x10+0+0", "--product-code", "7"])
+        try roundTrip(PlugRequest.self, ["X", "10x10+0+0", "--binary-serial=4294967295"])
+        try roundTrip(UnplugRequest.self, ["EXT-1", "--keep-primary"])
+        try roundTrip(ModeRequest.self, ["DP-1", "800x600", "--rate", "75", "--scale", "2", "--rotation", "inverted"])
+        try roundTrip(ScreenshotRequest.self, ["--screen", "DP-1", "-o", "/tmp/a.png"])
+        try roundTrip(PixelRequest.self, ["3", "4", "--screen", "DP-1"])
+        try roundTrip(LeaseRequest.self, ["--monitors", "1920x1080", "--monitors", "800x600", "--wm"])
+        try roundTrip(MoveWindowRequest.self, ["12", "DP-1", "--x", "1", "--y", "2", "--width", "3", "--height", "4"])
+        try roundTrip(FullscreenWindowRequest.self, ["12", "DP-1"])
+    }
+
+    /// The message a command line's words are refused with (nil: taken).
+    func refusal<R: ControlRequestValue>(_ type: R.Type, _ words: [String]) -> String? {
+        do {
+            _ = try R.declaration.parse(words, command: R.name.rawValue)
+            return nil
+        } catch {
+            return error.message
         }
     }
 
-    @Test("the command line's arguments and the socket's fields are one declaration: parsed, sent and decoded, a request is the same")
-    func roundTrip() throws {
-        let cases: [(ControlRequest.Name, [String])] = [
-            (.plug, ["HDMI-1", "1280x720+1920+0", "--primary", "--rate", "59.94", "--manufacturer", "DEL", "--model", "U2720Q",
-                     "--serial-number", "A1", "--physical-size", "597x336mm"]),
-            (.plug, ["X", "10x10+0+0", "--edid", "/tmp/e.bin"]),
-            (.unplug, ["EXT-1", "--keep-primary"]),
-            (.mode, ["DP-1", "800x600", "--rate", "75"]),
-            (.screenshot, ["--screen", "DP-1", "-o", "/tmp/a.png"]),
-            (.pixel, ["3", "4", "--screen", "DP-1"]),
-            (.lease, ["--monitors", "1920x1080", "--monitors", "800x600"]),
-        ]
-        for (name, argv) in cases {
-            let declaration = try #require(name.declaration)
-            let parsed = try declaration.parse(argv)
-            let members = ControlFields.members(of: parsed)
-            let line = JSONText.members([(key: "request", value: .string(name.rawValue))] + members).bytes
-            let request = try parse(String(decoding: line, as: UTF8.self)).get()
-            let decoded = try request.decode(declaration)
-            #expect(ControlFields.members(of: decoded).map { "\($0.key)=\($0.value.text)" } == members.map { "\($0.key)=\($0.value.text)" },
-                    "\(name): \(argv)")
-        }
+    @Test("the command line's words: options anywhere, = or the next word, -- ends options, a negative number is a value; mistakes say what was meant")
+    func words() throws {
+        let plug = try PlugRequest.declaration.parse(["--rate", "60", "A", "--model=-h", "1x1+0+0", "--primary"], command: "plug")
+        #expect(plug.name == "A" && plug.rate == 60 && plug.identity.model == "-h" && plug.primary)
+        #expect(try UnplugRequest.declaration.parse(["--", "-X"], command: "unplug").name == "-X")
+        #expect(refusal(PlugRequest.self, ["A", "1x1+0+0", "--rate"]) == "plug: --rate needs a value")
+        #expect(refusal(PlugRequest.self, ["A"]) == "plug needs <geometry>")
+        #expect(refusal(PlugRequest.self, ["A", "1x1+0+0", "--fly"])?.hasPrefix("plug has no option --fly; its options: --primary, --rate,") == true)
+        #expect(refusal(PlugRequest.self, ["A", "1x1+0+0", "B"])?.contains("\"B\" is one word too many") == true)
+        #expect(refusal(PlugRequest.self, ["A", "1x1+0+0", "--primary=yes"]) == "plug: --primary is a flag: it takes no value")
+        #expect(refusal(PlugRequest.self, ["A", "1x1+0+0", "--model", "a", "--model", "b"]) == "plug: --model is given twice")
+        #expect(refusal(PlugRequest.self, ["A", "1x1+0+0", "--rate", "abc"])?.contains("\"abc\"") == true)
+        #expect(refusal(PlugRequest.self, ["A", "1x1+0+0", "--rate", "-5"]) == "--rate must be ≥ 0, not -5")
+        #expect(refusal(PlugRequest.self, ["A", "-100x100+0+0"])?.contains("-100x100+0+0") == true)
+        #expect(refusal(PlugRequest.self, ["A", "1x1+0+0", "--rotation", "sideways"])?.contains("sideways") == true)
+        #expect(refusal(ModeRequest.self, ["A", "40000x10"])?.contains("at most 32767x32767") == true)
+        #expect(refusal(ScreenshotRequest.self, []) == "screenshot needs -o/--output")
+        #expect(refusal(ScreenshotRequest.self, ["-o", "a.jpg"])?.contains(".png") == true)
     }
 
     @Test("a value that begins with - is a value: refused by the declaration's own check, never taken for an option")
@@ -132,7 +169,7 @@ struct ControlRequestTests {
         #expect(code(#"{"request":"hello","lease":"L-1"}"#) == "unknownField")
         #expect(code(#"{"request":"plug","name":"A","geometry":null}"#) == "invalidField")
         let plug = try parse(#"{"request":"plug","name":"A","geometry":"1x1+0+0","rate":null,"lease":"L-1"}"#).get()
-        #expect(try plug.arguments() == ["--", "A", "1x1+0+0"])
+        #expect(try plug.decode(PlugRequest.self).rate == nil)
         #expect(plug.lease == "L-1")
     }
 

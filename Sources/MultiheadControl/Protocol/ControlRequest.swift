@@ -1,35 +1,27 @@
-import ArgumentParser
-
 /// One request on the control socket, as its line of JSON gave it: which request, its fields, and the
-/// `id` to echo. The fields' names and types are the request's declaration's (`ControlArguments`); their
-/// values are checked by the same declaration's parser and `validate()` as the command line's, so both
+/// `id` to echo. The fields' names and types are the request's declaration's (`RequestDeclaration`), and
+/// `decode` makes its value by the same declaration and `validate()` as the command line's parse, so both
 /// front ends refuse a request alike.
 package struct ControlRequest: Sendable, Equatable {
     /// The requests, by the name a line gives in `"request"`.
     package enum Name: String, Sendable, CaseIterable {
         case hello, lease, release, plug, unplug, mode, screens, screenshot, pixel, windows, move_window, fullscreen_window
 
-        /// The declaration of its fields (nil: it takes none).
-        package var declaration: (any ControlArguments.Type)? {
-            switch self {
-            case .hello, .release, .screens, .windows: nil
-            case .lease: LeaseRequest.self
-            case .plug: PlugRequest.self
-            case .unplug: UnplugRequest.self
-            case .mode: ModeRequest.self
-            case .screenshot: ScreenshotRequest.self
-            case .pixel: PixelRequest.self
-            case .move_window: MoveWindowRequest.self
-            case .fullscreen_window: FullscreenWindowRequest.self
-            }
-        }
-
-        /// Its own fields: positional ones first, in the command line's order, then the options.
-        /// (Made each time, not kept in a dictionary: a dictionary keyed by the name costs a command line run
-        /// a protocol-conformance lookup over the whole binary, more than the rest of its work here.)
+        /// Its own fields, as its request's declaration gives them: positional ones first, in the command
+        /// line's order, then the options. (A switch, not a dictionary keyed by the name: such a dictionary
+        /// costs a command line run a protocol-conformance lookup over the whole binary.)
         package var fields: [ControlField] {
-            let all = declaration?.fields ?? []
-            return all.filter(\.isPositional) + all.filter { !$0.isPositional }
+            switch self {
+            case .hello, .release, .screens, .windows: []
+            case .lease: LeaseRequest.declaration.fields
+            case .plug: PlugRequest.declaration.fields
+            case .unplug: UnplugRequest.declaration.fields
+            case .mode: ModeRequest.declaration.fields
+            case .screenshot: ScreenshotRequest.declaration.fields
+            case .pixel: PixelRequest.declaration.fields
+            case .move_window: MoveWindowRequest.declaration.fields
+            case .fullscreen_window: FullscreenWindowRequest.declaration.fields
+            }
         }
 
         /// The fields every request of this name may carry besides its own: the client's `directory`
@@ -104,51 +96,11 @@ package struct ControlRequest: Sendable, Equatable {
         return .success(ControlRequest(name: name, fields: members, id: id))
     }
 
-    /// The request's arguments as its declaration reads them, checked by its parser and `validate()` as the
-    /// command line's are (a refusal is `usage`, with the parser's reason); a relative path is made whole
-    /// with `directory`, or refused without one (the server's folder is not the client's).
-    package func decode<A: ControlArguments>(_ type: A.Type) throws -> A {
-        let argv = try arguments()
-        do {
-            return try A.parse(argv)
-        } catch {
-            throw UsageError(message: A.message(for: error))
-        }
-    }
-
-    /// The command line that says the same: the options, each with its value attached
-    /// (`--serial-number=A1`; `true` as a flag, `false` as nothing, a list as the option once per item),
-    /// then `--` and the positional fields in order, so that a value beginning with "-" is a value, never
-    /// an option.
-    func arguments() throws(ControlRefusal) -> [String] {
-        var options: [String] = [], positional: [String] = []
-        for field in name.fields {
-            guard let v = fields[field.key] else { continue }
-            switch v {
-            case .bool(true): options.append(field.option)
-            case .bool(false), .null: continue
-            case .array(let items): for item in items { options.append(field.option + "=" + (item.string ?? "")) }
-            case .string(let text):
-                let value = field.type == .path ? try whole(text, field.key) : text
-                if field.isPositional { positional.append(value) } else { options.append(field.option + "=" + value) }
-            case .number(let n):
-                let value = n == n.rounded() && abs(n) < 1e15 ? String(Int(n)) : String(n)
-                if field.isPositional { positional.append(value) } else { options.append(field.option + "=" + value) }
-            case .object: continue
-            }
-        }
-        return options + ["--"] + positional
-    }
-
-    /// A path as given when absolute, else within the request's `directory` (the client's working folder).
-    private func whole(_ given: String, _ field: String) throws(ControlRefusal) -> String {
-        if given.hasPrefix("/") { return given }
-        guard let directory = fields["directory"]?.string, directory.hasPrefix("/") else {
-            throw ControlRefusal(code: .invalidField,
-                                 message: "\(name.rawValue): \"\(field)\" must be an absolute path, or come with \"directory\", the client's absolute working folder",
-                                 id: id)
-        }
-        return directory + "/" + given
+    /// The request's value, decoded from its fields by its declaration and checked by its `validate()`
+    /// (a value a field's type refuses, or the check, is `usage` with the reason); a relative path is made
+    /// whole with `directory`, or refused without one (the server's folder is not the client's).
+    package func decode<R: ControlRequestValue>(_ type: R.Type) throws -> R {
+        try R.declaration.decode(fields, directory: fields["directory"]?.string, request: name.rawValue, id: id)
     }
 }
 

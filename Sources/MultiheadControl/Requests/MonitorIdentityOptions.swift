@@ -7,29 +7,26 @@ import Multihead
 
 /// `plug`'s options for a monitor that says who it is: an EDID made from its values, or one read from a
 /// file. Any of them makes `plug` publish an EDID on the output before lighting it.
-package struct MonitorIdentityOptions: ParsableArguments {
-    @Option(help: "The monitor's manufacturer, a three-letter PNP id such as DEL (makes an EDID).")
+package struct MonitorIdentityOptions: DeclaredFields {
     package var manufacturer: String?
-    @Option(help: "The monitor's name, such as \"DELL U2720Q\", up to 13 characters (makes an EDID).")
     package var model: String?
-    @Option(help: "The monitor's serial number, up to 13 characters (makes an EDID).")
     package var serialNumber: String?
-    @Option(help: "The monitor's size, WxHmm such as 597x336mm (makes an EDID).")
     package var physicalSize: String?
-    @Option(help: "A file holding the monitor's whole EDID (binary), published as it is.")
     package var edid: ControlPath?
-    @Option(help: "The monitor's product code, 0 to 65535 (EDID bytes 10-11; makes an EDID).")
     package var productCode: Int?
-    @Option(help: "The monitor's binary serial number, 0 to 4294967295 (EDID bytes 12-15; makes an EDID).")
     package var binarySerial: Int?
 
     package init() {}
 
-    /// Its fields, in the properties' order (`PlugRequest.fields` takes them).
-    package static let fields: [ControlField] = [.option("manufacturer", .string), .option("model", .string),
-                                                 .option("serialNumber", .string), .option("physicalSize", .string),
-                                                 .option("edid", .path), .option("productCode", .wholeNumber),
-                                                 .option("binarySerial", .wholeNumber)]
+    package static let declaration = RequestDeclaration<MonitorIdentityOptions>([
+        .option(\.manufacturer, "manufacturer", help: "The monitor's manufacturer, a three-letter PNP id such as DEL (makes an EDID)."),
+        .option(\.model, "model", help: "The monitor's name, such as \"DELL U2720Q\", up to 13 characters (makes an EDID)."),
+        .option(\.serialNumber, "serialNumber", help: "The monitor's serial number, up to 13 characters (makes an EDID)."),
+        .option(\.physicalSize, "physicalSize", help: "The monitor's size, WxHmm such as 597x336mm (makes an EDID)."),
+        .option(\.edid, "edid", help: "A file holding the monitor's whole EDID (binary), published as it is."),
+        .option(\.productCode, "productCode", help: "The monitor's product code, 0 to 65535 (EDID bytes 10-11; makes an EDID)."),
+        .option(\.binarySerial, "binarySerial", help: "The monitor's binary serial number, 0 to 4294967295 (EDID bytes 12-15; makes an EDID)."),
+    ])
 
     /// Whether `--physical-size` is the only option given: on a virtual monitor, its millimetres.
     package var givesOnlySize: Bool {

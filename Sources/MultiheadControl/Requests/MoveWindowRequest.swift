@@ -1,27 +1,27 @@
 import ArgumentParser
-import Multihead
 
 /// `move_window WINDOW SCREEN [--x X --y Y [--width W --height H]]`: a window put on a screen, at a point
 /// of it (its top-left corner by default), out of fullscreen or maximized. The socket's alone.
-package struct MoveWindowRequest: ControlArguments {
-    @Argument(help: "The window's id, as `windows` lists it.")
-    package var window: Int
-    @Argument(help: "The screen to put it on.")
-    package var screen: String
-    @Option(help: "Its left edge, from the screen's.")
+package struct MoveWindowRequest: ControlRequestValue {
+    package var window = 0
+    package var screen = ""
     package var x: Int?
-    @Option(help: "Its top edge, from the screen's.")
     package var y: Int?
-    @Option(help: "Its new width (default: as it is).")
     package var width: Int?
-    @Option(help: "Its new height (default: as it is).")
     package var height: Int?
 
     package init() {}
 
-    package static let fields: [ControlField] = [.positional("window", .wholeNumber), .positional("screen", .string),
-                                                 .option("x", .wholeNumber), .option("y", .wholeNumber),
-                                                 .option("width", .wholeNumber), .option("height", .wholeNumber)]
+    package static var name: ControlRequest.Name { .move_window }
+
+    package static let declaration = RequestDeclaration<MoveWindowRequest>([
+        .positional(\.window, "window", help: "The window's id, as `windows` lists it."),
+        .positional(\.screen, "screen", help: "The screen to put it on."),
+        .option(\.x, "x", help: "Its left edge, from the screen's."),
+        .option(\.y, "y", help: "Its top edge, from the screen's."),
+        .option(\.width, "width", help: "Its new width (default: as it is)."),
+        .option(\.height, "height", help: "Its new height (default: as it is)."),
+    ])
 
     package func validate() throws {
         guard (x == nil) == (y == nil), (width == nil) == (height == nil) else {
@@ -38,15 +38,18 @@ package struct MoveWindowRequest: ControlArguments {
 }
 
 /// `fullscreen_window WINDOW SCREEN`: a window made to fill a screen. The socket's alone.
-package struct FullscreenWindowRequest: ControlArguments {
-    @Argument(help: "The window's id, as `windows` lists it.")
-    package var window: Int
-    @Argument(help: "The screen it is to fill.")
-    package var screen: String
+package struct FullscreenWindowRequest: ControlRequestValue {
+    package var window = 0
+    package var screen = ""
 
     package init() {}
 
-    package static let fields: [ControlField] = [.positional("window", .wholeNumber), .positional("screen", .string)]
+    package static var name: ControlRequest.Name { .fullscreen_window }
+
+    package static let declaration = RequestDeclaration<FullscreenWindowRequest>([
+        .positional(\.window, "window", help: "The window's id, as `windows` lists it."),
+        .positional(\.screen, "screen", help: "The screen it is to fill."),
+    ])
 
     package func validate() throws {
         guard window >= 0 else { throw ValidationError("fullscreen_window: \"window\" is a whole number from 0") }

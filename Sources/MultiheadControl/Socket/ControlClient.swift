@@ -18,17 +18,14 @@ package enum ControlClient {
         return path.isEmpty ? nil : path
     }
 
-    /// Sends a request of a declared kind (its fields read off the parsed value, with this process's
-    /// folder as `directory` for a relative path) and returns its answer.
-    package static func send<A: ControlArguments>(_ request: A, to path: String) throws(CommandFailure) -> JSONValue {
-        guard let name = ControlRequest.Name.allCases.first(where: { $0.declaration.map(ObjectIdentifier.init) == ObjectIdentifier(A.self) }) else {
-            throw CommandFailure(.internal, message: "\(A.self) is no request of the control socket")
-        }
-        var fields = ControlFields.members(of: request).map { ($0.key, $0.value) }
-        if name.commonFields.contains(where: { $0.key == "directory" }) {
+    /// Sends a request's value (its fields by its declaration, with this process's folder as `directory`
+    /// when a field is a path) and returns its answer.
+    package static func send<R: ControlRequestValue>(_ request: R, to path: String) throws(CommandFailure) -> JSONValue {
+        var fields = R.declaration.encode(request)
+        if R.declaration.hasPath {
             fields.append(("directory", .string(FileManager.default.currentDirectoryPath)))
         }
-        return try send(name, fields, to: path)
+        return try send(R.name, fields, to: path)
     }
 
     /// Sends one request and returns its answer; an error answer is thrown as the `CommandFailure` it

@@ -6,18 +6,21 @@ import MultiheadService
 import MultiheadServerControl
 
 extension MultiheadCommand {
-    /// `multihead screenshot`: a PNG of one screen, or of the whole desktop. Its arguments are
-    /// `ScreenshotRequest`'s, the socket's `screenshot` fields.
+    /// `multihead screenshot`: a PNG of one screen, or of the whole desktop. Its words are
+    /// `ScreenshotRequest`'s, read by its declaration (the socket's `screenshot` fields).
     struct Screenshot: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "screenshot", abstract: "Write a PNG of a screen (or of the whole desktop) as the X server shows it.")
+            commandName: "screenshot", abstract: "Write a PNG of a screen (or of the whole desktop) as the X server shows it.",
+            usage: ScreenshotRequest.declaration.usage("multihead screenshot", adding: "[--display <display>]"),
+            discussion: ScreenshotRequest.declaration.help)
 
         @OptionGroup var options: DisplayOptions
-        @OptionGroup var request: ScreenshotRequest
+        @Argument(parsing: .allUnrecognized, help: .hidden) var words: [String] = []
 
         @MainActor
         func run() async throws {
             try await withExitStatus {
+                let request = try ScreenshotRequest.declaration.parse(words, command: "screenshot")
                 let size: (width: Int, height: Int)
                 if let socket = ControlClient.socket(options.display) {
                     let answer = try ControlClient.send(request, to: socket)

@@ -53,14 +53,17 @@ extension MultiheadCommand {
     struct MoveWindow: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "move-window",
-            abstract: "Put a window on a screen: at --x/--y from its top-left corner (default: the corner), resized to --width/--height; out of fullscreen or maximized first.")
+            abstract: "Put a window on a screen: at --x/--y from its top-left corner (default: the corner), resized to --width/--height; out of fullscreen or maximized first.",
+            usage: MoveWindowRequest.declaration.usage("multihead move-window", adding: "[--display <display>]"),
+            discussion: MoveWindowRequest.declaration.help)
 
         @OptionGroup var options: DisplayOptions
-        @OptionGroup var request: MoveWindowRequest
+        @Argument(parsing: .allUnrecognized, help: .hidden) var words: [String] = []
 
         @MainActor
         func run() async throws {
             try await withExitStatus {
+                let request = try MoveWindowRequest.declaration.parse(words, command: "move-window")
                 try printWindow(options.display, request) { try request.perform($0) }
             }
         }
@@ -69,14 +72,17 @@ extension MultiheadCommand {
     /// `multihead fullscreen-window ID SCREEN`: a window made to fill a screen.
     struct FullscreenWindow: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "fullscreen-window", abstract: "Make a window fill a screen (as its window manager's fullscreen would).")
+            commandName: "fullscreen-window", abstract: "Make a window fill a screen (as its window manager's fullscreen would).",
+            usage: FullscreenWindowRequest.declaration.usage("multihead fullscreen-window", adding: "[--display <display>]"),
+            discussion: FullscreenWindowRequest.declaration.help)
 
         @OptionGroup var options: DisplayOptions
-        @OptionGroup var request: FullscreenWindowRequest
+        @Argument(parsing: .allUnrecognized, help: .hidden) var words: [String] = []
 
         @MainActor
         func run() async throws {
             try await withExitStatus {
+                let request = try FullscreenWindowRequest.declaration.parse(words, command: "fullscreen-window")
                 try printWindow(options.display, request) { try request.perform($0) }
             }
         }
@@ -86,7 +92,7 @@ extension MultiheadCommand {
 /// Sends a window request to the control socket when there is one, else performs it on the display; prints
 /// the window as it is then, as `windows`' table of one.
 @MainActor
-private func printWindow<A: ControlArguments>(_ display: String?, _ request: A, _ perform: (ServerControl) throws -> ServerWindow) throws {
+private func printWindow<R: ControlRequestValue>(_ display: String?, _ request: R, _ perform: (ServerControl) throws -> ServerWindow) throws {
     let window: WindowJSON
     if let socket = ControlClient.socket(display) {
         guard let w = try ControlClient.send(request, to: socket)["window"].flatMap(WindowJSON.init(json:)) else {

@@ -11,6 +11,9 @@ struct ChangeTarget: ParsableArguments {
     @Flag(help: "Change the monitors of a server multihead did not start (a desktop's, with real monitors).")
     var force = false
 
+    /// Its options in a usage line (the commands' usage is written from their requests' declarations).
+    static let usage = "[--display <display>] [--force]"
+
     /// Connects to the server, refuses one the kit did not start unless forced, and runs `body` on it.
     @MainActor
     func change<T>(_ body: (ServerControl) throws -> T) throws -> T {

@@ -77,6 +77,11 @@ def _layout(monitors: str | Sequence[str] | None) -> list[str] | None:
     return None if monitors is None else list(monitors)
 
 
+def _fields(keywords: dict[str, Any]) -> dict[str, Any]:
+    """Keywords in snake case as the socket's fields, in camel case (`serial_number` → `serialNumber`)."""
+    return {"".join(w.capitalize() if i else w for i, w in enumerate(k.split("_"))): v for k, v in keywords.items()}
+
+
 class _Screens(_Windows):
     """What a test does with its server, through the control socket: `plug`, `unplug`, `mode`, `screens`,
     `screenshot`, `pixel`, and `_Windows`' `windows`, `move_window`, `fullscreen_window`, `wait_for_window`,
@@ -108,7 +113,7 @@ class _Screens(_Windows):
         `scale` (1…4 such as 1.5, the output's scale: `wayland` only; X has none) and `rotation` (`left` or
         `right` for a portrait monitor: `geometry`'s size is its mode; `xorg` and `wayland`). Returns the
         configuration serial the plug made (`wait_for_configuration(after=…)`)."""
-        fields = {"".join(w.capitalize() if i else w for i, w in enumerate(k.split("_"))): v for k, v in monitor.items()}
+        fields = _fields(monitor)
         if "edid" in fields:
             fields["edid"] = os.path.abspath(os.fspath(fields["edid"]))
         return self._request("plug", name=name, geometry=geometry, primary=primary, rate=rate, **fields)["configurationSerial"]
@@ -118,10 +123,11 @@ class _Screens(_Windows):
         return self._request("unplug", name=name, keepPrimary=keep_primary)["configurationSerial"]
 
     def mode(self, name: str, size: str, rate: float | None = None, scale: float | None = None,
-             rotation: str | None = None) -> dict[str, Any]:
+             rotation: str | None = None, **options: Any) -> dict[str, Any]:
         """Sets a monitor's mode (WxH, and the rate nearest `rate`; `scale` on `wayland`; `rotation`: `normal`,
-        `left`, `right` or `inverted`, on `xorg` and `wayland`); returns the mode set."""
-        return self._request("mode", name=name, size=size, rate=rate, scale=scale, rotation=rotation)["mode"]
+        `left`, `right` or `inverted`, on `xorg` and `wayland`); returns the mode set. Other keywords are the
+        request's other fields, in snake case (`ModeRequest`'s declaration: a new field needs no change here)."""
+        return self._request("mode", name=name, size=size, rate=rate, scale=scale, rotation=rotation, **_fields(options))["mode"]
 
     def screens(self) -> list[dict[str, Any]]:
         """The screens as `multihead screens --json` lists them, main first."""
