@@ -59,4 +59,42 @@ struct ControlSocketTests {
         #expect(p.terminationStatus == 143)
         #expect(!FileManager.default.fileExists(atPath: path))
     }
+
+    @Test("a Swift client with MultiheadControl's public API: plug, typed screens, a refusal with its code, a closed socket")
+    func swiftClient() async throws {
+        let (p, out) = try launchMultihead(["server", "--xvfb", "--monitors", "1280x720"], environment: [:])
+        let env = await LineReader(out).serverAssignments()
+        let path = try #require(env["MULTIHEAD_CONTROL"])
+        let control = try ControlConnection(path: path)
+        let before = try control.screens()
+        let plugged = try control.send("plug", ["name": .string("EXT-1"), "geometry": .string("640x480+1280+0")])
+        #expect(plugged["ok"] == .bool(true))
+        let serial = try #require(plugged["configurationSerial"]?.int)
+        #expect(serial > before.configurationSerial)
+        let (now, screens) = try control.screens()
+        #expect(now == serial)
+        #expect(screens.map(\.name) == ["VIRTUAL-1", "EXT-1"])
+        #expect(screens.last?.frame == ScreenJSON.Frame(x: 1280, y: 0, width: 640, height: 480))
+        // A refusal: the answer's status, code and reason, and the connection still serves.
+        #expect(throws: CommandFailure.self) { try control.send("plug", ["name": .string("EXT-2")]) }
+        do {
+            _ = try control.send("unplug", ["name": .string("NOPE-1")])
+            Issue.record("unplugging a monitor that is not there was not refused")
+        } catch {
+            #expect(error.status == 64 && error.code == "noSuchScreen", "\(error)")
+        }
+        #expect(try control.screens().screens.count == 2)
+        // The server gone: 69, and a closed connection stays closed.
+        p.terminate()
+        _ = await finish(p, reading: out)
+        do {
+            _ = try control.screens()
+            Issue.record("a request to a server that ended was answered")
+        } catch {
+            #expect(error.status == 69 && error.code == "controlUnavailable", "\(error)")
+        }
+        #expect(throws: CommandFailure.self) { try ControlConnection(path: path) }
+        control.close()
+        control.close()
+    }
 }

@@ -46,17 +46,3 @@ package extension ScreenJSON.Mode {
         self.init(width: w, height: h, refreshRate: rate, interlaced: interlaced)
     }
 }
-
-package extension JSONValue {
-    /// A string's text (nil: another kind of value).
-    var string: String? {
-        if case .string(let s) = self { return s }
-        return nil
-    }
-
-    /// A whole number (nil: another kind of value, or a fraction).
-    var int: Int? {
-        if case .number(let n) = self, n == n.rounded(), abs(n) < 1e15 { return Int(n) }
-        return nil
-    }
-}

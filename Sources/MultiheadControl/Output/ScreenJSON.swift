@@ -3,42 +3,65 @@ import Multihead
 
 /// A screen as the command line contract prints it in JSON: the one statement of the schema's fields,
 /// written by `JSONLine` below (every key always present: `mirrors` and `currentMode` as null when absent).
-package struct ScreenJSON: Equatable {
-    package struct Frame: Equatable {
-        package var x, y, width, height: Int
+/// What `ControlConnection.screens()` reads back.
+public struct ScreenJSON: Equatable, Sendable {
+    /// A rectangle in the desktop's pixels.
+    public struct Frame: Equatable, Sendable {
+        /// The left edge, the top edge, the width and the height.
+        public var x, y, width, height: Int
         package init(x: Int, y: Int, width: Int, height: Int) { (self.x, self.y, self.width, self.height) = (x, y, width, height) }
     }
-    package struct Extent: Equatable {
-        package var width, height: Int
+    /// A size in millimetres.
+    public struct Extent: Equatable, Sendable {
+        /// The width and the height.
+        public var width, height: Int
         package init(width: Int, height: Int) { (self.width, self.height) = (width, height) }
     }
-    package struct Mode: Equatable {
-        package var width, height: Int
-        package var refreshRate: Double
-        package var interlaced: Bool
+    /// A video mode.
+    public struct Mode: Equatable, Sendable {
+        /// The size in pixels.
+        public var width, height: Int
+        /// Hertz, to two decimals.
+        public var refreshRate: Double
+        /// Whether it is interlaced.
+        public var interlaced: Bool
         package init(width: Int, height: Int, refreshRate: Double, interlaced: Bool) {
             (self.width, self.height, self.refreshRate, self.interlaced) = (width, height, refreshRate, interlaced)
         }
     }
 
-    package var name: String
-    package var main: Bool
-    package var primary: Bool
-    package var standIn: Bool
-    package var outputs: [String]
+    /// The screen's name: the RandR monitor's, such as DP-1.
+    public var name: String
+    /// Whether it is the main screen (listed first).
+    public var main: Bool
+    /// Whether it is RandR's primary.
+    public var primary: Bool
+    /// Whether it stands in for no monitor at all (the root window's size).
+    public var standIn: Bool
+    /// The outputs (connectors) it shows.
+    public var outputs: [String]
     /// The name of the screen this one mirrors (same frame, listed earlier), or null.
-    package var mirrors: String?
-    package var rotation: Int
-    package var reflection: String
-    package var frame: Frame
-    package var physicalSize: Extent
+    public var mirrors: String?
+    /// How it is turned, in degrees counter-clockwise (0, 90, 180, 270).
+    public var rotation: Int
+    /// Its reflection: "none", "x", "y" or "xy".
+    public var reflection: String
+    /// Where it is on the desktop.
+    public var frame: Frame
+    /// Its size in millimetres (0 by 0 when unknown).
+    public var physicalSize: Extent
     /// What the monitor's EDID says (null without one).
-    package var manufacturer: String?
-    package var model: String?
-    package var serialNumber: String?
-    package var scale: Double
-    package var currentMode: Mode?
-    package var modes: [Mode]
+    public var manufacturer: String?
+    /// The model's name its EDID gives.
+    public var model: String?
+    /// The serial number its EDID gives.
+    public var serialNumber: String?
+    /// Its scale (1 on X, whose outputs have none).
+    public var scale: Double
+    /// The mode it shows, if any.
+    public var currentMode: Mode?
+    /// The modes it offers.
+    public var modes: [Mode]
 
     /// The screens as the contract lists them: in the model's order (main first), with its mirror rule.
     package static func rows(_ descriptions: [ScreenDescription]) -> [ScreenJSON] {

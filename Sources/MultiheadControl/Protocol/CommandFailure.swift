@@ -23,11 +23,18 @@ package protocol ControlCodedError: Error, CustomStringConvertible {
 }
 
 /// What an error means to the command line contract and the control socket: the exit status, a stable
-/// code (the error's case, as `X11Error.code` names it) and the one-line reason.
-package struct CommandFailure: Error, Equatable {
-    package var status: Int32
-    package var code: String
-    package var message: String
+/// code (the error's case, as `X11Error.code` names it) and the one-line reason. A `ControlConnection`
+/// throws a refused request's as the socket answered it (docs/control-socket.md, "Error codes").
+public struct CommandFailure: Error, Equatable, CustomStringConvertible {
+    /// The exit status the command line gives it (64 a person's mistake, 69 no server, 70 anything else…).
+    public var status: Int32
+    /// The stable code, such as `invalidMonitor` or `noLease`.
+    public var code: String
+    /// The one-line reason.
+    public var message: String
+
+    /// The code and the reason.
+    public var description: String { "\(code): \(message)" }
 
     package init(status: Int32, code: String, message: String) {
         self.status = status

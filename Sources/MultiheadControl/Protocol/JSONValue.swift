@@ -1,5 +1,6 @@
-/// A JSON value as a request carries it: `Sendable`, so that a connection's thread hands it to the main actor.
-package enum JSONValue: Sendable, Equatable {
+/// A JSON value as a request or an answer of the control socket carries it: `Sendable`, so that a
+/// connection's thread hands it to the main actor.
+public enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
     case number(Double)
@@ -11,7 +12,7 @@ package enum JSONValue: Sendable, Equatable {
     package static func parse(_ bytes: [UInt8]) -> JSONValue? { try? JSONParser.parse(bytes) }
 
     /// The member `key` of an object (nil: absent, or not an object).
-    package subscript(key: String) -> JSONValue? {
+    public subscript(key: String) -> JSONValue? {
         if case .object(let o) = self { return o[key] }
         return nil
     }
@@ -26,5 +27,19 @@ package enum JSONValue: Sendable, Equatable {
         case .array(let a): .array(a.map(\.text))
         case .object(let o): .members(o.map { (key: $0.key, value: $0.value.text) })
         }
+    }
+}
+
+extension JSONValue {
+    /// A string's text (nil: another kind of value).
+    public var string: String? {
+        if case .string(let s) = self { return s }
+        return nil
+    }
+
+    /// A whole number (nil: another kind of value, or a fraction).
+    public var int: Int? {
+        if case .number(let n) = self, n == n.rounded(), abs(n) < 1e15 { return Int(n) }
+        return nil
     }
 }
