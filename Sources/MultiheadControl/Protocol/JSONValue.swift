@@ -1,11 +1,17 @@
 /// A JSON value as a request or an answer of the control socket carries it: `Sendable`, so that a
 /// connection's thread hands it to the main actor.
 public enum JSONValue: Sendable, Equatable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A number (JSON has one kind).
     case number(Double)
+    /// A string.
     case string(String)
+    /// An array.
     case array([JSONValue])
+    /// An object, by its members' keys.
     case object([String: JSONValue])
 
     /// Reads one JSON text (a whole line) strictly (`JSONParser`); nil when it is not one.
