@@ -168,12 +168,13 @@ package final class ControlService {
     /// `lease`: ends the lease held, then leases the server again with the layout asked for; a server that
     /// could not be made fresh is replaced, and the answer says so.
     private func lease(_ request: ControlRequest) async throws -> LeaseAnswer {
-        // The sizes as given, not through the parser: an empty entry is MonitorLayout's to refuse, with its
-        // reason (`invalidField`), as `--monitors` refuses it.
+        let asked = try request.decode(LeaseRequest.self)
+        // An empty list or entry is MonitorLayout's to refuse, with its reason (`invalidField`), as
+        // `--monitors` refuses it.
         let layout: [VirtualServer.Monitor]
-        if case .array(let items)? = request.fields["monitors"] {
+        if let sizes = asked.monitors {
             do {
-                layout = try MonitorLayout.monitors(items.compactMap(\.string), kind: kind, label: "lease: \"monitors\"")
+                layout = try MonitorLayout.monitors(sizes, kind: kind, label: "lease: \"monitors\"")
             } catch let e as ValidationError {
                 throw ControlRefusal(code: .invalidField, message: e.message + " (a list of sizes such as [\"1920x1080\", \"1280x720\"])")
             }
@@ -183,7 +184,7 @@ package final class ControlService {
         let (kind, glx, pool) = (kind, glx, pool)
         // A layout the kind cannot show is refused while the lease held is still as it was.
         try VirtualServer.checkLayout(kind, monitors: layout)
-        let wantsWindowManager = if case .bool(let asked)? = request.fields["wm"] { asked } else { windowManagerByDefault }
+        let wantsWindowManager = asked.wm ?? windowManagerByDefault
         if wantsWindowManager, WindowManager.binary == nil {
             throw VirtualServerError.notInstalled(binary: "openbox", package: "openbox")
         }

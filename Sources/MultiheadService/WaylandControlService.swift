@@ -149,9 +149,9 @@ package final class WaylandControlService: ControlServing {
     /// when the last could not be reset).
     private func lease(_ request: ControlRequest) async throws -> LeaseAnswer {
         let layout: [VirtualServer.Monitor]
-        if case .array(let items)? = request.fields["monitors"] {
+        if let sizes = try request.decode(LeaseRequest.self).monitors {
             do {
-                layout = try MonitorLayout.monitors(items.compactMap(\.string), kind: .xorg, label: "lease: \"monitors\"")
+                layout = try MonitorLayout.monitors(sizes, kind: .xorg, label: "lease: \"monitors\"")
             } catch let e as ValidationError {
                 throw ControlRefusal(code: .invalidField, message: e.message + " (a list of sizes such as [\"1920x1080\", \"1280x720\"])")
             }

@@ -37,6 +37,13 @@ struct ControlRequestTests {
         #expect(try mode.decode(ModeRequest.self).size.size == Size(width: 800, height: 600))
         let lease = try parse(#"{"request":"lease","monitors":["1920x1080","800x600"]}"#).get()
         #expect(try lease.decode(LeaseRequest.self).monitors == ["1920x1080", "800x600"])
+        // An empty list is one given (the service refuses it), told from none (the server's own layout);
+        // `wm` left out is the server's default, told from false.
+        let empty = try parse(#"{"request":"lease","monitors":[],"wm":false}"#).get().decode(LeaseRequest.self)
+        #expect(empty.monitors == [] && empty.wm == false)
+        let none = try parse(#"{"request":"lease","monitors":null}"#).get().decode(LeaseRequest.self)
+        #expect(none.monitors == nil && none.wm == nil)
+        #expect(LeaseRequest.declaration.encode(empty).map(\.0) == ["monitors", "wm"])
     }
 
     @Test("each request's fields are its declaration's, typed by its properties' types")
@@ -81,7 +88,9 @@ struct ControlRequestTests {
         try roundTrip(ModeRequest.self, ["DP-1", "800x600", "--rate", "75", "--scale", "2", "--rotation", "inverted"])
         try roundTrip(ScreenshotRequest.self, ["--screen", "DP-1", "-o", "/tmp/a.png"])
         try roundTrip(PixelRequest.self, ["3", "4", "--screen", "DP-1"])
-        try roundTrip(LeaseRequest.self, ["--monitors", "1920x1080", "--monitors", "800x600", "--wm"])
+        try roundTrip(LeaseRequest.self, ["--monitors", "1920x1080", "--monitors", "800x600", "--wm", "true"])
+        try roundTrip(LeaseRequest.self, ["--wm=false"])
+        #expect(refusal(LeaseRequest.self, ["--wm", "yes"]) == "--wm is true or false, not \"yes\"")
         try roundTrip(MoveWindowRequest.self, ["12", "DP-1", "--x", "1", "--y", "2", "--width", "3", "--height", "4"])
         try roundTrip(FullscreenWindowRequest.self, ["12", "DP-1"])
     }

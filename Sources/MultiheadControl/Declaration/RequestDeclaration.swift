@@ -32,12 +32,13 @@ package struct RequestDeclaration<Request>: Sendable {
             field(key, .flag, required: false, help: help, set: { $0[keyPath: path] = $1 }, get: { $0[keyPath: path] ? true : nil })
         }
 
-        /// A list of strings, the option once for each item; sent only when not empty.
-        package static func list(_ path: WritableKeyPath<Request, [String]> & Sendable, _ key: String, help: String) -> Entry {
+        /// A list of strings, the option once for each item; nil when not given (and then not sent), so that
+        /// an empty list given is told from none (`lease`'s `"monitors": []` is refused, not the default).
+        package static func list(_ path: WritableKeyPath<Request, [String]?> & Sendable, _ key: String, help: String) -> Entry {
             Entry(fields: [RequestField(key: key, kind: .list, type: .strings, isRequired: false, short: nil, help: help, section: nil,
-                                        setWord: { r, word in r[keyPath: path].append(word) },
+                                        setWord: { r, word in r[keyPath: path] = (r[keyPath: path] ?? []) + [word] },
                                         setJSON: { r, json in if case .array(let items) = json { r[keyPath: path] = items.compactMap(\.string) } },
-                                        value: { $0[keyPath: path].isEmpty ? nil : .array($0[keyPath: path].map(JSONText.string)) })])
+                                        value: { $0[keyPath: path].map { .array($0.map(JSONText.string)) } })])
         }
 
         /// A group's fields, as the request's own (its `validate()` is the request's to call).

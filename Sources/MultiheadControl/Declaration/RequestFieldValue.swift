@@ -65,8 +65,14 @@ extension Double: RequestFieldValue {
 extension Bool: RequestFieldValue {
     package static var fieldType: ControlFieldType { .flag }
 
+    /// An option that is true or false when given (`lease`'s `wm`, whose absence is the server's default);
+    /// a flag is set without a word.
     package init(word: String, for option: String) throws(UsageError) {
-        throw UsageError(message: "\(option) is a flag: it takes no value")
+        switch word {
+        case "true": self = true
+        case "false": self = false
+        default: throw UsageError(message: "\(option) is true or false, not \"\(word.terminalEscaped)\"")
+        }
     }
 
     package init(json: JSONValue, for option: String) throws(UsageError) {
