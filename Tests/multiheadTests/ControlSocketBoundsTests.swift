@@ -18,21 +18,31 @@ final class ControlServer: @unchecked Sendable {
 
     /// Starts `multihead server ARGS` and reads its assignments (by default an Xvfb: the tests name its
     /// virtual monitors).
+    /// A server that printed no X server PID or socket did not start: the test fails here, saying so, and
+    /// never signals a PID it did not get (`kill(0, SIGSTOP)` would stop the test runner's whole group).
     static func start(_ args: [String] = ["--xvfb", "--monitors", "1280x720"]) async throws -> ControlServer {
         let (p, out) = try launchMultihead(["server"] + args, environment: [:])
         let env = await LineReader(out).serverAssignments()
-        return ControlServer(process: p, output: out, environment: env)
+        guard let pid = Int32(env["PID"] ?? ""), pid > 0, let path = env["MULTIHEAD_CONTROL"], !path.isEmpty else {
+            p.terminate()
+            let end = await finish(p, reading: out)
+            throw CommandFailure(status: 70, code: "test", message: "multihead server \(args) did not start: \(env), \(String(decoding: end, as: UTF8.self))")
+        }
+        return ControlServer(process: p, output: out, environment: env, path: path, serverPID: pid)
     }
 
-    private init(process: Process, output: Pipe, environment: [String: String]) {
+    private init(process: Process, output: Pipe, environment: [String: String], path: String, serverPID: Int32) {
         self.process = process
         self.output = output
         self.environment = environment
+        self.path = path
+        self.serverPID = serverPID
     }
 
-    var path: String { environment["MULTIHEAD_CONTROL"] ?? "" }
-    /// The X server's PID.
-    var serverPID: Int32 { Int32(environment["PID"] ?? "") ?? 0 }
+    /// The control socket's path.
+    let path: String
+    /// The X server's PID (never 0).
+    let serverPID: Int32
 
     /// One request on a connection of its own: the answer, and the seconds it took.
     func ask(_ line: String, timeout: Double = 60) throws -> (answer: JSONValue, seconds: Double) {
