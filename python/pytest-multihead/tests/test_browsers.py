@@ -10,7 +10,7 @@ import pytest
 import selenium.webdriver  # noqa: F401 - see above
 
 from pytest_multihead.browsers import BrowserError, until
-from test_plugin import run
+from test_plugin import run, running
 
 BROWSERS = ["multihead_chromium", "multihead_selenium"]
 
@@ -163,15 +163,13 @@ def test_on_xvfb_chromium_sees_one_screen_and_no_hotplug(multihead_chromium, mul
 def test_a_stuck_call_into_chromium_fails_instead_of_hanging(multihead_chromium, monkeypatch):
     """Playwright's evaluate and CDP commands have no timeout of their own: past STUCK_TIMEOUT the fixture
     kills Chromium (by its pidfd), which ends the call, and says so; the teardown then has nothing to close."""
-    import os
     from pytest_multihead import browsers
 
     b = multihead_chromium
     monkeypatch.setattr(browsers, "STUCK_TIMEOUT", 1.0)
     with pytest.raises(BrowserError, match=rf"no answer within 1 s, so Chromium \(PID {b.pid}\) was killed"):
         b._evaluate("() => new Promise(() => {})")
-    until(lambda: not os.path.exists(f"/proc/{b.pid}") or open(f"/proc/{b.pid}/stat").read().split(") ")[1][0] == "Z", 10,
-          "Chromium is still running")
+    until(lambda: not running(b.pid), 10, "Chromium is still running")
 
 
 # --- The shared browser, in a session of its own (its tests in order, on one worker) ---------------------

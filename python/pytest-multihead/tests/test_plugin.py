@@ -28,7 +28,8 @@ def running(pid):
     try:
         with open(f"/proc/{pid}/stat", "rb") as f:
             stat = f.read()
-    except FileNotFoundError:
+    except OSError:
+        # Gone, or reaped between the open and the read (ESRCH: ProcessLookupError).
         return False
     return stat[stat.rindex(b")") + 2:][:1] != b"Z"
 
