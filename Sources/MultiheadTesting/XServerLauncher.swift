@@ -87,6 +87,11 @@ enum XServerLauncher {
             // if that display's lock file names a process that still exists: a server exiting (its socket
             // closed, its lock not yet removed) or dead and not yet reaped (a zombie). Seen under load with
             // servers starting and stopping side by side. Wait for that lock to go stale, then try again.
+            // A server still going through taken displays when the time ran out ("server already
+            // running", one line pair per display) was slow, not stuck: starved of the CPU by a burst of
+            // servers starting beside it (seen under AddressSanitizer, a suite starting dozens at once).
+            // Start it again, twice at most; a server that prints nothing or something else fails now.
+            if number == nil, attempt < 3, Self.wasProbing(log) { continue }
             guard attempt < 5, let lock = Self.takenLock(in: log) else {
                 throw VirtualServerError.didNotStart(binary: binary, log: String(log.suffix(2000)))
             }
@@ -179,6 +184,11 @@ extension XServerLauncher {
         guard log.contains("already active"), let r = log.range(of: "/tmp/.X") else { return nil }
         let path = log[r.lowerBound...].prefix { !$0.isWhitespace }
         return path.hasSuffix("-lock") ? String(path) : nil
+    }
+
+    /// Whether a start's log shows an X server going through displays that other servers hold.
+    nonisolated static func wasProbing(_ log: String) -> Bool {
+        log.contains("server already running") && !log.contains("Fatal server error")
     }
 
     /// Waits (at most 3 s, on facts: /proc) until the lock's process is gone or a zombie, and removes the
