@@ -20,14 +20,16 @@ public final class ControlConnection {
     /// Connects to the socket at `path`, by default `MULTIHEAD_CONTROL`'s; a `CommandFailure` with status 69
     /// (`controlUnavailable`) when no path is given and none is set, or the socket cannot be reached.
     public init(path: String? = nil) throws(CommandFailure) {
-        guard let path = path ?? ControlClient.socket(nil) else {
+        guard let socket = path ?? ControlClient.socket(nil) else {
             throw Self.unavailable("no control socket: MULTIHEAD_CONTROL is not set (run under `multihead run`, or give the path `multihead server` printed)")
         }
-        self.path = path
+        self.path = socket
         do {
-            lines = ControlLines(try ControlSocket.connect(to: path, timeout: ControlClient.answerTimeout))
+            lines = ControlLines(try ControlSocket.connect(to: socket, timeout: ControlClient.answerTimeout))
         } catch {
-            throw Self.unavailable("cannot reach the control socket \(path.terminalEscaped): \(error.reason)")
+            // A path taken from the environment is named as such: the person did not type it.
+            let from = path == nil ? " (MULTIHEAD_CONTROL)" : ""
+            throw Self.unavailable("cannot reach the control socket \(socket.terminalEscaped)\(from): \(error.reason)")
         }
     }
 
@@ -45,9 +47,14 @@ public final class ControlConnection {
     /// thrown as the `CommandFailure` it carries (status, stable code, reason); a socket closed or
     /// silent past 60 s is 69 (`controlUnavailable`).
     public func send(_ request: String, _ fields: [String: JSONValue] = [:]) throws(CommandFailure) -> JSONValue {
+        try send(request, fields.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value.text) })
+    }
+
+    /// `send`, with the fields as the protocol's own JSON (the command line's requests, `ControlClient`),
+    /// in their order.
+    package func send(_ request: String, _ fields: [(key: String, value: JSONText)]) throws(CommandFailure) -> JSONValue {
         guard isOpen else { throw Self.unavailable("the connection to \(path.terminalEscaped) is closed") }
-        let members = [(key: "request", value: JSONText.string(request))]
-            + fields.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value.text) }
+        let members = [(key: "request", value: JSONText.string(request))] + fields
         guard lines.write(JSONText.members(members).bytes), case .line(let line) = lines.next() else {
             close()
             throw Self.unavailable("the control socket \(path.terminalEscaped) closed without answering")

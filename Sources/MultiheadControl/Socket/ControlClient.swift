@@ -32,21 +32,12 @@ package enum ControlClient {
     /// carries (the CLI exits with its status and prints its message), a socket that cannot be reached is
     /// 69 (`controlUnavailable`).
     package static func send(_ name: ControlRequest.Name, _ fields: [(String, JSONText)], to path: String) throws(CommandFailure) -> JSONValue {
-        let fd: Int32
-        do {
-            fd = try ControlSocket.connect(to: path, timeout: answerTimeout)
-        } catch {
-            throw CommandFailure(status: ExitStatus.unavailable, code: "controlUnavailable",
-                                 message: "cannot reach the control socket \(path.terminalEscaped) (MULTIHEAD_CONTROL): \(error.reason)")
-        }
-        let lines = ControlLines(fd)
-        defer { lines.close() }
-        let request = JSONText.members([("request", .string(name.rawValue))] + fields.filter { field in if case .null = field.1 { false } else { true } }.map { (key: $0.0, value: $0.1) })
-        guard lines.write(request.bytes), case .line(let line) = lines.next() else {
-            throw CommandFailure(status: ExitStatus.unavailable, code: "controlUnavailable",
-                                 message: "the control socket \(path.terminalEscaped) closed without answering")
-        }
-        return try answer(line)
+        // One request on a connection of its own, closed when it is answered; the socket named as
+        // MULTIHEAD_CONTROL's in a message when that is where the path came from.
+        let connection = try ControlConnection(path: socket(nil) == path ? nil : path)
+        defer { connection.close() }
+        let given = fields.filter { field in if case .null = field.1 { false } else { true } }
+        return try connection.send(name.rawValue, given.map { (key: $0.0, value: $0.1) })
     }
 
     /// The answer's members when it says `"ok": true`; else its error as a `CommandFailure`.
